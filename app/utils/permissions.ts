@@ -1,0 +1,135 @@
+/**
+ * Permission names (spec 001 §6 and spec 000 §6) and the route/permission table
+ * (spec 001 §2.1, spec 000 §2) encoded once, as data. Used by the admin guard,
+ * the sidebar, the Guard component and the tests that walk the table.
+ */
+export const PERMISSIONS = [
+  "read-user",
+  "create-user",
+  "update-user",
+  "read-branch",
+  "create-branch",
+  "update-branch",
+  "read-registration",
+  "create-registration",
+  "update-registration",
+  "delete-registration",
+  "create-preregistration",
+  "read-bike-model",
+  "create-bike-model",
+  "update-bike-model",
+  "read-video",
+  "create-video",
+  "update-video",
+  "send-sms",
+  "manage-allocation",
+  "update-settings",
+] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** null = login only. */
+export type RouteRule = { pattern: string; permission: Permission | null };
+
+/** Every back-office route with the permission it needs. `:slug`/`:id` match one path segment. */
+export const ADMIN_ROUTES: RouteRule[] = [
+  { pattern: "/admin", permission: null },
+  { pattern: "/admin/preregistration", permission: "read-registration" },
+  { pattern: "/admin/preregistration/create", permission: "create-registration" },
+  { pattern: "/admin/preregistration/:slug", permission: "read-registration" },
+  { pattern: "/admin/preregistration/:slug/edit", permission: "update-registration" },
+  { pattern: "/admin/preregistration/:slug/verify", permission: "read-registration" },
+  { pattern: "/admin/preregistration/:slug/draw", permission: "read-registration" },
+  { pattern: "/admin/registration", permission: "read-registration" },
+  { pattern: "/admin/registration/deleted", permission: "delete-registration" },
+  { pattern: "/admin/registration/create/:slug", permission: "create-registration" },
+  { pattern: "/admin/registration/:slug", permission: "read-registration" },
+  { pattern: "/admin/registration/:slug/edit", permission: "read-registration" },
+  { pattern: "/admin/registration/:slug/verify", permission: "read-registration" },
+  { pattern: "/admin/registration/:slug/draw", permission: "create-registration" },
+  { pattern: "/admin/print", permission: "read-registration" },
+  { pattern: "/admin/user", permission: "read-user" },
+  { pattern: "/admin/user/create", permission: "create-user" },
+  { pattern: "/admin/user/:slug", permission: "read-user" },
+  { pattern: "/admin/user/:slug/edit", permission: "update-user" },
+  { pattern: "/admin/branch", permission: "read-branch" },
+  { pattern: "/admin/branch/create", permission: "create-branch" },
+  { pattern: "/admin/branch/:slug", permission: "read-branch" },
+  { pattern: "/admin/branch/:slug/edit", permission: "update-branch" },
+  { pattern: "/admin/bike-model", permission: "read-bike-model" },
+  { pattern: "/admin/bike-model/create", permission: "create-bike-model" },
+  { pattern: "/admin/bike-model/:slug", permission: "read-bike-model" },
+  { pattern: "/admin/bike-model/:slug/edit", permission: "update-bike-model" },
+  { pattern: "/admin/video", permission: "read-video" },
+  { pattern: "/admin/video/create", permission: "create-video" },
+  { pattern: "/admin/video/:id", permission: "read-video" },
+  { pattern: "/admin/video/:id/edit", permission: "update-video" },
+  { pattern: "/admin/scheme", permission: "manage-allocation" },
+  { pattern: "/admin/scheme/create", permission: "manage-allocation" },
+  { pattern: "/admin/sms", permission: "send-sms" },
+  { pattern: "/admin/analytics", permission: "send-sms" },
+  { pattern: "/admin/test-ride", permission: null },
+  { pattern: "/admin/test-ride/:slug", permission: null },
+  { pattern: "/admin/profile", permission: null },
+  { pattern: "/admin/settings", permission: null },
+];
+
+/** Public routes (no login). */
+export const PUBLIC_ROUTES = [
+  "/",
+  "/enquiry",
+  "/enquiry/:slug/verify",
+  "/enquiry/:slug/draw",
+  "/thankyou-for-test-ride-booking",
+  "/winner-list",
+  "/login",
+  "/reset-password",
+];
+
+function toRegExp(pattern: string): RegExp {
+  const body = pattern
+    .split("/")
+    .map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
+    .join("/");
+  return new RegExp(`^${body}/?$`);
+}
+
+const compiled = ADMIN_ROUTES.map((rule) => ({ rule, re: toRegExp(rule.pattern) }));
+
+/**
+ * The rule for a back-office path. Literal segments win over parameters
+ * (/admin/registration/deleted before /admin/registration/:slug) because the
+ * table lists them first. Unknown /admin paths need login only.
+ */
+export function ruleFor(pathname: string): RouteRule | undefined {
+  return compiled.find(({ re }) => re.test(pathname))?.rule;
+}
+
+export type PermissionHolder = { permissions: readonly string[] } | null | undefined;
+
+export function can(user: PermissionHolder, permission: Permission | null): boolean {
+  if (!user) return false;
+  if (permission === null) return true;
+  return user.permissions.includes(permission);
+}
+
+/** Seeded roles; a migration inserts them so production always has them. */
+export const SEEDED_ROLES: { slug: string; title: string; permissions: readonly Permission[] }[] = [
+  { slug: "super-admin", title: "Super Admin", permissions: PERMISSIONS },
+  {
+    slug: "branch-manager",
+    title: "Branch Manager",
+    permissions: [
+      "create-preregistration",
+      "read-registration",
+      "create-registration",
+      "update-registration",
+      "delete-registration",
+    ],
+  },
+  {
+    slug: "branch-staff",
+    title: "Branch Staff",
+    permissions: ["create-preregistration", "read-registration", "create-registration", "update-registration"],
+  },
+];

@@ -1,0 +1,81 @@
+/**
+ * Back-office sessions: a cookie (httpOnly, SameSite=Lax, Secure in production)
+ * carrying a random id whose sha256 keys a row in `sessions`, so signing out or
+ * deleting a user ends the session on the server too.
+ */
+import { createCookie, createSessionStorage } from "@remix-run/node";
+import { and, eq, gt, lt } from "drizzle-orm";
+import { db, schema } from "@db/index";
+import { config, secureCookies, sessionSecrets } from "./config.server";
+import { randomToken, sha256 } from "./crypto.server";
+import { nowIso } from "./time";
+
+export const sessionCookie = createCookie("__session", {
+  httpOnly: true,
+  sameSite: "lax",
+  path: "/",
+  secure: secureCookies,
+  secrets: sessionSecrets(),
+});
+
+type SessionData = { userId?: number; remember?: boolean; returnTo?: string };
+
+function expiry(expires: Date | undefined): string {
+  return (expires ?? new Date(Date.now() + config.sessionHours * 3600_000)).toISOString();
+}
+
+export const sessionStorage = createSessionStorage<SessionData>({
+  cookie: sessionCookie,
+  async createData(data, expires) {
+    const id = randomToken(32);
+    db.insert(schema.sessions)
+      .values({
+        id: sha256(id),
+        user_id: data.userId ?? null,
+        remember: Boolean(data.remember),
+        data: JSON.stringify(data),
+        expires_at: expiry(expires),
+      })
+      .run();
+    return id;
+  },
+  async readData(id) {
+    const row = db
+      .select()
+      .from(schema.sessions)
+      .where(and(eq(schema.sessions.id, sha256(id)), gt(schema.sessions.expires_at, nowIso())))
+      .get();
+    return row ? (JSON.parse(row.data) as SessionData) : null;
+  },
+  async updateData(id, data, expires) {
+    db.update(schema.sessions)
+      .set({
+        data: JSON.stringify(data),
+        user_id: data.userId ?? null,
+        remember: Boolean(data.remember),
+        expires_at: expiry(expires),
+      })
+      .where(eq(schema.sessions.id, sha256(id)))
+      .run();
+  },
+  async deleteData(id) {
+    db.delete(schema.sessions).where(eq(schema.sessions.id, sha256(id))).run();
+  },
+});
+
+export function getSession(request: Request) {
+  return sessionStorage.getSession(request.headers.get("Cookie"));
+}
+
+/** Ends every session and API token of a user (password reset, deletion). */
+export function endAllSessionsOf(userId: number) {
+  db.delete(schema.sessions).where(eq(schema.sessions.user_id, userId)).run();
+  db.update(schema.apiTokens)
+    .set({ revoked_at: nowIso() })
+    .where(eq(schema.apiTokens.user_id, userId))
+    .run();
+}
+
+export function purgeExpiredSessions() {
+  db.delete(schema.sessions).where(lt(schema.sessions.expires_at, nowIso())).run();
+}

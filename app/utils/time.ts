@@ -1,0 +1,65 @@
+/**
+ * Campaign time. Every "date", "today" and "yesterday" is a calendar day in
+ * Asia/Kathmandu (UTC+05:45), whatever the server's zone. The clock is
+ * replaceable so tests can stand on either side of a Kathmandu midnight.
+ */
+import { TZDate } from "@date-fns/tz";
+import { addDays, format } from "date-fns";
+
+export const CAMPAIGN_TZ = "Asia/Kathmandu";
+
+let clockOverride: (() => Date) | null = null;
+
+export function now(): Date {
+  return clockOverride ? clockOverride() : new Date();
+}
+
+/** Tests only: fix or free the clock. */
+export function setClock(fn: (() => Date) | null) {
+  clockOverride = fn;
+}
+
+export function nowIso(): string {
+  return now().toISOString();
+}
+
+/** The Kathmandu calendar date (YYYY-MM-DD) of an instant. */
+export function kathmanduDate(at: Date | string = now()): string {
+  const d = typeof at === "string" ? new Date(at) : at;
+  return format(new TZDate(d.getTime(), CAMPAIGN_TZ), "yyyy-MM-dd");
+}
+
+/** The Kathmandu date `days` after (or before) a Kathmandu date. */
+export function shiftDate(date: string, days: number): string {
+  const [y, m, d] = date.split("-").map(Number);
+  return format(addDays(new Date(Date.UTC(y, m - 1, d, 12)), days), "yyyy-MM-dd");
+}
+
+/** The UTC instants [start, end) of a Kathmandu calendar day, as ISO strings. */
+export function kathmanduDayRange(date: string): { start: string; end: string } {
+  const [y, m, d] = date.split("-").map(Number);
+  const start = new TZDate(y, m - 1, d, 0, 0, 0, 0, CAMPAIGN_TZ);
+  const end = new TZDate(y, m - 1, d + 1, 0, 0, 0, 0, CAMPAIGN_TZ);
+  return { start: new Date(start.getTime()).toISOString(), end: new Date(end.getTime()).toISOString() };
+}
+
+/** A Kathmandu wall-clock date-time ("2026-11-21T14:00" or "2026-11-21") as a UTC ISO instant. */
+export function kathmanduToUtc(local: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2}))?/.exec(local);
+  if (!m) throw new Error(`Not a date: ${local}`);
+  const t = new TZDate(+m[1], +m[2] - 1, +m[3], +(m[4] ?? 0), +(m[5] ?? 0), 0, 0, CAMPAIGN_TZ);
+  return new Date(t.getTime()).toISOString();
+}
+
+export const isIsoDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s));
+
+/** Display format of the spec ("YYY/MM/dd" there; shown here as yyyy/MM/dd in Kathmandu time). */
+export function displayDate(at: Date | string): string {
+  const d = typeof at === "string" ? new Date(at) : at;
+  return format(new TZDate(d.getTime(), CAMPAIGN_TZ), "yyyy/MM/dd");
+}
+
+export function displayDateTime(at: Date | string): string {
+  const d = typeof at === "string" ? new Date(at) : at;
+  return format(new TZDate(d.getTime(), CAMPAIGN_TZ), "yyyy/MM/dd HH:mm");
+}

@@ -1,0 +1,56 @@
+/**
+ * The one SQLite connection of this process: WAL, foreign keys, synchronous FULL
+ * and a busy timeout, with the committed migrations applied on first use.
+ */
+import Database from "better-sqlite3";
+import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
+import { migrate } from "drizzle-orm/better-sqlite3/migrator";
+import fs from "node:fs";
+import path from "node:path";
+import * as schema from "./schema";
+
+export type DB = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
+
+export function databasePath(): string {
+  const url = process.env.DATABASE_URL ?? "file:data/app.sqlite";
+  return path.resolve(url.replace(/^file:/, ""));
+}
+
+export function openDatabase(file = databasePath(), { runMigrations = true } = {}): DB {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = FULL");
+  sqlite.pragma("foreign_keys = ON");
+  sqlite.pragma("busy_timeout = 5000");
+  const db = drizzle(sqlite, { schema }) as DB;
+  if (runMigrations) migrate(db, { migrationsFolder: migrationsFolder() });
+  return db;
+}
+
+export function migrationsFolder(): string {
+  return path.resolve(process.env.MIGRATIONS_DIR ?? "drizzle");
+}
+
+const globalForDb = globalThis as unknown as { __db?: DB; __dbFile?: string };
+
+/** The shared connection, opened (and migrated) on first use. */
+export function getDb(): DB {
+  const file = databasePath();
+  if (!globalForDb.__db || globalForDb.__dbFile !== file) {
+    globalForDb.__db?.$client.close();
+    globalForDb.__db = openDatabase(file);
+    globalForDb.__dbFile = file;
+  }
+  return globalForDb.__db;
+}
+
+export const db: DB = new Proxy({} as DB, {
+  get(_t, prop) {
+    const real = getDb() as unknown as Record<string | symbol, unknown>;
+    const value = real[prop];
+    return typeof value === "function" ? (value as Function).bind(real) : value;
+  },
+});
+
+export { schema };

@@ -1,0 +1,463 @@
+/**
+ * The whole data model. Column names follow the specification's field names
+ * (snake_case) so the JSON API can hand rows out without renaming.
+ * Times are stored as ISO-8601 UTC strings; calendar dates (allocations) as
+ * YYYY-MM-DD in Asia/Kathmandu. Money is whole rupees (integer).
+ */
+import { sql } from "drizzle-orm";
+import {
+  check,
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+
+const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
+const createdAt = () => text("created_at").notNull().default(now);
+const updatedAt = () => text("updated_at").notNull().default(now);
+const bool = (name: string) => integer(name, { mode: "boolean" });
+
+// ---------------------------------------------------------------- staff
+
+export const roles = sqliteTable("roles", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  slug: text("slug").notNull().unique(),
+  title: text("title").notNull(),
+  created_at: createdAt(),
+});
+
+export const permissions = sqliteTable("permissions", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull().unique(),
+});
+
+export const rolePermissions = sqliteTable(
+  "role_permissions",
+  {
+    role_id: integer("role_id")
+      .notNull()
+      .references(() => roles.id, { onDelete: "cascade" }),
+    permission_id: integer("permission_id")
+      .notNull()
+      .references(() => permissions.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.role_id, t.permission_id] })],
+);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    slug: text("slug").notNull().unique(),
+    first_name: text("first_name").notNull(),
+    last_name: text("last_name").notNull().default(""),
+    name: text("name").notNull(),
+    email: text("email").notNull(),
+    phone: text("phone"),
+    sex: text("sex", { enum: ["MALE", "FEMALE", "OTHERS"] }).notNull().default("MALE"),
+    address: text("address"),
+    branch_id: integer("branch_id").references(() => branches.id),
+    role_id: integer("role_id")
+      .notNull()
+      .references(() => roles.id),
+    password_hash: text("password_hash").notNull(),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    deleted_at: text("deleted_at"),
+  },
+  (t) => [
+    uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
+    index("users_branch_idx").on(t.branch_id),
+  ],
+);
+
+/** Back-office cookie sessions: the cookie holds a random id, the row holds its hash. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(), // sha256 of the cookie value
+    user_id: integer("user_id").references(() => users.id, { onDelete: "cascade" }),
+    data: text("data").notNull().default("{}"),
+    remember: bool("remember").notNull().default(false),
+    expires_at: text("expires_at").notNull(),
+    created_at: createdAt(),
+  },
+  (t) => [index("sessions_user_idx").on(t.user_id), index("sessions_expiry_idx").on(t.expires_at)],
+);
+
+/** Bearer tokens of the JSON API, stored as sha256 hashes. */
+export const apiTokens = sqliteTable(
+  "api_tokens",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    user_id: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    token_hash: text("token_hash").notNull().unique(),
+    expires_at: text("expires_at").notNull(),
+    revoked_at: text("revoked_at"),
+    last_used_at: text("last_used_at"),
+    created_at: createdAt(),
+  },
+  (t) => [index("api_tokens_user_idx").on(t.user_id)],
+);
+
+// ---------------------------------------------------------------- catalogue
+
+export const branches = sqliteTable(
+  "branches",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    slug: text("slug").notNull().unique(),
+    title: text("title").notNull(),
+    state: text("state").notNull(),
+    district: text("district").notNull(),
+    city: text("city").notNull(),
+    location: text("location"),
+    email: text("email"),
+    phone: text("phone"),
+    mobile: text("mobile"),
+    one_lakh_allocation_count: integer("one_lakh_allocation_count").notNull().default(0),
+    ten_lakhs_allocation_count: integer("ten_lakhs_allocation_count").notNull().default(0),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    deleted_at: text("deleted_at"),
+  },
+  (t) => [index("branches_place_idx").on(t.state, t.district, t.city)],
+);
+
+export const files = sqliteTable(
+  "files",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    type: text("type").notNull(), // picker category: bike-model, video, logo, screenshot, general
+    filename: text("filename").notNull(), // original name shown in the picker
+    path: text("path").notNull().unique(), // storage key under the uploads folder
+    mime: text("mime").notNull(),
+    width: integer("width"),
+    height: integer("height"),
+    size: integer("size").notNull(),
+    uploaded_by: integer("uploaded_by").references(() => users.id),
+    created_at: createdAt(),
+  },
+  (t) => [index("files_type_idx").on(t.type, t.created_at)],
+);
+
+export const bikeModels = sqliteTable("bike_models", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  slug: text("slug").notNull().unique(),
+  title: text("title").notNull(),
+  thumbnail_id: integer("thumbnail_id").references(() => files.id),
+  created_at: createdAt(),
+  updated_at: updatedAt(),
+  deleted_at: text("deleted_at"),
+});
+
+// ---------------------------------------------------------------- campaign
+
+export const preregistrations = sqliteTable(
+  "preregistrations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    slug: text("slug").notNull().unique(),
+    campaign: text("campaign").notNull().default("thrill"),
+    name: text("name").notNull(),
+    address: text("address").notNull(),
+    email: text("email"),
+    phone: text("phone").notNull(),
+    citizenship_no: text("citizenship_no").notNull(),
+    shared: bool("shared").notNull().default(false),
+    screenshot_id: integer("screenshot_id").references(() => files.id),
+    bike_model_id: integer("bike_model_id").references(() => bikeModels.id),
+    source: text("source"),
+    note: text("note"),
+    send_sms: bool("send_sms").notNull().default(true),
+    is_verified: bool("is_verified").notNull().default(false),
+    verified_at: text("verified_at"),
+    purchased: bool("purchased").notNull().default(false),
+    prize: integer("prize"), // second-thrill amount, set by the draw
+    status: text("status", { enum: ["unverified", "verified", "purchased"] })
+      .notNull()
+      .default("unverified"),
+    branch_id: integer("branch_id").references(() => branches.id),
+    nearest_branch_id: integer("nearest_branch_id").references(() => branches.id),
+    created_by: integer("created_by").references(() => users.id),
+    form_token: text("form_token"), // idempotency key of the submitting form
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    deleted_at: text("deleted_at"),
+  },
+  (t) => [
+    uniqueIndex("preregistrations_phone_unique").on(t.campaign, t.phone),
+    uniqueIndex("preregistrations_form_token_unique").on(t.form_token),
+    index("preregistrations_citizenship_idx").on(t.citizenship_no),
+    index("preregistrations_branch_idx").on(t.branch_id, t.created_at),
+    index("preregistrations_nearest_branch_idx").on(t.nearest_branch_id, t.created_at),
+    index("preregistrations_created_idx").on(t.created_at),
+    index("preregistrations_prize_idx").on(t.prize),
+    index("preregistrations_bike_model_idx").on(t.bike_model_id),
+    index("preregistrations_name_idx").on(t.name),
+  ],
+);
+
+export const registrations = sqliteTable(
+  "registrations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    slug: text("slug").notNull().unique(),
+    bill_no: text("bill_no").notNull(),
+    name: text("name").notNull(),
+    address: text("address").notNull(),
+    citizenship_no: text("citizenship_no").notNull(),
+    pan: text("pan"),
+    email: text("email"),
+    phone: text("phone").notNull(),
+    bike_model_id: integer("bike_model_id")
+      .notNull()
+      .references(() => bikeModels.id),
+    engine_no: text("engine_no").notNull(),
+    chasis_no: text("chasis_no").notNull(),
+    registration_no: text("registration_no").notNull(),
+    payment_mode: text("payment_mode", {
+      enum: [
+        "CASH",
+        "CASH_EXCHANGE",
+        "FINANCE",
+        "FINANCE_EXCHANGE",
+        "SELF_FINANCE",
+        "SELF_FINANCE_EXCHANGE",
+      ],
+    })
+      .notNull()
+      .default("CASH"),
+    note: text("note"),
+    send_sms: bool("send_sms").notNull().default(true),
+    branch_id: integer("branch_id")
+      .notNull()
+      .references(() => branches.id),
+    preregistration_id: integer("preregistration_id")
+      .notNull()
+      .references(() => preregistrations.id),
+    registration_id: integer("registration_id"), // referrer: another registration
+    referred_by: text("referred_by"),
+    shared: bool("shared").notNull().default(false),
+    status: text("status", { enum: ["pending", "confirmed", "drawn"] })
+      .notNull()
+      .default("pending"),
+    confirmed_at: text("confirmed_at"),
+    purchase_date: text("purchase_date").notNull(), // Kathmandu YYYY-MM-DD
+    coupon_amount: integer("coupon_amount"), // third-thrill amount, set by the draw
+    coupon_code: text("coupon_code").notNull().unique(),
+    created_by: integer("created_by").references(() => users.id),
+    form_token: text("form_token"),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    deleted_at: text("deleted_at"),
+  },
+  (t) => [
+    uniqueIndex("registrations_preregistration_unique").on(t.preregistration_id),
+    uniqueIndex("registrations_form_token_unique").on(t.form_token),
+    uniqueIndex("registrations_engine_unique").on(t.engine_no).where(sql`deleted_at is null`),
+    uniqueIndex("registrations_chasis_unique").on(t.chasis_no).where(sql`deleted_at is null`),
+    uniqueIndex("registrations_registration_no_unique")
+      .on(t.registration_no)
+      .where(sql`deleted_at is null`),
+    uniqueIndex("registrations_bill_unique").on(t.branch_id, t.bill_no).where(sql`deleted_at is null`),
+    index("registrations_branch_idx").on(t.branch_id, t.created_at),
+    index("registrations_created_idx").on(t.created_at),
+    index("registrations_phone_idx").on(t.phone),
+    index("registrations_citizenship_idx").on(t.citizenship_no),
+    index("registrations_payment_mode_idx").on(t.payment_mode),
+    index("registrations_bike_model_idx").on(t.bike_model_id),
+    index("registrations_coupon_idx").on(t.coupon_amount),
+    index("registrations_referrer_idx").on(t.registration_id),
+    index("registrations_name_idx").on(t.name),
+  ],
+);
+
+/** One-time codes: phone verification (pre-registration), purchase confirmation
+ * (registration) and password reset. Entry codes are kept readable for the staff
+ * who may see them (spec: create-user / read-user); reset codes only as a hash. */
+export const oneTimeCodes = sqliteTable(
+  "one_time_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    purpose: text("purpose", { enum: ["preregistration", "registration", "password_reset"] }).notNull(),
+    subject_id: integer("subject_id").notNull(), // preregistration, registration or user id
+    phone: text("phone").notNull(),
+    code: text("code"), // null for password resets
+    code_hash: text("code_hash").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    expires_at: text("expires_at").notNull(),
+    consumed_at: text("consumed_at"),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index("one_time_codes_subject_idx").on(t.purpose, t.subject_id, t.created_at),
+    index("one_time_codes_phone_idx").on(t.phone, t.created_at),
+  ],
+);
+
+export const allocationTypes = ["preregistration_public", "preregistration_branch", "registration_branch"] as const;
+
+/** A prize pool: `count` prizes of `amount` for one Kathmandu date. */
+export const allocations = sqliteTable(
+  "allocations",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    type: text("type", { enum: allocationTypes }).notNull(),
+    branch_id: integer("branch_id").references(() => branches.id),
+    date: text("date").notNull(),
+    amount: integer("amount").notNull(),
+    count: integer("count").notNull().default(1),
+    probability: integer("probability").notNull().default(0),
+    paid: integer("paid").notNull().default(0),
+    created_by: integer("created_by").references(() => users.id),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index("allocations_pool_idx").on(t.type, t.date, t.branch_id),
+    check("allocations_count_range", sql`${t.count} between 1 and 5`),
+    check("allocations_probability_range", sql`${t.probability} between 0 and 100`),
+    check("allocations_paid_range", sql`${t.paid} between 0 and ${t.count}`),
+  ],
+);
+
+/** Every draw with its audit trail. One row per entry and thrill: drawing twice returns this row. */
+export const draws = sqliteTable(
+  "draws",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    thrill: integer("thrill").notNull(), // 2 = pre-registration, 3 = registration
+    entry_type: text("entry_type", { enum: ["preregistration", "registration"] }).notNull(),
+    entry_id: integer("entry_id").notNull(),
+    pool_type: text("pool_type", { enum: allocationTypes }).notNull(),
+    branch_id: integer("branch_id").references(() => branches.id),
+    date: text("date").notNull(), // Kathmandu date the pools were taken from
+    allocation_id: integer("allocation_id").references(() => allocations.id),
+    amount: integer("amount").notNull(),
+    outcome: text("outcome", { enum: ["pool", "fallback", "none"] }).notNull(),
+    pools: text("pools").notNull(), // JSON: pools considered with remaining counts
+    rolls: text("rolls").notNull(), // JSON: every random value rolled
+    created_at: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("draws_entry_unique").on(t.entry_type, t.entry_id),
+    index("draws_date_idx").on(t.date, t.pool_type),
+    index("draws_allocation_idx").on(t.allocation_id),
+    index("draws_created_idx").on(t.created_at),
+  ],
+);
+
+export const testRides = sqliteTable(
+  "test_rides",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    slug: text("slug").notNull().unique(),
+    type: text("type", { enum: ["TESTRIDE", "BOOKING"] }).notNull().default("TESTRIDE"),
+    first_name: text("first_name").notNull(),
+    last_name: text("last_name").notNull().default(""),
+    name: text("name").notNull(),
+    email: text("email"),
+    phone: text("phone").notNull(),
+    bike_model_id: integer("bike_model_id")
+      .notNull()
+      .references(() => bikeModels.id),
+    branch_id: integer("branch_id")
+      .notNull()
+      .references(() => branches.id),
+    state: text("state").notNull(),
+    district: text("district").notNull(),
+    city: text("city").notNull(),
+    utm_source: text("utm_source"),
+    referrer_id: integer("referrer_id").references(() => registrations.id),
+    form_token: text("form_token"),
+    created_at: createdAt(),
+    deleted_at: text("deleted_at"),
+  },
+  (t) => [
+    uniqueIndex("test_rides_form_token_unique").on(t.form_token),
+    index("test_rides_branch_idx").on(t.branch_id, t.created_at),
+    index("test_rides_created_idx").on(t.created_at),
+    index("test_rides_referrer_idx").on(t.referrer_id),
+  ],
+);
+
+export const videos = sqliteTable(
+  "videos",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    slug: text("slug").notNull().unique(),
+    title: text("title").notNull(),
+    citizenship_no: text("citizenship_no"),
+    url: text("url").notNull(),
+    amount: integer("amount").notNull(),
+    thumbnail_id: integer("thumbnail_id").references(() => files.id),
+    phone: text("phone"),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    deleted_at: text("deleted_at"),
+  },
+  (t) => [index("videos_amount_idx").on(t.amount)],
+);
+
+/** Key/value settings; values are JSON. */
+export const settings = sqliteTable("settings", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  updated_at: updatedAt(),
+});
+
+export const smsBroadcasts = sqliteTable("sms_broadcasts", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  type: text("type", { enum: ["ALL", "BRANCH", "REGISTRANTS", "MOBILE"] }).notNull().default("ALL"),
+  text: text("text").notNull(),
+  branches: text("branches").notNull().default("[]"),
+  registrants: text("registrants").notNull().default("[]"),
+  mobiles: text("mobiles").notNull().default("[]"),
+  total: integer("total").notNull().default(0),
+  sent: integer("sent").notNull().default(0),
+  failed: integer("failed").notNull().default(0),
+  status: text("status", { enum: ["queued", "sending", "done"] }).notNull().default("queued"),
+  created_by: integer("created_by").references(() => users.id),
+  created_at: createdAt(),
+});
+
+/** Every SMS that leaves (or would leave) the system, with its provider's reply. */
+export const smsMessages = sqliteTable(
+  "sms_messages",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    to: text("to").notNull(),
+    text: text("text").notNull(),
+    purpose: text("purpose").notNull(), // otp, purchase-code, notify, password-reset, broadcast
+    status: text("status", { enum: ["queued", "sent", "failed"] }).notNull().default("queued"),
+    provider: text("provider").notNull(),
+    provider_reply: text("provider_reply"),
+    error: text("error"),
+    attempts: integer("attempts").notNull().default(0),
+    broadcast_id: integer("broadcast_id").references(() => smsBroadcasts.id),
+    created_at: createdAt(),
+    sent_at: text("sent_at"),
+  },
+  (t) => [
+    index("sms_messages_to_idx").on(t.to, t.created_at),
+    index("sms_messages_status_idx").on(t.status, t.id),
+    index("sms_messages_broadcast_idx").on(t.broadcast_id),
+  ],
+);
+
+export type User = typeof users.$inferSelect;
+export type Branch = typeof branches.$inferSelect;
+export type BikeModel = typeof bikeModels.$inferSelect;
+export type Preregistration = typeof preregistrations.$inferSelect;
+export type Registration = typeof registrations.$inferSelect;
+export type Allocation = typeof allocations.$inferSelect;
+export type Draw = typeof draws.$inferSelect;
+export type TestRide = typeof testRides.$inferSelect;
+export type Video = typeof videos.$inferSelect;
+export type SmsMessage = typeof smsMessages.$inferSelect;
+export type FileRow = typeof files.$inferSelect;
