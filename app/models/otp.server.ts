@@ -1,0 +1,213 @@
+/**
+ * One-time codes sent by SMS: pre-registration phone verification, purchase
+ * confirmation (registration) and password reset.
+ *
+ * Rules: 6 digits from a cryptographic source; valid 10 minutes; at most 5 wrong
+ * tries per code, then it is dead and a new one must be sent; a new code for the
+ * same purpose and subject only 60 seconds after the last one; at most 5 codes
+ * per phone per hour. Only the latest code of a subject counts. Entry codes are
+ * kept readable for staff screens; password-reset codes only as a hash.
+ */
+import { and, asc, desc, eq, gt } from "drizzle-orm";
+import { db, schema, type DB } from "@db/index";
+import { randomDigits, safeEqual, sha256 } from "~/utils/crypto.server";
+import { normalizePhone } from "~/utils/phone";
+import { now } from "~/utils/time";
+import { sendSms, type SmsPurpose } from "./sms.server";
+
+const { oneTimeCodes } = schema;
+
+export type CodePurpose = (typeof oneTimeCodes.purpose.enumValues)[number];
+
+export const OTP_RULES = {
+  digits: 6,
+  validSeconds: 10 * 60,
+  maxAttempts: 5,
+  resendAfterSeconds: 60,
+  maxSendsPerHour: 5,
+} as const;
+
+const HOUR_MS = 60 * 60 * 1000;
+
+type Reader = Pick<DB, "select">;
+type CodeRow = typeof oneTimeCodes.$inferSelect;
+
+function hashCode(purpose: CodePurpose, subjectId: number, code: string): string {
+  return sha256(`${purpose}:${subjectId}:${code}`);
+}
+
+function latestRow(q: Reader, purpose: CodePurpose, subjectId: number): CodeRow | undefined {
+  return q
+    .select()
+    .from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.purpose, purpose), eq(oneTimeCodes.subject_id, subjectId)))
+    .orderBy(desc(oneTimeCodes.id))
+    .limit(1)
+    .get();
+}
+
+type Block = { reason: "too-soon" | "hourly-cap"; until: Date };
+
+/** Why (and until when) a new code may not be sent now, or null when it may. */
+function sendBlock(q: Reader, purpose: CodePurpose, subjectId: number, phone: string, at: Date): Block | null {
+  const last = latestRow(q, purpose, subjectId);
+  if (last) {
+    const until = new Date(Date.parse(last.created_at) + OTP_RULES.resendAfterSeconds * 1000);
+    if (until > at) return { reason: "too-soon", until };
+  }
+  const recent = q
+    .select({ created_at: oneTimeCodes.created_at })
+    .from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.phone, phone), gt(oneTimeCodes.created_at, new Date(at.getTime() - HOUR_MS).toISOString())))
+    .orderBy(asc(oneTimeCodes.created_at))
+    .all();
+  if (recent.length >= OTP_RULES.maxSendsPerHour) {
+    // The send that has to leave the one-hour window before another is allowed.
+    const blocking = recent[recent.length - OTP_RULES.maxSendsPerHour];
+    return { reason: "hourly-cap", until: new Date(Date.parse(blocking.created_at) + HOUR_MS) };
+  }
+  return null;
+}
+
+const secondsUntil = (until: Date, at: Date) => Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000));
+
+export type IssueResult =
+  | { ok: true; expiresAt: string; smsStatus: "queued" | "sent" | "failed"; smsError: string | null }
+  | { ok: false; reason: "too-soon" | "hourly-cap"; retryAfterSeconds: number };
+
+/**
+ * Creates a new code for a subject and sends it by SMS with `text(code)`.
+ * Refused while the last code is younger than 60 s or the phone already had 5
+ * codes in the last hour. The SMS outcome is reported; a failed SMS still counts
+ * as a send.
+ */
+export async function issueCode(input: {
+  purpose: CodePurpose;
+  subjectId: number;
+  phone: string;
+  text: (code: string) => string;
+  smsPurpose: SmsPurpose;
+}): Promise<IssueResult> {
+  const { purpose, subjectId } = input;
+  const phone = normalizePhone(input.phone) ?? input.phone.trim();
+  const code = randomDigits(OTP_RULES.digits);
+  const at = now();
+  const expiresAt = new Date(at.getTime() + OTP_RULES.validSeconds * 1000).toISOString();
+
+  const refused = db.transaction(
+    (tx) => {
+      const block = sendBlock(tx, purpose, subjectId, phone, at);
+      if (block) return block;
+      tx.insert(oneTimeCodes)
+        .values({
+          purpose,
+          subject_id: subjectId,
+          phone,
+          code: purpose === "password_reset" ? null : code,
+          code_hash: hashCode(purpose, subjectId, code),
+          expires_at: expiresAt,
+          created_at: at.toISOString(),
+        })
+        .run();
+      return null;
+    },
+    { behavior: "immediate" },
+  );
+  if (refused) return { ok: false, reason: refused.reason, retryAfterSeconds: secondsUntil(refused.until, at) };
+
+  const sms = await sendSms({ to: phone, text: input.text(code), purpose: input.smsPurpose });
+  return { ok: true, expiresAt, smsStatus: sms.status, smsError: sms.error };
+}
+
+export type VerifyResult =
+  | { ok: true }
+  | { ok: false; reason: "invalid"; attemptsLeft: number }
+  | { ok: false; reason: "expired" | "exhausted" | "none" };
+
+/**
+ * Checks a code against the subject's latest code. A miss uses up one of the
+ * code's 5 tries; a match consumes the code, so it works once.
+ */
+export function verifyCode(input: {
+  purpose: CodePurpose;
+  subjectId: number;
+  code: string | null | undefined;
+}): VerifyResult {
+  const { purpose, subjectId } = input;
+  const given = String(input.code ?? "").replace(/\s+/g, "");
+  const at = now();
+  return db.transaction(
+    (tx): VerifyResult => {
+      const row = latestRow(tx, purpose, subjectId);
+      if (!row || row.consumed_at) return { ok: false, reason: "none" };
+      if (Date.parse(row.expires_at) <= at.getTime()) return { ok: false, reason: "expired" };
+      if (row.attempts >= OTP_RULES.maxAttempts) return { ok: false, reason: "exhausted" };
+      if (!safeEqual(hashCode(purpose, subjectId, given), row.code_hash)) {
+        tx.update(oneTimeCodes)
+          .set({ attempts: row.attempts + 1 })
+          .where(eq(oneTimeCodes.id, row.id))
+          .run();
+        return { ok: false, reason: "invalid", attemptsLeft: OTP_RULES.maxAttempts - row.attempts - 1 };
+      }
+      tx.update(oneTimeCodes)
+        .set({ consumed_at: at.toISOString() })
+        .where(eq(oneTimeCodes.id, row.id))
+        .run();
+      return { ok: true };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+export type CodeState = "live" | "used" | "expired" | "exhausted";
+
+export type CodeInfo = {
+  /** The plain code; null for password resets. */
+  code: string | null;
+  phone: string;
+  expiresAt: string;
+  attemptsLeft: number;
+  state: CodeState;
+  createdAt: string;
+};
+
+function describe(row: CodeRow, at: Date): CodeInfo {
+  const state: CodeState = row.consumed_at
+    ? "used"
+    : Date.parse(row.expires_at) <= at.getTime()
+      ? "expired"
+      : row.attempts >= OTP_RULES.maxAttempts
+        ? "exhausted"
+        : "live";
+  return {
+    code: row.code,
+    phone: row.phone,
+    expiresAt: row.expires_at,
+    attemptsLeft: Math.max(0, OTP_RULES.maxAttempts - row.attempts),
+    state,
+    createdAt: row.created_at,
+  };
+}
+
+/** The subject's latest code whatever its state (staff screens), or null. */
+export function latestCode(purpose: CodePurpose, subjectId: number): CodeInfo | null {
+  const row = latestRow(db, purpose, subjectId);
+  return row ? describe(row, now()) : null;
+}
+
+/** The subject's code that can still be entered, with its expiry, or null. */
+export function currentCode(purpose: CodePurpose, subjectId: number): CodeInfo | null {
+  const info = latestCode(purpose, subjectId);
+  return info?.state === "live" ? info : null;
+}
+
+/**
+ * When a new code may be sent to the subject (now or later), judged against the
+ * phone of its last code. A subject without codes may be sent one now.
+ */
+export function canResendAt(purpose: CodePurpose, subjectId: number): Date {
+  const at = now();
+  const last = latestRow(db, purpose, subjectId);
+  if (!last) return at;
+  return sendBlock(db, purpose, subjectId, last.phone, at)?.until ?? at;
+}
