@@ -17,14 +17,23 @@ export class LoginError extends Error {}
 
 export const authenticator = new Authenticator<SessionUser>();
 
-/** The client address of a login request, handed from the action's load context to the strategy. */
-export const clientAddresses = new WeakMap<Request, string>();
+const ADDRESS_HEADER = "x-campaign-client-address";
+
+/**
+ * The login request for the strategy, carrying the client address from the load
+ * context (any such header sent by the client is overwritten).
+ */
+export async function withClientAddress(request: Request, address: string): Promise<Request> {
+  const headers = new Headers(request.headers);
+  headers.set(ADDRESS_HEADER, address);
+  return new Request(request.url, { method: request.method, headers, body: await request.arrayBuffer() });
+}
 
 authenticator.use(
   new FormStrategy(async ({ form, request }) => {
     const email = String(form.get("email") ?? "").trim();
     const password = String(form.get("password") ?? "");
-    return checkCredentials(email, password, clientAddresses.get(request) ?? "unknown");
+    return checkCredentials(email, password, request.headers.get(ADDRESS_HEADER) ?? "unknown");
   }),
   "form",
 );

@@ -1,0 +1,25 @@
+/**
+ * A destructive submit button that asks first. A disclosure, so the question
+ * ("Are you sure?") works the same with and without JavaScript.
+ */
+import type { ButtonHTMLAttributes, ReactNode } from "react";
+
+export function ConfirmSubmit({
+  message,
+  children,
+  className,
+  confirmLabel = "Yes",
+  ...button
+}: { message: string; children: ReactNode; confirmLabel?: string } & ButtonHTMLAttributes<HTMLButtonElement>) {
+  return (
+    <details className="confirm">
+      <summary className={`button ${className ?? ""}`}>{children}</summary>
+      <div className="confirm-box" role="alertdialog" aria-label={message}>
+        <p>{message}</p>
+        <button type="submit" className={className} {...button}>
+          {confirmLabel}
+        </button>
+      </div>
+    </details>
+  );
+}

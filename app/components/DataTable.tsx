@@ -1,0 +1,128 @@
+/**
+ * The paged searchable table of every list. Plain links and a GET form, so it
+ * works without JavaScript; with it, a click anywhere on a row opens the detail.
+ */
+import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { PAGE_SIZE, showingLine } from "~/utils/table";
+
+export type TableColumn<Row> = { key: string; header: string; render?: (row: Row) => ReactNode };
+
+type Props<Row> = {
+  rows: Row[];
+  columns: TableColumn<Row>[];
+  rowHref?: (row: Row) => string;
+  rowKey: (row: Row) => string | number;
+  recordsFiltered: number;
+  start: number;
+  length?: number;
+  search?: string;
+  searchLabel?: string;
+  /** Extra filter inputs placed in the same GET form. */
+  filters?: ReactNode;
+  /** Buttons or links shown beside the search. */
+  actions?: ReactNode;
+};
+
+function pageLink(search: string, start: number) {
+  const params = new URLSearchParams(search);
+  params.set("start", String(Math.max(0, start)));
+  return `?${params.toString()}`;
+}
+
+export function DataTable<Row>({
+  rows,
+  columns,
+  rowHref,
+  rowKey,
+  recordsFiltered,
+  start,
+  length = PAGE_SIZE,
+  search = "",
+  searchLabel = "Search",
+  filters,
+  actions,
+}: Props<Row>) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const hasPrev = start > 0;
+  const hasNext = start + rows.length < recordsFiltered;
+  return (
+    <section className="datatable">
+      <Form method="get" className="table-tools" role="search">
+        {filters}
+        <label className="search">
+          <span>{searchLabel}</span>
+          <input type="search" name="search" defaultValue={search} />
+        </label>
+        <button type="submit">Filter</button>
+        {actions ? <span className="table-actions">{actions}</span> : null}
+      </Form>
+      <div className="table-scroll">
+        <table>
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th key={c.key} scope="col">
+                  {c.header}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.length === 0 ? (
+              <tr>
+                <td colSpan={columns.length} className="empty">
+                  No matching records found
+                </td>
+              </tr>
+            ) : (
+              rows.map((row) => {
+                const href = rowHref?.(row);
+                return (
+                  <tr
+                    key={rowKey(row)}
+                    className={href ? "clickable" : undefined}
+                    onClick={href ? () => navigate(href) : undefined}
+                  >
+                    {columns.map((c, i) => {
+                      const content = c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? "");
+                      return (
+                        <td key={c.key} data-label={c.header}>
+                          {href && i === 0 ? (
+                            <Link to={href} onClick={(e) => e.stopPropagation()}>
+                              {content || "—"}
+                            </Link>
+                          ) : (
+                            content
+                          )}
+                        </td>
+                      );
+                    })}
+                  </tr>
+                );
+              })
+            )}
+          </tbody>
+        </table>
+      </div>
+      <nav className="pager" aria-label="Pages">
+        <span className="info">{showingLine(start, rows.length, recordsFiltered)}</span>
+        {hasPrev ? (
+          <Link to={pageLink(location.search, start - length)} rel="prev">
+            Previous
+          </Link>
+        ) : (
+          <span className="disabled">Previous</span>
+        )}
+        {hasNext ? (
+          <Link to={pageLink(location.search, start + length)} rel="next">
+            Next
+          </Link>
+        ) : (
+          <span className="disabled">Next</span>
+        )}
+      </nav>
+    </section>
+  );
+}

@@ -1,0 +1,389 @@
+/**
+ * Schemes (allocations): the prize pools of the draw. Listing for the
+ * DataTables screen, creating, deleting and re-counting with the rule that a
+ * pool which has started paying out can no longer be deleted nor lowered below
+ * what it has paid, and the payout preview (expected winners and cost).
+ */
+import { and, asc, count as countRows, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { db, schema } from "@db/index";
+import type { Allocation } from "@db/schema";
+import { type Scope, HEAD_OFFICE, branchCondition } from "~/models/scope.server";
+import { ALLOCATION_TYPES, type AllocationType } from "~/models/prize-constants";
+import { orderPools, toTableParams, type PagingArgs, type PoolState } from "~/models/prize-draw.server";
+import { baseTableMean, readBaseTable } from "~/models/prize-settings.server";
+import { ALLOCATION_MESSAGES, allocationCountSchema, allocationSchema } from "~/schemas/allocation";
+import { likeContains, likePrefix, runTable, type TableResult } from "~/utils/datatable.server";
+
+const { allocations, branches } = schema;
+
+export type AllocationErrorCode = "not_found" | "invalid" | "paid" | "below_paid";
+
+export class AllocationError extends Error {
+  constructor(
+    readonly code: AllocationErrorCode,
+    message: string,
+    /** Field to messages, the shape the forms and the API answer with. */
+    readonly fieldErrors: Record<string, string[]> = {},
+  ) {
+    super(message);
+    this.name = "AllocationError";
+  }
+}
+
+export const ALLOCATION_ERRORS = {
+  notFound: "Scheme not found.",
+  branchMissing: "Choose a branch from the list.",
+  paid: (paid: number) =>
+    `This scheme has already paid out ${paid} prize${paid === 1 ? "" : "s"} and can no longer be deleted.`,
+  belowPaid: (paid: number) =>
+    `The count cannot be lower than the ${paid} prize${paid === 1 ? "" : "s"} already paid out.`,
+} as const;
+
+// ---------------------------------------------------------------- list
+
+export type AllocationFilters = {
+  type?: AllocationType | null;
+  branch_id?: number | null;
+  /** Kathmandu date YYYY-MM-DD. */
+  date?: string | null;
+};
+
+export type AllocationRow = Omit<Allocation, "created_by"> & {
+  branch: { id: number; title: string } | null;
+  remaining: number;
+};
+
+/** Allocations with branch title, paid and remaining; newest date first, then highest amount. */
+export function listAllocations(
+  params: PagingArgs,
+  filters: AllocationFilters = {},
+  scope: Scope = HEAD_OFFICE,
+): TableResult<AllocationRow> {
+  return runTable<AllocationRow>(toTableParams(params), {
+    orderable: {
+      id: allocations.id,
+      type: allocations.type,
+      date: allocations.date,
+      amount: allocations.amount,
+      count: allocations.count,
+      probability: allocations.probability,
+      paid: allocations.paid,
+      remaining: sql`${allocations.count} - ${allocations.paid}`,
+      branch: branches.title,
+      created_at: allocations.created_at,
+    },
+    defaultOrder: { column: "date", dir: "desc" },
+    base: [branchCondition(allocations.branch_id, scope)],
+    filters: [
+      filters.type ? eq(allocations.type, filters.type) : undefined,
+      filters.branch_id ? eq(allocations.branch_id, filters.branch_id) : undefined,
+      filters.date ? eq(allocations.date, filters.date) : undefined,
+    ],
+    search: (term) => {
+      const digits = term.replace(/[,\s]/g, "");
+      return or(
+        likeContains(branches.title, term),
+        likePrefix(allocations.date, term),
+        likeContains(allocations.type, term),
+        /^\d+$/.test(digits) ? eq(allocations.amount, Number(digits)) : undefined,
+      );
+    },
+    count: (where) =>
+      db
+        .select({ n: countRows() })
+        .from(allocations)
+        .leftJoin(branches, eq(branches.id, allocations.branch_id))
+        .where(where)
+        .get()?.n ?? 0,
+    rows: (where, orderBy, limit, offset) =>
+      db
+        .select({ allocation: allocations, branch_title: branches.title })
+        .from(allocations)
+        .leftJoin(branches, eq(branches.id, allocations.branch_id))
+        .where(where)
+        .orderBy(...orderBy, desc(allocations.amount), asc(allocations.id))
+        .limit(limit)
+        .offset(offset)
+        .all()
+        .map(({ allocation, branch_title }) => {
+          const { created_by: _createdBy, ...row } = allocation;
+          return {
+            ...row,
+            branch: row.branch_id !== null ? { id: row.branch_id, title: branch_title ?? "" } : null,
+            remaining: row.count - row.paid,
+          };
+        }),
+  });
+}
+
+export function getAllocation(id: number): Allocation | null {
+  return db.select().from(allocations).where(eq(allocations.id, id)).get() ?? null;
+}
+
+// ---------------------------------------------------------------- changes
+
+function fieldErrorsOf(issues: { path: PropertyKey[]; message: string }[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const issue of issues) {
+    const key = issue.path.map(String).join(".") || "form";
+    (out[key] ??= []).push(issue.message);
+  }
+  return out;
+}
+
+/**
+ * Creates a pool from form or API values (validated with allocationSchema here
+ * too). The branch must exist. Throws AllocationError("invalid") with field errors.
+ */
+export function createAllocation(input: unknown, userId: number | null): Allocation {
+  const parsed = allocationSchema.safeParse(input);
+  if (!parsed.success) {
+    const fieldErrors = fieldErrorsOf(parsed.error.issues);
+    throw new AllocationError("invalid", Object.values(fieldErrors)[0]?.[0] ?? "Invalid scheme.", fieldErrors);
+  }
+  const value = parsed.data;
+  return db.transaction(
+    (tx) => {
+      if (value.branch_id !== undefined) {
+        const branch = tx
+          .select({ id: branches.id })
+          .from(branches)
+          .where(and(eq(branches.id, value.branch_id), isNull(branches.deleted_at)))
+          .get();
+        if (!branch) {
+          throw new AllocationError("invalid", ALLOCATION_ERRORS.branchMissing, {
+            branch_id: [ALLOCATION_ERRORS.branchMissing],
+          });
+        }
+      }
+      return tx
+        .insert(allocations)
+        .values({
+          type: value.type,
+          branch_id: value.branch_id ?? null,
+          date: value.date,
+          amount: value.amount,
+          count: value.count,
+          probability: value.probability,
+          created_by: userId,
+        })
+        .returning()
+        .get();
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Deletes a pool that has paid nothing yet; refuses (AllocationError "paid") once it has. */
+export function deleteAllocation(id: number): Allocation {
+  return db.transaction(
+    (tx) => {
+      const row = tx.select().from(allocations).where(eq(allocations.id, id)).get();
+      if (!row) throw new AllocationError("not_found", ALLOCATION_ERRORS.notFound);
+      if (row.paid > 0) throw new AllocationError("paid", ALLOCATION_ERRORS.paid(row.paid));
+      tx.delete(allocations)
+        .where(and(eq(allocations.id, id), eq(allocations.paid, 0)))
+        .run();
+      return row;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Sets a pool's count (1 to 5), never below what it has already paid. */
+export function updateAllocationCount(id: number, count: unknown): Allocation {
+  const parsed = allocationCountSchema.safeParse({ count });
+  if (!parsed.success) {
+    throw new AllocationError("invalid", ALLOCATION_MESSAGES.count, { count: [ALLOCATION_MESSAGES.count] });
+  }
+  const next = parsed.data.count;
+  return db.transaction(
+    (tx) => {
+      const row = tx.select().from(allocations).where(eq(allocations.id, id)).get();
+      if (!row) throw new AllocationError("not_found", ALLOCATION_ERRORS.notFound);
+      if (next < row.paid) {
+        const message = ALLOCATION_ERRORS.belowPaid(row.paid);
+        throw new AllocationError("below_paid", message, { count: [message] });
+      }
+      return tx
+        .update(allocations)
+        .set({ count: next })
+        .where(and(eq(allocations.id, id), lte(allocations.paid, next)))
+        .returning()
+        .get()!;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+// ---------------------------------------------------------------- payout preview
+
+/**
+ * Exact expected wins per pool for `entries` further draws against pools in
+ * draw order (computed, not simulated).
+ *
+ * An entry reaches pool i only when no earlier pool paid it, and a pool's own
+ * rolls do not depend on the others, so only the NUMBER of entries reaching a
+ * pool matters: if A entries reach pool i (r prizes left, probability p), it
+ * pays W = min(r, Binomial(A, p)) of them and passes A - W on. A equals
+ * `entries` minus the wins of the earlier pools, so the dynamic programme keeps
+ * the distribution of the wins so far (at most the sum of the remaining counts,
+ * 5 per pool) and is exact.
+ */
+export function expectedPoolWins(
+  pools: readonly PoolState[],
+  entries: number,
+): { pools: { pool: PoolState; expectedWinners: number }[]; expectedFallbackEntries: number } {
+  const ordered = orderPools(pools);
+  let dist = [1]; // dist[d] = P(d prizes paid by the pools so far)
+  const out: { pool: PoolState; expectedWinners: number }[] = [];
+  for (const pool of ordered) {
+    const r = pool.count - pool.paid;
+    const p = Math.min(1, Math.max(0, pool.probability / 100));
+    const next = new Array<number>(dist.length + r).fill(0);
+    let expected = 0;
+    dist.forEach((q, d) => {
+      if (q === 0) return;
+      const wins = cappedBinomial(entries - d, p, r);
+      wins.forEach((pw, w) => {
+        next[d + w] += q * pw;
+        expected += q * pw * w;
+      });
+    });
+    dist = next;
+    out.push({ pool, expectedWinners: expected });
+  }
+  const expectedFallbackEntries = dist.reduce((s, q, d) => s + q * Math.max(0, entries - d), 0);
+  return { pools: out, expectedFallbackEntries };
+}
+
+/** Distribution of min(cap, Binomial(n, p)) as an array indexed 0..cap. */
+function cappedBinomial(n: number, p: number, cap: number): number[] {
+  const out = new Array<number>(cap + 1).fill(0);
+  if (n <= 0) {
+    out[0] = 1;
+    return out;
+  }
+  if (p <= 0) {
+    out[0] = 1;
+    return out;
+  }
+  if (p >= 1) {
+    out[Math.min(cap, n)] = 1;
+    return out;
+  }
+  let below = 0;
+  let logChoose = 0; // log C(n, w)
+  for (let w = 0; w < cap; w++) {
+    if (w > 0) logChoose += Math.log(n - w + 1) - Math.log(w);
+    const pw = w > n ? 0 : Math.exp(logChoose + w * Math.log(p) + (n - w) * Math.log1p(-p));
+    out[w] = pw;
+    below += pw;
+  }
+  out[cap] = Math.max(0, 1 - below);
+  return out;
+}
+
+export type PreviewPool = PoolState & { remaining: number; expectedWinners: number; expectedCost: number };
+
+export type PreviewAmount = {
+  amount: number;
+  pools: number;
+  remaining: number;
+  expectedWinners: number;
+  expectedCost: number;
+};
+
+export type PreviewType = {
+  type: AllocationType;
+  branch_id: number | null;
+  pools: PreviewPool[];
+  byAmount: PreviewAmount[];
+  expectedPoolWinners: number;
+  expectedPoolCost: number;
+  /** Entries expected to get the fallback, the base table's mean amount and their expected cost. */
+  expectedFallbackEntries: number;
+  fallbackMean: number;
+  expectedFallbackCost: number;
+  expectedTotalCost: number;
+};
+
+export type PayoutPreview = {
+  date: string;
+  branchId: number | null;
+  entries: number;
+  types: PreviewType[];
+  expectedTotalCost: number;
+};
+
+export const MAX_PREVIEW_ENTRIES = 1_000_000;
+
+/**
+ * For `entries` further draws of each pool type on `date`: the expected winners
+ * and cost of every pool (remaining prizes only), per amount, and the expected
+ * fallback cost from the base table. The public type is always shown; the two
+ * branch types when a branch is given.
+ */
+export function payoutPreview(args: { date: string; branchId: number | null; entries: number }): PayoutPreview {
+  const entries = Math.max(0, Math.min(MAX_PREVIEW_ENTRIES, Math.floor(args.entries)));
+  const types = ALLOCATION_TYPES.filter((t) => t === "preregistration_public" || args.branchId !== null);
+  const result: PreviewType[] = types.map((type) => {
+    const branchId = type === "preregistration_public" ? null : args.branchId;
+    const pools = db
+      .select({
+        id: allocations.id,
+        amount: allocations.amount,
+        count: allocations.count,
+        paid: allocations.paid,
+        probability: allocations.probability,
+      })
+      .from(allocations)
+      .where(
+        and(
+          eq(allocations.type, type),
+          eq(allocations.date, args.date),
+          branchId === null ? isNull(allocations.branch_id) : eq(allocations.branch_id, branchId),
+        ),
+      )
+      .all();
+    const expectation = expectedPoolWins(pools, entries);
+    const previewPools: PreviewPool[] = expectation.pools.map(({ pool, expectedWinners }) => ({
+      ...pool,
+      remaining: pool.count - pool.paid,
+      expectedWinners,
+      expectedCost: expectedWinners * pool.amount,
+    }));
+    const byAmount = new Map<number, PreviewAmount>();
+    for (const p of previewPools) {
+      const a = byAmount.get(p.amount) ?? { amount: p.amount, pools: 0, remaining: 0, expectedWinners: 0, expectedCost: 0 };
+      a.pools += 1;
+      a.remaining += p.remaining;
+      a.expectedWinners += p.expectedWinners;
+      a.expectedCost += p.expectedCost;
+      byAmount.set(p.amount, a);
+    }
+    const fallbackMean = baseTableMean(readBaseTable(db, type === "registration_branch" ? "third" : "second"));
+    const expectedPoolWinners = previewPools.reduce((s, p) => s + p.expectedWinners, 0);
+    const expectedPoolCost = previewPools.reduce((s, p) => s + p.expectedCost, 0);
+    const expectedFallbackCost = expectation.expectedFallbackEntries * fallbackMean;
+    return {
+      type,
+      branch_id: branchId,
+      pools: previewPools,
+      byAmount: [...byAmount.values()],
+      expectedPoolWinners,
+      expectedPoolCost,
+      expectedFallbackEntries: expectation.expectedFallbackEntries,
+      fallbackMean,
+      expectedFallbackCost,
+      expectedTotalCost: expectedPoolCost + expectedFallbackCost,
+    };
+  });
+  return {
+    date: args.date,
+    branchId: args.branchId,
+    entries,
+    types: result,
+    expectedTotalCost: result.reduce((s, t) => s + t.expectedTotalCost, 0),
+  };
+}

@@ -1,0 +1,462 @@
+/**
+ * The prize draw: second thrill (a verified pre-registration) and third thrill
+ * (a confirmed registration). Every caller (public verify, admin verify,
+ * registration draw, the JSON API) goes through drawSecondThrill / drawThirdThrill.
+ *
+ * Algorithm (docs: DECISIONS.md, "The prize draw"):
+ * 1. The entry's pools: allocations of its pool type, branch and Kathmandu date
+ *    with paid < count, highest amount first (ties: lower id first).
+ * 2. One roll per pool in that order; the entry wins a pool when roll < probability/100.
+ *    The first win takes one prize of that pool.
+ * 3. No win: the fallback. Second thrill: the weighted base table from settings
+ *    (one more roll). Third thrill: the base table when one is set, else 0 ("none").
+ *
+ * The pure part (ordering pools, rolling, weighted pick) is exported for the
+ * statistics test and the payout preview. The database part runs in one
+ * synchronous IMMEDIATE transaction, so a pool never pays more than its count
+ * and an entry is drawn at most once, across processes too.
+ */
+import { and, count as countRows, desc, eq, gte, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { db, schema } from "@db/index";
+import type { Draw } from "@db/schema";
+import { type Scope, HEAD_OFFICE, branchCondition } from "~/models/scope.server";
+import type { AllocationType } from "~/models/prize-constants";
+import { readBaseTable, type BaseTableRow, type Executor } from "~/models/prize-settings.server";
+import { randomUnit } from "~/utils/crypto.server";
+import { likeContains, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
+import { kathmanduDate, now as clockNow } from "~/utils/time";
+
+const { allocations, draws, preregistrations, registrations, branches } = schema;
+
+// ---------------------------------------------------------------- the pure part
+
+export type RandomSource = () => number;
+
+/** A pool as the draw sees it. */
+export type PoolState = { id: number; amount: number; count: number; paid: number; probability: number };
+
+/** A pool in the audit log: its state before the draw. */
+export type PoolAudit = PoolState & { remaining: number };
+
+export type PoolRoll = {
+  stage: "pool";
+  allocation_id: number;
+  amount: number;
+  probability: number;
+  value: number;
+  win: boolean;
+};
+export type BaseRoll = { stage: "base"; table: "second" | "third"; value: number; amount: number };
+export type Roll = PoolRoll | BaseRoll;
+
+export type DrawOutcome = "pool" | "fallback" | "none";
+export type EntryType = "preregistration" | "registration";
+
+/** Pools with prizes left, highest amount first, ties by lower id. */
+export function orderPools<P extends PoolState>(pools: readonly P[]): P[] {
+  return pools.filter((p) => p.paid < p.count).sort((a, b) => b.amount - a.amount || a.id - b.id);
+}
+
+/** A roll wins a pool when it is below probability/100 (so 0 never wins, 100 always does). */
+export const rollWins = (value: number, probability: number) => value < probability / 100;
+
+/**
+ * Rolls once per pool with prizes left, in draw order, and stops at the first win.
+ * Without a random source it uses the cryptographic one.
+ */
+export function rollPools<P extends PoolState>(
+  pools: readonly P[],
+  random: RandomSource = randomUnit,
+): { winner: P | null; rolls: PoolRoll[] } {
+  const rolls: PoolRoll[] = [];
+  for (const pool of orderPools(pools)) {
+    const value = random();
+    const win = rollWins(value, pool.probability);
+    rolls.push({ stage: "pool", allocation_id: pool.id, amount: pool.amount, probability: pool.probability, value, win });
+    if (win) return { winner: pool, rolls };
+  }
+  return { winner: null, rolls };
+}
+
+/** The row of a weighted table that a uniform value in [0, 1) lands on; null for an empty table. */
+export function pickWeighted<R extends { weight: number }>(rows: readonly R[], value: number): R | null {
+  const total = rows.reduce((s, r) => s + r.weight, 0);
+  if (!rows.length || !(total > 0)) return null;
+  const target = value * total;
+  let cumulative = 0;
+  for (const row of rows) {
+    cumulative += row.weight;
+    if (target < cumulative) return row;
+  }
+  return rows[rows.length - 1];
+}
+
+// ---------------------------------------------------------------- errors and results
+
+export type DrawErrorCode = "not_found" | "not_verified" | "not_confirmed" | "conflict";
+
+export class DrawError extends Error {
+  constructor(
+    readonly code: DrawErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = "DrawError";
+  }
+}
+
+export const DRAW_MESSAGES = {
+  preregistrationNotFound: "Pre-registration not found.",
+  registrationNotFound: "Registration not found.",
+  notVerified: "This pre-registration is not verified yet, so its prize cannot be drawn.",
+  notConfirmed: "This registration is not confirmed yet, so its coupon cannot be drawn.",
+  conflict: "The prize pool changed during the draw. Please try again.",
+} as const;
+
+export type DrawOptions = {
+  /** Uniform values in [0, 1); default: the cryptographic source. */
+  random?: RandomSource;
+  /** The instant of the draw (its Kathmandu date picks the pools); default: the clock. */
+  now?: Date;
+};
+
+export type DrawResult = {
+  amount: number;
+  outcome: DrawOutcome;
+  allocation_id: number | null;
+  draw: Draw;
+  /** True when this call made the draw, false when it returned an earlier one. */
+  created: boolean;
+};
+
+const resultOf = (draw: Draw, created: boolean): DrawResult => ({
+  amount: draw.amount,
+  outcome: draw.outcome,
+  allocation_id: draw.allocation_id,
+  draw,
+  created,
+});
+
+// ---------------------------------------------------------------- the transactional part
+
+function findDraw(exec: Executor, entryType: EntryType, entryId: number): Draw | undefined {
+  return exec
+    .select()
+    .from(draws)
+    .where(and(eq(draws.entry_type, entryType), eq(draws.entry_id, entryId)))
+    .get();
+}
+
+export function getDraw(entryType: EntryType, entryId: number): Draw | null {
+  return findDraw(db, entryType, entryId) ?? null;
+}
+
+type PoolDrawInput = {
+  thrill: 2 | 3;
+  entryType: EntryType;
+  entryId: number;
+  poolType: AllocationType;
+  branchId: number | null;
+  at: Date;
+  random: RandomSource;
+  baseTable: BaseTableRow[];
+};
+
+/** Rolls against the entry's pools, takes the prize won, falls back, and writes the draws row. Runs inside a transaction. */
+function drawFromPools(tx: Executor, input: PoolDrawInput): Draw {
+  const date = kathmanduDate(input.at);
+  const pools = tx
+    .select({
+      id: allocations.id,
+      amount: allocations.amount,
+      count: allocations.count,
+      paid: allocations.paid,
+      probability: allocations.probability,
+    })
+    .from(allocations)
+    .where(
+      and(
+        eq(allocations.type, input.poolType),
+        eq(allocations.date, date),
+        input.branchId === null ? isNull(allocations.branch_id) : eq(allocations.branch_id, input.branchId),
+        lt(allocations.paid, allocations.count),
+      ),
+    )
+    .all();
+  const considered: PoolAudit[] = orderPools(pools).map((p) => ({ ...p, remaining: p.count - p.paid }));
+  const { winner, rolls } = rollPools<PoolState>(considered, input.random);
+  const allRolls: Roll[] = [...rolls];
+
+  let amount = 0;
+  let outcome: DrawOutcome = "none";
+  let allocationId: number | null = null;
+  if (winner) {
+    const taken = tx
+      .update(allocations)
+      .set({ paid: sql`${allocations.paid} + 1` })
+      .where(and(eq(allocations.id, winner.id), lt(allocations.paid, allocations.count)))
+      .run();
+    if (taken.changes !== 1) throw new DrawError("conflict", DRAW_MESSAGES.conflict);
+    amount = winner.amount;
+    outcome = "pool";
+    allocationId = winner.id;
+  } else if (input.baseTable.length) {
+    const value = input.random();
+    const row = pickWeighted(input.baseTable, value);
+    if (row) {
+      amount = row.amount;
+      outcome = "fallback";
+      allRolls.push({ stage: "base", table: input.thrill === 2 ? "second" : "third", value, amount: row.amount });
+    }
+  }
+
+  return tx
+    .insert(draws)
+    .values({
+      thrill: input.thrill,
+      entry_type: input.entryType,
+      entry_id: input.entryId,
+      pool_type: input.poolType,
+      branch_id: input.branchId,
+      date,
+      allocation_id: allocationId,
+      amount,
+      outcome,
+      pools: JSON.stringify(considered),
+      rolls: JSON.stringify(allRolls),
+      created_at: input.at.toISOString(),
+    })
+    .returning()
+    .get();
+}
+
+const isUniqueViolation = (err: unknown) =>
+  typeof err === "object" &&
+  err !== null &&
+  (err as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE" &&
+  String((err as Error).message).includes("draws.");
+
+/** Runs a draw; should the unique index on draws refuse a second row, the first row is the answer. */
+function guarded(entryType: EntryType, entryId: number, run: () => DrawResult): DrawResult {
+  try {
+    return run();
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      const existing = getDraw(entryType, entryId);
+      if (existing) return resultOf(existing, false);
+    }
+    throw err;
+  }
+}
+
+/**
+ * Second thrill of a verified pre-registration. Public pre-registrations (no
+ * branch) draw from preregistration_public pools, branch-made ones from their
+ * branch's preregistration_branch pools. Sets preregistrations.prize.
+ * Drawing again returns the first result unchanged.
+ */
+export function drawSecondThrill(preregistrationId: number, opts: DrawOptions = {}): DrawResult {
+  const at = opts.now ?? clockNow();
+  const random = opts.random ?? randomUnit;
+  return guarded("preregistration", preregistrationId, () =>
+    db.transaction(
+      (tx) => {
+        const entry = tx
+          .select({
+            id: preregistrations.id,
+            is_verified: preregistrations.is_verified,
+            branch_id: preregistrations.branch_id,
+            deleted_at: preregistrations.deleted_at,
+          })
+          .from(preregistrations)
+          .where(eq(preregistrations.id, preregistrationId))
+          .get();
+        if (!entry) throw new DrawError("not_found", DRAW_MESSAGES.preregistrationNotFound);
+        const existing = findDraw(tx, "preregistration", entry.id);
+        if (existing) return resultOf(existing, false);
+        if (entry.deleted_at) throw new DrawError("not_found", DRAW_MESSAGES.preregistrationNotFound);
+        if (!entry.is_verified) throw new DrawError("not_verified", DRAW_MESSAGES.notVerified);
+
+        const draw = drawFromPools(tx, {
+          thrill: 2,
+          entryType: "preregistration",
+          entryId: entry.id,
+          poolType: entry.branch_id === null ? "preregistration_public" : "preregistration_branch",
+          branchId: entry.branch_id,
+          at,
+          random,
+          baseTable: readBaseTable(tx, "second"),
+        });
+        tx.update(preregistrations)
+          .set({ prize: draw.amount, updated_at: at.toISOString() })
+          .where(eq(preregistrations.id, entry.id))
+          .run();
+        return resultOf(draw, true);
+      },
+      { behavior: "immediate" },
+    ),
+  );
+}
+
+/**
+ * Third thrill of a confirmed registration, from its branch's registration_branch
+ * pools. Sets registrations.coupon_amount and status 'drawn'. Drawing again
+ * returns the first result unchanged.
+ */
+export function drawThirdThrill(registrationId: number, opts: DrawOptions = {}): DrawResult {
+  const at = opts.now ?? clockNow();
+  const random = opts.random ?? randomUnit;
+  return guarded("registration", registrationId, () =>
+    db.transaction(
+      (tx) => {
+        const entry = tx
+          .select({
+            id: registrations.id,
+            status: registrations.status,
+            branch_id: registrations.branch_id,
+            deleted_at: registrations.deleted_at,
+          })
+          .from(registrations)
+          .where(eq(registrations.id, registrationId))
+          .get();
+        if (!entry) throw new DrawError("not_found", DRAW_MESSAGES.registrationNotFound);
+        const existing = findDraw(tx, "registration", entry.id);
+        if (existing) return resultOf(existing, false);
+        if (entry.deleted_at) throw new DrawError("not_found", DRAW_MESSAGES.registrationNotFound);
+        if (entry.status !== "confirmed" && entry.status !== "drawn") {
+          throw new DrawError("not_confirmed", DRAW_MESSAGES.notConfirmed);
+        }
+
+        const draw = drawFromPools(tx, {
+          thrill: 3,
+          entryType: "registration",
+          entryId: entry.id,
+          poolType: "registration_branch",
+          branchId: entry.branch_id,
+          at,
+          random,
+          baseTable: readBaseTable(tx, "third"),
+        });
+        tx.update(registrations)
+          .set({ coupon_amount: draw.amount, status: "drawn", updated_at: at.toISOString() })
+          .where(eq(registrations.id, entry.id))
+          .run();
+        return resultOf(draw, true);
+      },
+      { behavior: "immediate" },
+    ),
+  );
+}
+
+// ---------------------------------------------------------------- the audit screen
+
+export type DrawAudit = { pools: PoolAudit[]; rolls: Roll[] };
+
+export function parseDrawAudit(draw: Pick<Draw, "pools" | "rolls">): DrawAudit {
+  return { pools: JSON.parse(draw.pools) as PoolAudit[], rolls: JSON.parse(draw.rolls) as Roll[] };
+}
+
+/** Paging arguments of the list functions: the DataTables parameters, of which draw, columns and input may be left out. */
+export type PagingArgs = Pick<TableParams, "start" | "length" | "search" | "order"> & Partial<TableParams>;
+
+export function toTableParams(args: PagingArgs): TableParams {
+  return { draw: 0, columns: [], input: {}, ...args };
+}
+
+export type DrawFilters = {
+  /** Kathmandu dates (YYYY-MM-DD), inclusive. */
+  from?: string | null;
+  to?: string | null;
+  pool_type?: AllocationType | null;
+  branch_id?: number | null;
+  outcome?: DrawOutcome | null;
+  thrill?: 2 | 3 | null;
+};
+
+export type DrawListRow = Omit<Draw, "pools" | "rolls"> &
+  DrawAudit & {
+    branch: { id: number; title: string } | null;
+    entry: { slug: string; name: string; phone: string } | null;
+  };
+
+/** Draws for the audit screen (DataTables paging), newest first by default. Branch users see their branch's draws. */
+export function listDraws(
+  params: PagingArgs,
+  filters: DrawFilters = {},
+  scope: Scope = HEAD_OFFICE,
+): TableResult<DrawListRow> {
+  const preJoin = and(eq(draws.entry_type, "preregistration"), eq(preregistrations.id, draws.entry_id));
+  const regJoin = and(eq(draws.entry_type, "registration"), eq(registrations.id, draws.entry_id));
+
+  return runTable<DrawListRow>(toTableParams(params), {
+    orderable: {
+      id: draws.id,
+      created_at: draws.created_at,
+      date: draws.date,
+      amount: draws.amount,
+      outcome: draws.outcome,
+      pool_type: draws.pool_type,
+      thrill: draws.thrill,
+      branch: branches.title,
+    },
+    defaultOrder: { column: "id", dir: "desc" },
+    base: [branchCondition(draws.branch_id, scope)],
+    filters: [
+      filters.from ? gte(draws.date, filters.from) : undefined,
+      filters.to ? lte(draws.date, filters.to) : undefined,
+      filters.pool_type ? eq(draws.pool_type, filters.pool_type) : undefined,
+      filters.branch_id ? eq(draws.branch_id, filters.branch_id) : undefined,
+      filters.outcome ? eq(draws.outcome, filters.outcome) : undefined,
+      filters.thrill ? eq(draws.thrill, filters.thrill) : undefined,
+    ],
+    search: (term): SQL | undefined =>
+      or(
+        likeContains(preregistrations.name, term),
+        likeContains(preregistrations.phone, term),
+        likeContains(registrations.name, term),
+        likeContains(registrations.phone, term),
+      ),
+    count: (where) =>
+      db
+        .select({ n: countRows() })
+        .from(draws)
+        .leftJoin(preregistrations, preJoin)
+        .leftJoin(registrations, regJoin)
+        .where(where)
+        .get()?.n ?? 0,
+    rows: (where, orderBy, limit, offset) =>
+      db
+        .select({
+          draw: draws,
+          branch_title: branches.title,
+          pre_slug: preregistrations.slug,
+          pre_name: preregistrations.name,
+          pre_phone: preregistrations.phone,
+          reg_slug: registrations.slug,
+          reg_name: registrations.name,
+          reg_phone: registrations.phone,
+        })
+        .from(draws)
+        .leftJoin(preregistrations, preJoin)
+        .leftJoin(registrations, regJoin)
+        .leftJoin(branches, eq(branches.id, draws.branch_id))
+        .where(where)
+        .orderBy(...orderBy, desc(draws.id))
+        .limit(limit)
+        .offset(offset)
+        .all()
+        .map((r) => {
+          const { pools, rolls, ...rest } = r.draw;
+          const slug = r.pre_slug ?? r.reg_slug;
+          return {
+            ...rest,
+            ...parseDrawAudit({ pools, rolls }),
+            branch: rest.branch_id !== null ? { id: rest.branch_id, title: r.branch_title ?? "" } : null,
+            entry:
+              slug !== null
+                ? { slug, name: r.pre_name ?? r.reg_name ?? "", phone: r.pre_phone ?? r.reg_phone ?? "" }
+                : null,
+          };
+        }),
+  });
+}

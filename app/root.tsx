@@ -1,0 +1,86 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useLoaderData,
+  useMatches,
+  useRouteError,
+  useRouteLoaderData,
+} from "@remix-run/react";
+import { Toasts } from "~/components/Toasts";
+import { readToast } from "~/utils/toast.server";
+import { getLanguage } from "~/utils/language.server";
+import styles from "~/styles/app.css?url";
+
+export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
+
+export const meta: MetaFunction = () => [{ title: "Share It. Win It." }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const { toast, headers } = await readToast(request);
+  return Response.json({ toast, lang: getLanguage(request) }, { headers });
+}
+
+type RootData = { toast: import("~/utils/toast.server").Toast | null; lang: "en" | "ne" };
+
+/** Routes whose handle says `{ scripts: false }` are served as plain HTML with no JavaScript bundle. */
+function useWantsScripts() {
+  const matches = useMatches();
+  return !matches.some((m) => (m.handle as { scripts?: boolean } | undefined)?.scripts === false);
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const data = useRouteLoaderData<RootData>("root");
+  const scripts = useWantsScripts();
+  return (
+    <html lang={data?.lang ?? "en"}>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <Meta />
+        <Links />
+      </head>
+      <body>
+        {children}
+        {data?.toast ? <Toasts toast={data.toast} /> : null}
+        {scripts ? (
+          <>
+            <ScrollRestoration />
+            <Scripts />
+          </>
+        ) : null}
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  useLoaderData<typeof loader>();
+  return <Outlet />;
+}
+
+export function ErrorBoundary() {
+  const error = useRouteError();
+  const notFound = isRouteErrorResponse(error) && error.status === 404;
+  const status = isRouteErrorResponse(error) ? error.status : 500;
+  return (
+    <main className="error-page">
+      <h1>{notFound ? "Page not found" : "Oops!"}</h1>
+      <p>
+        {notFound
+          ? "The page you asked for does not exist or has moved."
+          : status === 403
+            ? "You are not allowed to do that."
+            : "Something went wrong on our side. Please try again in a moment."}
+      </p>
+      <p>
+        <Link to="/">Go to the home page</Link>
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,86 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Guard } from "~/components/Guard";
+import { requireRouteAccess } from "~/utils/auth.server";
+import type { Permission } from "~/utils/permissions";
+
+export const meta: MetaFunction = () => [{ title: "Back office" }];
+
+/** The layout checks the route table for every back-office URL; each child loader and action checks again. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const { scope: _scope, ...publicUser } = user;
+  return Response.json({ user: publicUser });
+}
+
+type Link = { to: string; label: string; permission: Permission | null };
+
+export const SIDEBAR: Link[] = [
+  { to: "/admin", label: "Dashboard", permission: null },
+  { to: "/admin/preregistration", label: "Pre-Registrations", permission: "read-registration" },
+  { to: "/admin/registration", label: "Registrations", permission: "read-registration" },
+  { to: "/admin/registration/deleted", label: "Deleted Registrations", permission: "delete-registration" },
+  { to: "/admin/test-ride", label: "Test Rides", permission: null },
+  { to: "/admin/scheme", label: "Schemes", permission: "manage-allocation" },
+  { to: "/admin/branch", label: "Branches", permission: "read-branch" },
+  { to: "/admin/bike-model", label: "Bike Models", permission: "read-bike-model" },
+  { to: "/admin/user", label: "Users", permission: "read-user" },
+  { to: "/admin/video", label: "Videos", permission: "read-video" },
+  { to: "/admin/sms", label: "SMS", permission: "send-sms" },
+  { to: "/admin/analytics", label: "Analytics", permission: "send-sms" },
+  { to: "/admin/settings", label: "Settings", permission: "update-settings" },
+];
+
+export default function AdminLayout() {
+  const { user } = useLoaderData<typeof loader>() as {
+    user: { name: string; branch: { title: string } | null; role: { title: string } };
+  };
+  return (
+    <div className="admin">
+      <input type="checkbox" id="nav-toggle" className="nav-toggle" aria-label="Menu" />
+      <aside className="sidebar">
+        <a href="/admin" className="brand">
+          Thrill Back Office
+        </a>
+        <nav aria-label="Back office">
+          {SIDEBAR.map((l) => (
+            <Guard key={l.to} permission={l.permission}>
+              <NavLink to={l.to} end={l.to === "/admin" || l.to === "/admin/registration"}>
+                {l.label}
+              </NavLink>
+            </Guard>
+          ))}
+        </nav>
+      </aside>
+      <div className="admin-main">
+        <header className="topbar">
+          <label htmlFor="nav-toggle" className="menu-button">
+            Menu
+          </label>
+          <Guard permission="create-registration">
+            <NavLink to="/admin/preregistration/create" className="button primary">
+              Pre-Registration
+            </NavLink>
+          </Guard>
+          <details className="user-menu">
+            <summary>
+              <span className="user-name">{user.name}</span>
+              <small>{user.branch ? user.branch.title : "Head Office"}</small>
+            </summary>
+            <div className="menu">
+              <NavLink to="/admin/profile">Profile</NavLink>
+              <Form method="post" action="/logout">
+                <button type="submit" className="link-button">
+                  Sign out
+                </button>
+              </Form>
+            </div>
+          </details>
+        </header>
+        <main className="admin-content">
+          <Outlet />
+        </main>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,11 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { apiData, requireApiUser } from "~/utils/api.server";
+
+/** POST (or GET) /api/v1/auth/me: the user of the bearer token. */
+async function me(request: Request) {
+  const { scope: _scope, ...user } = await requireApiUser(request);
+  return apiData(user);
+}
+
+export const action = ({ request }: ActionFunctionArgs) => me(request);
+export const loader = ({ request }: LoaderFunctionArgs) => me(request);

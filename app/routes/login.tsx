@@ -1,0 +1,88 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import {
+  authenticator,
+  createUserSession,
+  getOptionalUser,
+  LoginError,
+  safeRedirect,
+  withClientAddress,
+} from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Login" }];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await getOptionalUser(request);
+  if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo")));
+  return null;
+}
+
+export async function action({ request, context }: ActionFunctionArgs) {
+  const form = await request.clone().formData();
+  const to = safeRedirect(form.get("redirectTo"));
+  const remember = form.get("remember_me") === "on";
+  try {
+    const user = await authenticator.authenticate("form", await withClientAddress(request, context.clientAddress));
+    return createUserSession(request, user, remember, to);
+  } catch (error) {
+    if (error instanceof LoginError) {
+      return Response.json({ error: error.message, email: String(form.get("email") ?? "") }, { status: 400 });
+    }
+    throw error;
+  }
+}
+
+export default function Login() {
+  const actionData = useActionData<{ error: string; email: string }>();
+  const [params] = useSearchParams();
+  const navigation = useNavigation();
+  const loading = navigation.state !== "idle" && navigation.formAction === "/login";
+  const [hydrated, setHydrated] = useState(false);
+  const [show, setShow] = useState(false);
+  useEffect(() => setHydrated(true), []);
+  return (
+    <main className="auth-page">
+      <Form method="post" className="card auth-card" replace>
+        <h1>Sign in</h1>
+        {actionData?.error ? (
+          <p className="form-error" role="alert">
+            {actionData.error}
+          </p>
+        ) : null}
+        <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/admin"} />
+        <div className="field">
+          <label htmlFor="email">Email</label>
+          <input id="email" name="email" type="email" autoComplete="username" required defaultValue={actionData?.email} />
+        </div>
+        <div className="field">
+          <label htmlFor="password">Password</label>
+          <div className="password-row">
+            <input
+              id="password"
+              name="password"
+              type={show ? "text" : "password"}
+              autoComplete="current-password"
+              required
+            />
+            {hydrated ? (
+              <button type="button" className="link-button" onClick={() => setShow((s) => !s)} aria-pressed={show}>
+                {show ? "Hide" : "Show"}
+              </button>
+            ) : null}
+          </div>
+        </div>
+        <label className="check">
+          <input type="checkbox" name="remember_me" /> Remember Me
+        </label>
+        <button type="submit" className="primary" disabled={loading}>
+          {loading ? "Logging in…" : "Login"}
+        </button>
+        <p>
+          <Link to="/reset-password">Forgot your password?</Link>
+        </p>
+      </Form>
+    </main>
+  );
+}

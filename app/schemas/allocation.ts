@@ -1,0 +1,88 @@
+/**
+ * The scheme (allocation) form and API payload: type, branch_id, date, amount,
+ * count, probability. Form values arrive as strings (an empty string means
+ * missing); JSON values may be numbers or strings. Parse forms with
+ * `parseWithZod(formData, { schema: allocationSchema })` from "@conform-to/zod/v4".
+ */
+import { z } from "zod";
+import { ALLOCATION_TYPES, amountsForType, isAllocationType, typeNeedsBranch } from "~/models/prize-constants";
+
+export const ALLOCATION_MESSAGES = {
+  type: "Choose a scheme type.",
+  branchRequired: "Choose a branch for this type.",
+  branchForbidden: "A public pre-registration scheme has no branch; leave the branch empty.",
+  date: "Enter the date as YYYY-MM-DD.",
+  amountRequired: "Choose an amount.",
+  amountNotInList: "Choose an amount from the list for this type.",
+  count: "The count must be between 1 and 5.",
+  probability: "The probability must be a whole number between 0 and 100.",
+} as const;
+
+/** Empty strings and null become undefined; numeric strings become numbers; anything else passes through. */
+function toNumber(value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === "string") {
+    const text = value.trim();
+    if (text === "") return undefined;
+    const n = Number(text);
+    return Number.isFinite(n) ? n : value;
+  }
+  return value;
+}
+
+const emptyToUndefined = (value: unknown) =>
+  value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
+
+/** An integer field in [min, max] with one message for every failure. A refinement (not `.int()`) keeps
+ * the failure non-aborting, so the cross-field rules below still report their own errors. */
+function intField(min: number, max: number, message: string) {
+  return z.number({ error: message }).refine((n) => Number.isInteger(n) && n >= min && n <= max, { error: message });
+}
+
+function isCalendarDate(text: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const dt = new Date(Date.UTC(y, mo - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
+}
+
+export const allocationSchema = z
+  .object({
+    type: z.preprocess(emptyToUndefined, z.enum(ALLOCATION_TYPES, { error: ALLOCATION_MESSAGES.type })),
+    branch_id: z.preprocess(
+      toNumber,
+      z
+        .number({ error: ALLOCATION_MESSAGES.branchRequired })
+        .refine((n) => Number.isInteger(n) && n > 0, { error: ALLOCATION_MESSAGES.branchRequired })
+        .optional(),
+    ),
+    date: z.preprocess(
+      (v) => (typeof v === "string" ? v.trim() : emptyToUndefined(v)),
+      z.string({ error: ALLOCATION_MESSAGES.date }).refine(isCalendarDate, { error: ALLOCATION_MESSAGES.date }),
+    ),
+    amount: z.preprocess(toNumber, z.number({ error: ALLOCATION_MESSAGES.amountRequired })),
+    count: z.preprocess(toNumber, intField(1, 5, ALLOCATION_MESSAGES.count).default(1)),
+    probability: z.preprocess(toNumber, intField(0, 100, ALLOCATION_MESSAGES.probability).default(0)),
+  })
+  .superRefine((value, ctx) => {
+    if (!isAllocationType(value.type)) return;
+    if (typeNeedsBranch(value.type)) {
+      if (value.branch_id === undefined) {
+        ctx.addIssue({ code: "custom", path: ["branch_id"], message: ALLOCATION_MESSAGES.branchRequired });
+      }
+    } else if (value.branch_id !== undefined) {
+      ctx.addIssue({ code: "custom", path: ["branch_id"], message: ALLOCATION_MESSAGES.branchForbidden });
+    }
+    if (typeof value.amount === "number" && !amountsForType(value.type).includes(value.amount)) {
+      ctx.addIssue({ code: "custom", path: ["amount"], message: ALLOCATION_MESSAGES.amountNotInList });
+    }
+  }, { when: () => true });
+
+export type AllocationInput = z.output<typeof allocationSchema>;
+export type AllocationFormInput = z.input<typeof allocationSchema>;
+
+/** The count of an existing allocation (editing only the count). */
+export const allocationCountSchema = z.object({
+  count: z.preprocess(toNumber, intField(1, 5, ALLOCATION_MESSAGES.count)),
+});

@@ -1,0 +1,126 @@
+/**
+ * Conventions of the JSON API at /api/v1: bearer tokens (random, stored as
+ * sha256, expiring, revocable), `{data, message}` answers, 401/403/404, and
+ * 422 `{message, errors: {field: [messages]}}` for validation failures.
+ */
+import { parseWithZod } from "@conform-to/zod/v4";
+import { and, eq, gt, isNull } from "drizzle-orm";
+import type { z } from "zod";
+import { db, schema } from "@db/index";
+import { scopeOf } from "~/models/scope.server";
+import { getSessionUser } from "~/models/user.server";
+import type { Staff } from "./auth.server";
+import { config } from "./config.server";
+import { randomToken, sha256 } from "./crypto.server";
+import { can, type Permission } from "./permissions";
+import { nowIso } from "./time";
+
+export function apiData<T>(data: T, message = "", init: ResponseInit = {}) {
+  return Response.json({ data, message }, init);
+}
+
+export function apiError(status: number, message: string, errors?: Record<string, string[]>) {
+  return Response.json(errors ? { message, errors } : { message }, { status });
+}
+
+export const unauthenticated = () => apiError(401, "Unauthenticated.");
+export const forbidden = () => apiError(403, "This action is unauthorized.");
+export const notFound = (what = "Record") => apiError(404, `${what} not found.`);
+
+export function validationError(errors: Record<string, string[] | null | undefined>, message?: string) {
+  const clean: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(errors)) if (v && v.length) clean[k || "form"] = v;
+  const first = Object.values(clean)[0]?.[0];
+  return apiError(422, message ?? first ?? "The given data was invalid.", clean);
+}
+
+/** Issues a bearer token; only its hash is stored. */
+export function issueToken(userId: number, remember: boolean): { token: string; expires_at: string } {
+  const token = randomToken(32);
+  const ms = remember ? config.tokenRememberDays * 86400_000 : config.tokenHours * 3600_000;
+  const expires_at = new Date(Date.now() + ms).toISOString();
+  db.insert(schema.apiTokens).values({ user_id: userId, token_hash: sha256(token), expires_at }).run();
+  return { token, expires_at };
+}
+
+function bearer(request: Request): string | null {
+  const header = request.headers.get("Authorization") ?? "";
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  return m ? m[1] : null;
+}
+
+function tokenRow(token: string) {
+  return db
+    .select()
+    .from(schema.apiTokens)
+    .where(
+      and(
+        eq(schema.apiTokens.token_hash, sha256(token)),
+        isNull(schema.apiTokens.revoked_at),
+        gt(schema.apiTokens.expires_at, nowIso()),
+      ),
+    )
+    .get();
+}
+
+/** The API's permission helper: 401 without a valid token, 403 without the permission. */
+export async function requireApiUser(request: Request, permission: Permission | null = null): Promise<Staff> {
+  const token = bearer(request);
+  const row = token ? tokenRow(token) : undefined;
+  const user = row ? getSessionUser(row.user_id) : null;
+  if (!user) throw unauthenticated();
+  if (!can(user, permission)) throw forbidden();
+  return { ...user, scope: scopeOf(user) };
+}
+
+export function revokeToken(request: Request): boolean {
+  const token = bearer(request);
+  if (!token) return false;
+  const res = db
+    .update(schema.apiTokens)
+    .set({ revoked_at: nowIso() })
+    .where(and(eq(schema.apiTokens.token_hash, sha256(token)), isNull(schema.apiTokens.revoked_at)))
+    .run();
+  return res.changes > 0;
+}
+
+/** JSON bodies become FormData so forms and API share one zod schema and one coercion. */
+export function jsonToFormData(value: unknown, form = new FormData(), prefix = ""): FormData {
+  if (value === null || value === undefined) return form;
+  if (value instanceof Blob) {
+    form.append(prefix, value);
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => jsonToFormData(v, form, `${prefix}[${i}]`));
+  } else if (typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) jsonToFormData(v, form, prefix ? `${prefix}.${k}` : k);
+  } else if (typeof value === "boolean") {
+    if (value) form.append(prefix, "on");
+  } else {
+    form.append(prefix, String(value));
+  }
+  return form;
+}
+
+/** The request body as FormData, whether it came as JSON, urlencoded or multipart. */
+export async function readForm(request: Request): Promise<FormData> {
+  const type = request.headers.get("Content-Type") ?? "";
+  if (type.includes("application/json")) {
+    const body = await request.json().catch(() => null);
+    return jsonToFormData(body ?? {});
+  }
+  if (!request.body) return new FormData();
+  return request.formData();
+}
+
+/** Parses a body with a shared schema; answers 422 with the errors map when invalid. */
+export async function parseApiBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+): Promise<{ value: z.output<S>; form: FormData }> {
+  const form = await readForm(request);
+  const submission = parseWithZod(form, { schema });
+  if (submission.status !== "success") {
+    throw validationError(submission.reply().error ?? {});
+  }
+  return { value: submission.value as z.output<S>, form };
+}

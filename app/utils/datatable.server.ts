@@ -1,0 +1,129 @@
+/**
+ * The DataTables protocol, server side, for every list: reads draw, start,
+ * length, order, search and per-column search (also the short forms used by
+ * the no-JavaScript pages: search, start, order, dir) and answers data,
+ * recordsTotal, recordsFiltered and input.
+ */
+import { and, asc, desc, like, or, type SQL } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+
+import { PAGE_SIZE } from "./table";
+
+export { PAGE_SIZE };
+export const MAX_PAGE_SIZE = 100;
+
+export type TableParams = {
+  draw: number;
+  start: number;
+  length: number;
+  search: string;
+  order: { column: string; dir: "asc" | "desc" }[];
+  columns: { data: string; search: string }[];
+  input: Record<string, string>;
+};
+
+function int(v: string | null, fallback: number) {
+  const n = Number.parseInt(v ?? "", 10);
+  return Number.isFinite(n) ? n : fallback;
+}
+
+export function parseTableParams(params: URLSearchParams): TableParams {
+  const input: Record<string, string> = {};
+  params.forEach((v, k) => (input[k] = v));
+  const columns: TableParams["columns"] = [];
+  for (let i = 0; params.has(`columns[${i}][data]`); i++) {
+    columns.push({
+      data: params.get(`columns[${i}][data]`) ?? "",
+      search: params.get(`columns[${i}][search][value]`) ?? "",
+    });
+  }
+  const order: TableParams["order"] = [];
+  for (let i = 0; params.has(`order[${i}][column]`); i++) {
+    const idx = int(params.get(`order[${i}][column]`), -1);
+    const name = params.get(`order[${i}][name]`) ?? columns[idx]?.data ?? "";
+    order.push({ column: name, dir: params.get(`order[${i}][dir]`) === "asc" ? "asc" : "desc" });
+  }
+  if (!order.length && params.get("order")) {
+    order.push({ column: params.get("order")!, dir: params.get("dir") === "asc" ? "asc" : "desc" });
+  }
+  const rawLength = int(params.get("length"), PAGE_SIZE);
+  return {
+    draw: int(params.get("draw"), 0),
+    start: Math.max(0, int(params.get("start"), 0)),
+    length: rawLength < 1 ? PAGE_SIZE : Math.min(rawLength, MAX_PAGE_SIZE),
+    search: (params.get("search[value]") ?? params.get("search") ?? "").trim().slice(0, 100),
+    order,
+    columns,
+    input,
+  };
+}
+
+export type TableResult<Row> = {
+  draw: number;
+  data: Row[];
+  recordsTotal: number;
+  recordsFiltered: number;
+  input: Record<string, string>;
+};
+
+export type TableQuery<Row> = {
+  /** Columns that may be ordered by, by name. */
+  orderable: Record<string, SQLiteColumn | SQL>;
+  defaultOrder: { column: string; dir: "asc" | "desc" };
+  /** Conditions every row must meet (scope, soft delete): counted in recordsTotal. */
+  base: (SQL | undefined)[];
+  /** List filters: counted in recordsFiltered only. */
+  filters?: (SQL | undefined)[];
+  /** Global search: columns searched with LIKE, or a function building the condition. */
+  search?: SQLiteColumn[] | ((term: string) => SQL | undefined);
+  /** Per-column search: column name to the column it filters by prefix. */
+  columnSearch?: Record<string, SQLiteColumn>;
+  count: (where: SQL | undefined) => number;
+  rows: (where: SQL | undefined, orderBy: SQL[], limit: number, offset: number) => Row[];
+};
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** `%term%` with LIKE wildcards in the term escaped. */
+export function likeContains(column: SQLiteColumn, term: string): SQL {
+  return like(column, `%${escapeLike(term)}%`);
+}
+
+export function likePrefix(column: SQLiteColumn, term: string): SQL {
+  return like(column, `${escapeLike(term)}%`);
+}
+
+export function runTable<Row>(params: TableParams, q: TableQuery<Row>): TableResult<Row> {
+  const baseWhere = and(...q.base);
+  const conditions: (SQL | undefined)[] = [...q.base, ...(q.filters ?? [])];
+  if (params.search && q.search) {
+    conditions.push(
+      typeof q.search === "function"
+        ? q.search(params.search)
+        : or(...q.search.map((c) => likeContains(c, params.search))),
+    );
+  }
+  for (const col of params.columns) {
+    const target = col.search && q.columnSearch?.[col.data];
+    if (target) conditions.push(likePrefix(target, col.search));
+  }
+  const where = and(...conditions);
+  const orderBy: SQL[] = [];
+  for (const o of params.order) {
+    const col = q.orderable[o.column];
+    if (col) orderBy.push(o.dir === "asc" ? asc(col) : desc(col));
+  }
+  if (!orderBy.length) {
+    const col = q.orderable[q.defaultOrder.column];
+    orderBy.push(q.defaultOrder.dir === "asc" ? asc(col) : desc(col));
+  }
+  const recordsTotal = q.count(baseWhere);
+  const recordsFiltered = where === baseWhere ? recordsTotal : q.count(where);
+  return {
+    draw: params.draw,
+    data: q.rows(where, orderBy, params.length, params.start),
+    recordsTotal,
+    recordsFiltered,
+    input: params.input,
+  };
+}

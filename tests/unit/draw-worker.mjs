@@ -1,0 +1,33 @@
+// Worker of the draw concurrency test: its own SQLite connection to the shared
+// database file, the draw module loaded through tsx, then the second thrill
+// drawn for every id it is given, in the order given.
+import { parentPort, workerData } from "node:worker_threads";
+import { tsImport } from "tsx/esm/api";
+
+const { dbFile, ids, now, startSignal } = workerData;
+process.env.DATABASE_URL = `file:${dbFile}`;
+
+const dbModule = await tsImport("../../db/index.ts", import.meta.url);
+const draw = await tsImport("../../app/models/prize-draw.server.ts", import.meta.url);
+// Open this worker's connection (the module's shared one) before the start line.
+const connection = dbModule.getDb();
+
+// Wait until every worker is ready, then start together.
+const flag = new Int32Array(startSignal);
+Atomics.add(flag, 1, 1);
+parentPort.postMessage({ type: "ready" });
+Atomics.wait(flag, 0, 0);
+
+const results = [];
+const errors = [];
+const at = new Date(now);
+for (const id of ids) {
+  try {
+    const r = draw.drawSecondThrill(id, { now: at });
+    results.push({ id, amount: r.amount, outcome: r.outcome, allocation_id: r.allocation_id, draw_id: r.draw.id, created: r.created });
+  } catch (err) {
+    errors.push({ id, message: String(err && err.message ? err.message : err) });
+  }
+}
+connection.$client.close();
+parentPort.postMessage({ type: "done", results, errors });
