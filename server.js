@@ -5,15 +5,16 @@ import compression from "compression";
 import express from "express";
 
 process.env.NODE_ENV ??= "production";
-const build = await import("./build/server/index.js");
+const buildDir = process.env.BUILD_DIR ?? "build";
+const build = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href);
 
 const app = express();
 app.disable("x-powered-by");
 // Behind nginx on the VPS set TRUST_PROXY=loopback so req.ip is the visitor's address.
 app.set("trust proxy", process.env.TRUST_PROXY ?? false);
 app.use(compression());
-app.use("/assets", express.static("build/client/assets", { immutable: true, maxAge: "1y" }));
-app.use(express.static("build/client", { maxAge: "1h" }));
+app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
+app.use(express.static(`${buildDir}/client`, { maxAge: "1h" }));
 app.all(
   "*",
   createRequestHandler({

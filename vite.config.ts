@@ -19,6 +19,7 @@ export default defineConfig({
   build: { target: "es2020" },
   plugins: [
     remix({
+      buildDirectory: process.env.BUILD_DIR ?? "build",
       ignoredRouteFiles: ["**/*.test.*", "**/*.css"],
       future: {
         v3_fetcherPersist: true,

@@ -68,6 +68,7 @@ export const ADMIN_ROUTES: RouteRule[] = [
   { pattern: "/admin/scheme/create", permission: "manage-allocation" },
   { pattern: "/admin/sms", permission: "send-sms" },
   { pattern: "/admin/analytics", permission: "send-sms" },
+  { pattern: "/admin/outbox", permission: "send-sms" },
   { pattern: "/admin/test-ride", permission: null },
   { pattern: "/admin/test-ride/:slug", permission: null },
   { pattern: "/admin/profile", permission: null },

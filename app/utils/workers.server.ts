@@ -1,8 +1,9 @@
-/** Background work of a server process: clean-ups on a timer. */
+/** Background work of a server process: the SMS queue (broadcasts) at a bounded rate, and clean-ups. */
+import { startSmsWorker } from "~/models/sms.server";
 import { purgeExpiredSessions } from "./session.server";
 
 export function startBackgroundWork(): () => void {
-  const timers: NodeJS.Timeout[] = [];
+  const stopSms = startSmsWorker({ ratePerSecond: Number(process.env.SMS_RATE_PER_SECOND ?? 5) });
   const hourly = setInterval(() => {
     try {
       purgeExpiredSessions();
@@ -11,6 +12,8 @@ export function startBackgroundWork(): () => void {
     }
   }, 3600_000);
   hourly.unref();
-  timers.push(hourly);
-  return () => timers.forEach((t) => clearInterval(t));
+  return () => {
+    stopSms();
+    clearInterval(hourly);
+  };
 }

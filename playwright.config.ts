@@ -1,0 +1,59 @@
+import { defineConfig, devices } from "@playwright/test";
+
+/**
+ * End-to-end tests drive the built server (node server.js) in Debian's Chromium,
+ * once with JavaScript and once without. The server gets its own fresh database.
+ * E2E_PORT and BUILD_DIR let several runs share a machine.
+ */
+const port = Number(process.env.E2E_PORT ?? 4173);
+const buildDir = process.env.BUILD_DIR ?? "build";
+export const baseURL = `http://localhost:${port}`;
+const dataDir = `tests/.tmp/e2e-${port}`;
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: [
+    "--no-sandbox",
+    "--headless",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+  ],
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: false,
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  retries: process.env.CI ? 1 : 0,
+  reporter: process.env.CI ? "line" : "list",
+  use: { baseURL, launchOptions: chromium, trace: "retain-on-failure" },
+  projects: [
+    { name: "js", use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: true } },
+    { name: "nojs", use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: `node_modules/.bin/tsx tests/e2e/prepare-db.ts && node server.js`,
+    url: `${baseURL}/login`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    env: {
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BUILD_DIR: buildDir,
+      DATA_DIR: dataDir,
+      DATABASE_URL: `file:${dataDir}/app.sqlite`,
+      SESSION_SECRET: "e2e-secret",
+      COOKIE_SECURE: "false",
+      RATE_LIMIT_FACTOR: "50",
+      NODE_ENV: "production",
+      E2E_PREPARE: "1",
+    },
+  },
+});

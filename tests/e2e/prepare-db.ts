@@ -1,0 +1,23 @@
+/**
+ * A fresh database for one end-to-end run: migrations, the demo seed, and a
+ * staff user whose role holds no permission (to walk the route table).
+ */
+import fs from "node:fs";
+import path from "node:path";
+
+const dataDir = process.env.DATA_DIR!;
+if (!process.env.E2E_PREPARE || !dataDir) throw new Error("Only for end-to-end runs.");
+fs.rmSync(dataDir, { recursive: true, force: true });
+fs.mkdirSync(dataDir, { recursive: true });
+
+// The demo seed refuses production; this process prepares data only.
+process.env.NODE_ENV = "development";
+const { seed } = await import("../../db/seed");
+const { getDb, schema } = await import("../../db/index");
+const { createUser } = await import("../../app/models/user.server");
+await seed();
+const db = getDb();
+const role = db.insert(schema.roles).values({ slug: "no-permissions", title: "No Permissions" }).returning().get();
+await createUser({ first_name: "Nobody", email: "nobody@demo.test", role_id: role.id, branch_id: 2, password: "Demo@12345" });
+db.$client.close();
+console.log(`e2e database ready in ${path.resolve(dataDir)}`);
