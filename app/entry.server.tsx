@@ -1,7 +1,7 @@
 import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
 import { createReadableStreamFromReadable } from "@remix-run/node";
-import { RemixServer } from "@remix-run/react";
+import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { startBackgroundWork } from "./utils/workers.server";
@@ -13,6 +13,7 @@ export const startWorkers = startBackgroundWork;
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
+  if (isRouteErrorResponse(error) && error.status === 404) return;
   console.error(`[error] ${request.method} ${request.url}`, error);
 }
 

@@ -4,7 +4,7 @@
  * the no-JavaScript pages: search, start, order, dir) and answers data,
  * recordsTotal, recordsFiltered and input.
  */
-import { and, asc, desc, like, or, type SQL } from "drizzle-orm";
+import { and, asc, desc, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 
 import { PAGE_SIZE } from "./table";
@@ -86,11 +86,12 @@ const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** `%term%` with LIKE wildcards in the term escaped. */
 export function likeContains(column: SQLiteColumn, term: string): SQL {
-  return like(column, `%${escapeLike(term)}%`);
+  return sql`${column} like ${`%${escapeLike(term)}%`} escape '\\'`;
 }
 
+/** `term%`: can use an index on the column. */
 export function likePrefix(column: SQLiteColumn, term: string): SQL {
-  return like(column, `${escapeLike(term)}%`);
+  return sql`${column} like ${`${escapeLike(term)}%`} escape '\\'`;
 }
 
 export function runTable<Row>(params: TableParams, q: TableQuery<Row>): TableResult<Row> {

@@ -24,6 +24,31 @@ export function readDb<T>(fn: (db: Database.Database) => T): T {
   }
 }
 
+/** Write access to the running server's database, for test set-up (the server sees it at once: WAL). */
+export function writeDb<T>(fn: (db: Database.Database) => T): T {
+  const db = new Database(dbFile, { fileMustExist: true });
+  db.pragma("busy_timeout = 5000");
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+/** A fresh test ride at a branch, for tests that change or delete one. */
+export function insertTestRide(branchId: number, name: string): { slug: string; name: string } {
+  const slug = `e2e-${Math.random().toString(36).slice(2, 12)}`;
+  writeDb((db) =>
+    db
+      .prepare(
+        `insert into test_rides (slug, first_name, name, phone, bike_model_id, branch_id, state, district, city)
+         select ?, ?, ?, '9841999999', (select min(id) from bike_models), id, state, district, city from branches where id = ?`,
+      )
+      .run(slug, name, name, branchId),
+  );
+  return { slug, name };
+}
+
 /** The newest SMS sent to a phone, optionally of one purpose. */
 export function lastSms(phone: string, purpose?: string): { text: string; purpose: string } | undefined {
   return readDb((db) =>

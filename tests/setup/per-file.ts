@@ -3,10 +3,10 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 
-const TMP = path.resolve("tests/.tmp");
-const file = path.join(TMP, `test-${process.pid}-${crypto.randomBytes(4).toString("hex")}.sqlite`);
-fs.copyFileSync(path.join(TMP, "base.sqlite"), file);
+const dir = process.env.TEST_TMP_DIR!;
+const file = path.join(dir, `test-${process.pid}-${crypto.randomBytes(4).toString("hex")}.sqlite`);
+fs.copyFileSync(path.join(dir, "base.sqlite"), file);
 process.env.DATABASE_URL = `file:${file}`;
-process.env.DATA_DIR = path.join(TMP, `data-${process.pid}`);
+process.env.DATA_DIR = path.join(dir, `data-${process.pid}`);
 process.env.SESSION_SECRET = "test-secret";
 process.env.RATE_LIMIT_FACTOR = process.env.RATE_LIMIT_FACTOR ?? "1";

@@ -3,12 +3,22 @@
  * to the same file: pools never pay more than their count and every entry is
  * drawn exactly once.
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { and, eq, sql } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { databasePath, db, schema } from "@db/index";
 import { PRE_PRIZES } from "~/models/prize-constants";
 import { makeBranch, makePreregistration } from "../fixtures";
+
+// The threads open the database by its path, so it lives in a folder of this
+// file's own (made from the migrations on first use), out of reach of another
+// test run clearing tests/.tmp while this one is going.
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "draw-concurrency-"));
+process.env.DATABASE_URL = `file:${path.join(dir, "draws.sqlite")}`;
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 const WORKERS = 4;
 const ENTRIES = 1200;
@@ -93,7 +103,13 @@ describe("concurrent draws", () => {
           ];
           const ids = Array.from(
             { length: ENTRIES },
-            () => makePreregistration({ is_verified: true, status: "verified", verified_at: NOW }).id,
+            (_, i) =>
+              makePreregistration({
+                phone: `97${String(i).padStart(8, "0")}`,
+                is_verified: true,
+                status: "verified",
+                verified_at: NOW,
+              }).id,
           );
           return { poolIds, otherIds, ids };
         },
@@ -132,7 +148,6 @@ describe("concurrent draws", () => {
       }
 
       // The threads really ran side by side: each of them made some of the draws.
-      console.log(reports.map((rep) => rep.results.filter((r) => r.created).length));
       for (const rep of reports) expect(rep.results.filter((r) => r.created).length).toBeGreaterThan(0);
 
       // The entry's prize is the amount of its draw.

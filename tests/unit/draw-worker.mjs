@@ -1,6 +1,8 @@
 // Worker of the draw concurrency test: its own SQLite connection to the shared
 // database file, the draw module loaded through tsx, then the second thrill
-// drawn for every id it is given, in the order given.
+// drawn for every id it is given, in the order given, with a short random pause
+// between draws as between the requests of a real server (without it, SQLite's
+// busy handler lets whichever thread holds the lock keep taking it).
 import { parentPort, workerData } from "node:worker_threads";
 import { tsImport } from "tsx/esm/api";
 
@@ -18,6 +20,7 @@ Atomics.add(flag, 1, 1);
 parentPort.postMessage({ type: "ready" });
 Atomics.wait(flag, 0, 0);
 
+const pause = new Int32Array(new SharedArrayBuffer(4));
 const results = [];
 const errors = [];
 const at = new Date(now);
@@ -28,6 +31,7 @@ for (const id of ids) {
   } catch (err) {
     errors.push({ id, message: String(err && err.message ? err.message : err) });
   }
+  Atomics.wait(pause, 0, 0, Math.random() * 2);
 }
 connection.$client.close();
 parentPort.postMessage({ type: "done", results, errors });

@@ -1,0 +1,143 @@
+// Staff login, sessions, permissions, branch scope and the back-office shell, with JavaScript on and off.
+import { expect, test } from "@playwright/test";
+import { ADMIN_ROUTES, type Permission } from "../../app/utils/permissions";
+import { insertTestRide, login, PASSWORD, readDb, USERS } from "./helpers";
+
+test("anonymous /admin goes to /login, and a right password comes back to it", async ({ page }) => {
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fadmin$/);
+  await page.getByLabel("Email").fill(USERS.admin);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/admin$/);
+  await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
+  // user menu: name and branch
+  await expect(page.locator(".user-menu summary")).toContainText("Head Office");
+});
+
+test("a wrong password shows Invalid Credentials", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(USERS.admin);
+  await page.getByLabel("Password", { exact: true }).fill("not-the-password");
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page.getByRole("alert")).toHaveText("Invalid Credentials");
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("login returns to the page first asked for", async ({ page }) => {
+  await page.goto("/admin/test-ride");
+  await expect(page).toHaveURL(/redirectTo=%2Fadmin%2Ftest-ride/);
+  await page.getByLabel("Email").fill(USERS.manager);
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/admin\/test-ride$/);
+  await expect(page.getByText(/Showing \d+ - \d+ of \d+ entries/)).toBeVisible();
+});
+
+test("the password can be shown when JavaScript runs", async ({ page }, info) => {
+  test.skip(info.project.name !== "js", "the show/hide toggle is an enhancement");
+  await page.goto("/login");
+  await page.getByLabel("Password", { exact: true }).fill("abc");
+  await page.getByRole("button", { name: "Show" }).click();
+  await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "text");
+});
+
+test("Remember Me makes a longer-lived session", async ({ page, context }) => {
+  await login(page, USERS.admin);
+  const plain = (await context.cookies()).find((c) => c.name === "__session")!;
+  expect(plain.expires).toBe(-1); // ends with the browser session
+  await context.clearCookies();
+  await login(page, USERS.admin, { remember: true });
+  const remembered = (await context.cookies()).find((c) => c.name === "__session")!;
+  expect(remembered.expires * 1000 - Date.now()).toBeGreaterThan(29 * 86400_000);
+  expect(remembered.httpOnly).toBe(true);
+  expect(remembered.sameSite).toBe("Lax");
+});
+
+test("sign out ends the session, even for a copied cookie", async ({ page, context }) => {
+  await login(page, USERS.staff);
+  const before = (await context.cookies()).find((c) => c.name === "__session")!;
+  await page.locator(".user-menu summary").click();
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await context.addCookies([before]);
+  await page.goto("/admin");
+  await expect(page).toHaveURL(/\/login/);
+});
+
+test("a branch user cannot open a route its role lacks and does not see its link", async ({ page }) => {
+  await login(page, USERS.staff);
+  await expect(page.getByRole("link", { name: "Schemes" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Users" })).toHaveCount(0);
+  await expect(page.getByRole("link", { name: "Pre-Registration", exact: true })).toBeVisible();
+  for (const path of ["/admin/scheme", "/admin/user", "/admin/branch/create", "/admin/registration/deleted"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/admin$/);
+  }
+});
+
+test("a branch user gets a 404 for another branch's record", async ({ page }) => {
+  const other = readDb((db) =>
+    db.prepare("select t.slug from test_rides t join branches b on b.id = t.branch_id where b.id <> 2 and t.deleted_at is null limit 1").get(),
+  ) as { slug: string };
+  await login(page, USERS.staff);
+  const res = await page.goto(`/admin/test-ride/${other.slug}`);
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+});
+
+test("deleting a test ride asks first and shows a Success! toast", async ({ page }, info) => {
+  const mine = insertTestRide(1, `Delete Me ${info.project.name}`);
+  await login(page, USERS.manager);
+  await page.goto("/admin/test-ride");
+  await page.getByRole("link", { name: mine.name }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/test-ride/${mine.slug}$`));
+  await page.locator("summary", { hasText: "Delete" }).click();
+  await expect(page.getByText("Are you sure?")).toBeVisible();
+  await page.getByRole("button", { name: "Yes" }).click();
+  await expect(page).toHaveURL(/\/admin\/test-ride$/);
+  await expect(page.locator(".toast")).toContainText("Success!");
+  await expect(page.getByRole("link", { name: mine.name })).toHaveCount(0);
+});
+
+test("an unknown page is a 404 page without details", async ({ page }) => {
+  const res = await page.goto("/no-such-page");
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await expect(page.locator("body")).not.toContainText("at ");
+});
+
+test.describe("route/permission table over HTTP", () => {
+  const concrete = (p: string) => p.replace(/:[a-z]+/g, "no-such-record");
+  const staffPermissions: Permission[] = ["create-preregistration", "read-registration", "create-registration", "update-registration"];
+
+  test("anonymous, without and with the permission", async ({ playwright, baseURL }, info) => {
+    test.skip(info.project.name !== "js", "HTTP only: one run is enough");
+    const anon = await playwright.request.newContext({ baseURL, maxRedirects: 0 });
+    const as = async (email: string) => {
+      const ctx = await playwright.request.newContext({ baseURL, maxRedirects: 0 });
+      const res = await ctx.post("/login", { form: { email, password: PASSWORD, redirectTo: "/admin" } });
+      expect(res.status()).toBe(302);
+      return ctx;
+    };
+    const nobody = await as(USERS.nobody);
+    const staff = await as(USERS.staff);
+    const admin = await as(USERS.admin);
+    for (const rule of ADMIN_ROUTES) {
+      const path = concrete(rule.pattern);
+      const a = await anon.get(path);
+      expect(a.status(), path).toBe(302);
+      expect(a.headers().location, path).toContain("/login?redirectTo=");
+      if (rule.permission) {
+        const n = await nobody.get(path);
+        expect([n.status(), n.headers().location], path).toEqual([302, "/admin"]);
+        const s = await staff.get(path);
+        if (staffPermissions.includes(rule.permission)) expect(s.status(), path).not.toBe(302);
+        else expect(s.headers().location, path).toBe("/admin");
+      }
+      const ok = await admin.get(path);
+      expect(ok.status(), path).not.toBe(302);
+      expect([200, 404], path).toContain(ok.status());
+    }
+  });
+});

@@ -1,0 +1,117 @@
+// Staff login, sessions, remember-me, sign-out and the login rate limit, through the real route modules.
+import { beforeAll, describe, expect, it } from "vitest";
+import { db, schema } from "@db/index";
+import { action as loginAction, loader as loginLoader } from "~/routes/login";
+import { action as logoutAction } from "~/routes/logout";
+import { loader as adminLoader } from "~/routes/admin";
+import { makeBranch, makeUser } from "../fixtures";
+
+const ctx = { clientAddress: "10.0.0.1" };
+
+function loginRequest(email: string, password: string, extra: Record<string, string> = {}) {
+  return new Request("http://localhost/login", {
+    method: "POST",
+    body: new URLSearchParams({ email, password, ...extra }),
+  });
+}
+
+async function cookieOf(res: Response) {
+  return res.headers.get("Set-Cookie") ?? "";
+}
+
+let admin: Awaited<ReturnType<typeof makeUser>>;
+
+beforeAll(async () => {
+  admin = await makeUser("super-admin", null);
+});
+
+describe("login", () => {
+  it("refuses a wrong password with Invalid Credentials", async () => {
+    const res = (await loginAction({ request: loginRequest(admin.email, "nope"), context: ctx, params: {} })) as Response;
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toBe("Invalid Credentials");
+  });
+
+  it("signs in, follows redirectTo and keeps only a hash of the session id", async () => {
+    const res = (await loginAction({
+      request: loginRequest(admin.email, admin.password, { redirectTo: "/admin/test-ride" }),
+      context: ctx,
+      params: {},
+    })) as Response;
+    expect(res.status).toBe(302);
+    expect(res.headers.get("Location")).toBe("/admin/test-ride");
+    const cookie = await cookieOf(res);
+    expect(cookie).toMatch(/__session=/);
+    expect(cookie).toMatch(/HttpOnly/);
+    expect(cookie).toMatch(/SameSite=Lax/);
+    expect(cookie).not.toMatch(/Expires/); // a browser-session cookie without Remember Me
+    const rows = db.select().from(schema.sessions).all();
+    expect(rows.some((r) => r.user_id === admin.id && r.id.length === 64)).toBe(true);
+  });
+
+  it("never follows a redirect to another site", async () => {
+    const res = (await loginAction({
+      request: loginRequest(admin.email, admin.password, { redirectTo: "//evil.example/x" }),
+      context: ctx,
+      params: {},
+    })) as Response;
+    expect(res.headers.get("Location")).toBe("/admin");
+  });
+
+  it("Remember Me makes a cookie that lasts 30 days", async () => {
+    const res = (await loginAction({
+      request: loginRequest(admin.email, admin.password, { remember_me: "on" }),
+      context: ctx,
+      params: {},
+    })) as Response;
+    const expires = /Expires=([^;]+)/.exec(await cookieOf(res))?.[1];
+    expect(expires).toBeTruthy();
+    const days = (Date.parse(expires!) - Date.now()) / 86400_000;
+    expect(days).toBeGreaterThan(29);
+  });
+
+  it("an authenticated visit to /login goes to the page asked for", async () => {
+    const res = (await loginAction({ request: loginRequest(admin.email, admin.password), context: ctx, params: {} })) as Response;
+    const cookie = (await cookieOf(res)).split(";")[0];
+    const thrown = await loginLoader({
+      request: new Request("http://localhost/login?redirectTo=/admin/user", { headers: { Cookie: cookie } }),
+      context: ctx,
+      params: {},
+    }).catch((e: Response) => e);
+    expect((thrown as Response).status).toBe(302);
+    expect((thrown as Response).headers.get("Location")).toBe("/admin/user");
+  });
+
+  it("sign out ends the session on the server", async () => {
+    const res = (await loginAction({ request: loginRequest(admin.email, admin.password), context: ctx, params: {} })) as Response;
+    const cookie = (await cookieOf(res)).split(";")[0];
+    const ok = await adminLoader({ request: new Request("http://localhost/admin", { headers: { Cookie: cookie } }), context: ctx, params: {} });
+    expect((ok as Response).status).toBe(200);
+    const out = (await logoutAction({ request: new Request("http://localhost/logout", { method: "POST", headers: { Cookie: cookie } }), context: ctx, params: {} })) as Response;
+    expect(out.headers.get("Location")).toBe("/login");
+    // The old cookie no longer opens the back office.
+    await expect(
+      adminLoader({ request: new Request("http://localhost/admin", { headers: { Cookie: cookie } }), context: ctx, params: {} }),
+    ).rejects.toMatchObject({ status: 302 });
+  });
+
+  it("locks an account after 10 failed attempts, even from other addresses", async () => {
+    const branch = makeBranch();
+    const victim = await makeUser("branch-staff", branch.id);
+    for (let i = 0; i < 10; i++) {
+      const res = (await loginAction({ request: loginRequest(victim.email, "wrong"), context: { clientAddress: `10.1.0.${i}` }, params: {} })) as Response;
+      expect((await res.json()).error).toBe("Invalid Credentials");
+    }
+    const res = (await loginAction({ request: loginRequest(victim.email, victim.password), context: { clientAddress: "10.2.0.1" }, params: {} })) as Response;
+    expect(res.status).toBe(400);
+    expect((await res.json()).error).toMatch(/Too many attempts/);
+  });
+
+  it("limits attempts per address", async () => {
+    let last: Response | undefined;
+    for (let i = 0; i < 31; i++) {
+      last = (await loginAction({ request: loginRequest(`nobody${i}@example.test`, "x"), context: { clientAddress: "10.9.9.9" }, params: {} })) as Response;
+    }
+    expect((await last!.json()).error).toMatch(/Too many attempts/);
+  });
+});

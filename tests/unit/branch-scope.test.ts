@@ -1,0 +1,111 @@
+// A branch user cannot read or change another branch's record through a guessed slug, in the page or the API.
+import { beforeAll, describe, expect, it } from "vitest";
+import { eq } from "drizzle-orm";
+import { db, schema } from "@db/index";
+import { action as loginAction } from "~/routes/login";
+import { action as detailAction, loader as detailLoader } from "~/routes/admin.test-ride.$slug";
+import { loader as listLoader } from "~/routes/admin.test-ride._index";
+import { action as apiDeleteAction, loader as apiDetailLoader } from "~/routes/api.v1.test-ride.$id";
+import { loader as apiListLoader } from "~/routes/api.v1.test-ride";
+import { loader as downloadLoader } from "~/routes/api.v1.test-ride.download";
+import { issueToken } from "~/utils/api.server";
+import { randomSlug } from "~/utils/crypto.server";
+import XLSX from "sheetjs-style";
+import { makeBikeModel, makeBranch, makeUser } from "../fixtures";
+
+const ctx = { clientAddress: "10.5.0.1" };
+const call = async (p: unknown) => {
+  try {
+    return (await p) as Response;
+  } catch (e) {
+    if (e instanceof Response) return e;
+    throw e;
+  }
+};
+
+function ride(branchId: number, modelId: number, name: string) {
+  return db
+    .insert(schema.testRides)
+    .values({ slug: randomSlug(), first_name: name, name, phone: "9841000000", bike_model_id: modelId, branch_id: branchId, state: "Bagmati", district: "Kathmandu", city: "Kathmandu" })
+    .returning()
+    .get();
+}
+
+let mine: ReturnType<typeof ride>;
+let theirs: ReturnType<typeof ride>;
+let cookie: string;
+let token: string;
+let adminToken: string;
+
+beforeAll(async () => {
+  const a = makeBranch({ title: "Branch A" });
+  const b = makeBranch({ title: "Branch B" });
+  const model = makeBikeModel();
+  mine = ride(a.id, model.id, "Mine Customer");
+  theirs = ride(b.id, model.id, "Their Customer");
+  const user = await makeUser("branch-manager", a.id);
+  const admin = await makeUser("super-admin", null);
+  const res = (await loginAction({
+    request: new Request("http://localhost/login", { method: "POST", body: new URLSearchParams({ email: user.email, password: user.password }) }),
+    context: ctx,
+    params: {},
+  })) as Response;
+  cookie = (res.headers.get("Set-Cookie") ?? "").split(";")[0];
+  token = issueToken(user.id, false).token;
+  adminToken = issueToken(admin.id, false).token;
+});
+
+const page = (path: string, init: RequestInit = {}) =>
+  new Request(`http://localhost${path}`, { ...init, headers: { Cookie: cookie, ...(init.headers ?? {}) } });
+const api = (path: string, init: RequestInit = {}, t = token) =>
+  new Request(`http://localhost${path}`, { ...init, headers: { Authorization: `Bearer ${t}` } });
+
+describe("branch scope", () => {
+  it("the page opens its own branch's record and 404s on another branch's slug", async () => {
+    expect((await call(detailLoader({ request: page(`/admin/test-ride/${mine.slug}`), context: ctx, params: { slug: mine.slug } }))).status).toBe(200);
+    const res = await call(detailLoader({ request: page(`/admin/test-ride/${theirs.slug}`), context: ctx, params: { slug: theirs.slug } }));
+    expect(res.status).toBe(404);
+    // by numeric id as well
+    const byId = await call(detailLoader({ request: page(`/admin/test-ride/${theirs.id}`), context: ctx, params: { slug: String(theirs.id) } }));
+    expect(byId.status).toBe(404);
+  });
+
+  it("the page cannot delete another branch's record", async () => {
+    const res = await call(
+      detailAction({
+        request: page(`/admin/test-ride/${theirs.slug}`, { method: "POST", body: new URLSearchParams({ intent: "delete" }) }),
+        context: ctx,
+        params: { slug: theirs.slug },
+      }),
+    );
+    expect(res.status).toBe(404);
+    expect(db.select().from(schema.testRides).where(eq(schema.testRides.id, theirs.id)).get()?.deleted_at).toBeNull();
+  });
+
+  it("the list shows only its branch", async () => {
+    const res = await call(listLoader({ request: page("/admin/test-ride"), context: ctx, params: {} }));
+    const names = ((await res.json()).data as { name: string }[]).map((r) => r.name);
+    expect(names).toContain("Mine Customer");
+    expect(names).not.toContain("Their Customer");
+  });
+
+  it("the API answers 404 for another branch's record and cannot delete it", async () => {
+    expect((await call(apiDetailLoader({ request: api(`/api/v1/test-ride/${mine.slug}`), context: ctx, params: { id: mine.slug } }))).status).toBe(200);
+    expect((await call(apiDetailLoader({ request: api(`/api/v1/test-ride/${theirs.slug}`), context: ctx, params: { id: theirs.slug } }))).status).toBe(404);
+    const del = await call(apiDeleteAction({ request: api(`/api/v1/test-ride/${theirs.id}`, { method: "DELETE" }), context: ctx, params: { id: String(theirs.id) } }));
+    expect(del.status).toBe(404);
+    expect(db.select().from(schema.testRides).where(eq(schema.testRides.id, theirs.id)).get()?.deleted_at).toBeNull();
+    const list = await (await call(apiListLoader({ request: api("/api/v1/test-ride"), context: ctx, params: {} }))).json();
+    expect(list.recordsTotal).toBe(1);
+    const all = await (await call(apiListLoader({ request: api("/api/v1/test-ride", {}, adminToken), context: ctx, params: {} }))).json();
+    expect(all.recordsTotal).toBe(2);
+  });
+
+  it("the download holds only its branch's rows", async () => {
+    const res = await call(downloadLoader({ request: api("/api/v1/test-ride/download"), context: ctx, params: {} }));
+    expect(res.headers.get("Content-Disposition")).toContain("TestRides.xls");
+    const wb = XLSX.read(Buffer.from(await res.arrayBuffer()), { type: "buffer" });
+    const rows = XLSX.utils.sheet_to_json<Record<string, string>>(wb.Sheets[wb.SheetNames[0]]);
+    expect(rows.map((r) => r.Name)).toEqual(["Mine Customer"]);
+  });
+});
