@@ -325,7 +325,7 @@ export const MAX_PREVIEW_ENTRIES = 1_000_000;
  * branch types when a branch is given.
  */
 export function payoutPreview(args: { date: string; branchId: number | null; entries: number }): PayoutPreview {
-  const entries = Math.max(0, Math.min(MAX_PREVIEW_ENTRIES, Math.floor(args.entries)));
+  const entries = Number.isFinite(args.entries) ? Math.max(0, Math.min(MAX_PREVIEW_ENTRIES, Math.floor(args.entries))) : 0;
   const types = ALLOCATION_TYPES.filter((t) => t === "preregistration_public" || args.branchId !== null);
   const result: PreviewType[] = types.map((type) => {
     const branchId = type === "preregistration_public" ? null : args.branchId;

@@ -13,9 +13,8 @@ import { databasePath, db, schema } from "@db/index";
 import { PRE_PRIZES } from "~/models/prize-constants";
 import { makeBranch, makePreregistration } from "../fixtures";
 
-// The threads open the database by its path, so it lives in a folder of this
-// file's own (made from the migrations on first use), out of reach of another
-// test run clearing tests/.tmp while this one is going.
+// The threads open the database by its path: it lives in a folder of this
+// file's own, made from the migrations on first use, and is removed afterwards.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "draw-concurrency-"));
 process.env.DATABASE_URL = `file:${path.join(dir, "draws.sqlite")}`;
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
