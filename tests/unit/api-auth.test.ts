@@ -119,7 +119,7 @@ describe("bearer tokens", () => {
   });
 
   it("GET /api/v1/settings is public and answers {data, message}", async () => {
-    const res = await call(settingsLoader({ request: get("/api/v1/settings"), context: ctx, params: {} }));
+    const res = await call(settingsLoader());
     const body = await res.json();
     expect(body.data).toHaveProperty("scheme");
     expect(body.data).toHaveProperty("logo");

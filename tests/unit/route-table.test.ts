@@ -21,7 +21,9 @@ async function sessionFor(email: string) {
   return (res.headers.get("Set-Cookie") ?? "").split(";")[0];
 }
 
-async function visit(loader: typeof adminLoader, path: string, cookie?: string): Promise<{ status: number; location: string | null }> {
+type AnyLoader = (args: { request: Request; context: typeof ctx; params: Record<string, string> }) => Promise<unknown>;
+
+async function visit(loader: AnyLoader, path: string, cookie?: string): Promise<{ status: number; location: string | null }> {
   try {
     const res = (await loader({ request: new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} }), context: ctx, params: {} })) as Response;
     return { status: res.status, location: null };
