@@ -27,6 +27,7 @@ export const SIDEBAR: Link[] = [
   { to: "/admin/user", label: "Users", permission: "read-user" },
   { to: "/admin/video", label: "Videos", permission: "read-video" },
   { to: "/admin/sms", label: "SMS", permission: "send-sms" },
+  { to: "/admin/outbox", label: "SMS Outbox", permission: "send-sms" },
   { to: "/admin/analytics", label: "Analytics", permission: "send-sms" },
   { to: "/admin/settings", label: "Settings", permission: "update-settings" },
 ];
