@@ -126,3 +126,11 @@ export function roleBySlug(slug: string) {
 export function listRoles() {
   return db.select({ id: roles.id, slug: roles.slug, title: roles.title }).from(roles).orderBy(roles.id).all();
 }
+
+/** Changes one's own password after checking the current one. */
+export async function changePassword(userId: number, current: string, next: string): Promise<boolean> {
+  const user = db.select().from(users).where(eq(users.id, userId)).get();
+  if (!user || !(await verifyPassword(current, user.password_hash))) return false;
+  await setPassword(userId, next);
+  return true;
+}

@@ -24,3 +24,15 @@ export const resetPasswordSchema = z
     path: ["password_confirmation"],
     message: "The password confirmation does not match.",
   });
+
+/** /admin/profile: change one's own password. */
+export const changePasswordSchema = z
+  .object({
+    current_password: z.string({ error: "The current password field is required." }),
+    password: z.string({ error: "The password field is required." }).min(8, "The password must be at least 8 characters."),
+    password_confirmation: z.string({ error: "Please confirm the password." }),
+  })
+  .refine((v) => v.password === v.password_confirmation, {
+    path: ["password_confirmation"],
+    message: "The password confirmation does not match.",
+  });

@@ -4,6 +4,8 @@ import { db, schema } from "@db/index";
 import { action as loginAction, loader as loginLoader } from "~/routes/login";
 import { action as logoutAction } from "~/routes/logout";
 import { loader as adminLoader } from "~/routes/admin";
+import { action as profileAction } from "~/routes/admin.profile";
+import { verifyLogin } from "~/models/user.server";
 import { makeBranch, makeUser } from "../fixtures";
 
 const ctx = { clientAddress: "10.0.0.1" };
@@ -113,5 +115,25 @@ describe("login", () => {
       last = (await loginAction({ request: loginRequest(`nobody${i}@example.test`, "x"), context: { clientAddress: "10.9.9.9" }, params: {} })) as Response;
     }
     expect((await last!.json()).error).toMatch(/Too many attempts/);
+  });
+
+  it("the profile page changes one's own password only with the current one", async () => {
+    const user = await makeUser("branch-staff", makeBranch().id);
+    const res = (await loginAction({ request: loginRequest(user.email, user.password), context: ctx, params: {} })) as Response;
+    const cookie = (await cookieOf(res)).split(";")[0];
+    const post = (body: Record<string, string>) =>
+      profileAction({
+        request: new Request("http://localhost/admin/profile", { method: "POST", headers: { Cookie: cookie }, body: new URLSearchParams(body) }),
+        context: ctx,
+        params: {},
+      }) as Promise<Response>;
+    const wrong = await post({ current_password: "nope", password: "new-pass-123", password_confirmation: "new-pass-123" });
+    expect((await wrong.json()).error.current_password).toEqual(["The current password is incorrect."]);
+    const mismatch = await post({ current_password: user.password, password: "new-pass-123", password_confirmation: "other" });
+    expect((await mismatch.json()).error.password_confirmation).toEqual(["The password confirmation does not match."]);
+    const ok = await post({ current_password: user.password, password: "new-pass-123", password_confirmation: "new-pass-123" });
+    expect(ok.status).toBe(302);
+    expect(await verifyLogin(user.email, "new-pass-123")).not.toBeNull();
+    expect(await verifyLogin(user.email, user.password)).toBeNull();
   });
 });

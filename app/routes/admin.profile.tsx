@@ -1,0 +1,76 @@
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { Form, useActionData } from "@remix-run/react";
+import { FieldError } from "~/components/Field";
+import { useStaff } from "~/components/Guard";
+import { changePassword } from "~/models/user.server";
+import { changePasswordSchema } from "~/schemas/auth";
+import { requireRouteAccess } from "~/utils/auth.server";
+import { redirectWithToast, success } from "~/utils/toast.server";
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRouteAccess(request);
+  return null;
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema });
+  const hideFields = ["current_password", "password", "password_confirmation"];
+  if (submission.status !== "success") return Response.json(submission.reply({ hideFields }), { status: 400 });
+  const ok = await changePassword(user.id, submission.value.current_password, submission.value.password);
+  if (!ok) {
+    return Response.json(submission.reply({ fieldErrors: { current_password: ["The current password is incorrect."] }, hideFields }), {
+      status: 400,
+    });
+  }
+  return redirectWithToast("/admin/profile", success("Your password has been changed."));
+}
+
+export default function Profile() {
+  const staff = useStaff() as unknown as { name: string; email: string; phone: string | null; role: { title: string }; branch: { title: string } | null };
+  const lastResult = useActionData<typeof action>();
+  const [form, fields] = useForm<{ current_password: string; password: string; password_confirmation: string }>({
+    lastResult: lastResult as never,
+  });
+  const rows: [string, string][] = [
+    ["Name", staff.name],
+    ["Email", staff.email],
+    ["Phone", staff.phone ?? ""],
+    ["Role", staff.role.title],
+    ["Branch", staff.branch?.title ?? "Head Office (all branches)"],
+  ];
+  return (
+    <>
+      <h1>Profile</h1>
+      <dl className="details">
+        {rows.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <Form method="post" className="card" style={{ maxWidth: 420, marginTop: "1rem" }} {...getFormProps(form)}>
+        <h2>Change password</h2>
+        {(
+          [
+            ["current_password", "Current password", "current-password"],
+            ["password", "New password", "new-password"],
+            ["password_confirmation", "Confirm new password", "new-password"],
+          ] as const
+        ).map(([name, label, auto]) => (
+          <div className="field" key={name}>
+            <label htmlFor={fields[name].id}>{label}</label>
+            <input {...getInputProps(fields[name], { type: "password" })} autoComplete={auto} key={fields[name].key} />
+            <FieldError errors={fields[name].errors} />
+          </div>
+        ))}
+        <button type="submit" className="primary">
+          Change password
+        </button>
+      </Form>
+    </>
+  );
+}
