@@ -6,7 +6,7 @@ export default defineConfig({
     alias: { "~": path.resolve(__dirname, "app"), "@db": path.resolve(__dirname, "db") },
   },
   test: {
-    include: ["app/**/*.test.ts", "db/**/*.test.ts", "tests/unit/**/*.test.ts"],
+    include: ["app/**/*.test.ts", "app/**/*.test.tsx", "db/**/*.test.ts", "tests/unit/**/*.test.ts"],
     globalSetup: ["tests/setup/global-setup.ts"],
     setupFiles: ["tests/setup/per-file.ts"],
     pool: "forks",

@@ -101,6 +101,24 @@ test("deleting a test ride asks first and shows a Success! toast", async ({ page
   await expect(page.getByRole("row", { name: new RegExp(mine.name) })).toHaveCount(0);
 });
 
+test("the paged table: 10 a page, previous/next, info line, search by GET parameters", async ({ page }, info) => {
+  const tag = `Pager${info.project.name}`;
+  for (let i = 0; i < 12; i++) insertTestRide(3, `${tag} ${String(i).padStart(2, "0")}`);
+  await login(page, USERS.admin);
+  await page.goto(`/admin/test-ride?search=${tag}`);
+  await expect(page.getByText("Showing 1 - 10 of 12 entries")).toBeVisible();
+  await expect(page.locator("tbody tr")).toHaveCount(10);
+  await page.getByRole("link", { name: "Next" }).click();
+  await expect(page.getByText("Showing 11 - 12 of 12 entries")).toBeVisible();
+  await expect(page.locator("tbody tr")).toHaveCount(2);
+  await page.getByRole("link", { name: "Previous" }).click();
+  await expect(page.getByText("Showing 1 - 10 of 12 entries")).toBeVisible();
+  await page.getByRole("searchbox").fill(`${tag} 11`);
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByText("Showing 1 - 1 of 1 entries")).toBeVisible();
+  await expect(page).toHaveURL(/search=/);
+});
+
 test("an unknown page is a 404 page without details", async ({ page }) => {
   const res = await page.goto("/no-such-page");
   expect(res?.status()).toBe(404);
