@@ -1,0 +1,151 @@
+/**
+ * The registration (purchase) form and API payload, the purchase confirmation
+ * code and the list filters. One schema for the conform form in the browser,
+ * the route action and POST /api/v1/registration(/{slug}). Parse form data with
+ * `parseWithZod(formData, { schema })` from "@conform-to/zod/v4" (it turns
+ * empty strings into undefined, "on" into true and numeric text into numbers).
+ */
+import { z } from "zod";
+
+export const PAYMENT_MODES = [
+  "CASH",
+  "CASH_EXCHANGE",
+  "FINANCE",
+  "FINANCE_EXCHANGE",
+  "SELF_FINANCE",
+  "SELF_FINANCE_EXCHANGE",
+] as const;
+export type PaymentMode = (typeof PAYMENT_MODES)[number];
+
+export const PAYMENT_MODE_LABELS: Record<PaymentMode, string> = {
+  CASH: "Cash",
+  CASH_EXCHANGE: "Cash + Exchange",
+  FINANCE: "Finance",
+  FINANCE_EXCHANGE: "Finance + Exchange",
+  SELF_FINANCE: "Self Finance",
+  SELF_FINANCE_EXCHANGE: "Self Finance + Exchange",
+};
+
+export const isPaymentMode = (v: unknown): v is PaymentMode =>
+  typeof v === "string" && (PAYMENT_MODES as readonly string[]).includes(v);
+
+export const REGISTRATION_MESSAGES = {
+  billNo: "The bill no field is required.",
+  name: "The name field is required.",
+  address: "The address field is required.",
+  citizenship: "The citizenship no field is required.",
+  email: "The email must be a valid email address.",
+  bikeModel: "The bike model field is required.",
+  bikeModelMissing: "The selected bike model is invalid.",
+  engineNo: "The engine no field is required.",
+  chasisNo: "The chasis no field is required.",
+  registrationNo: "The registration no field is required.",
+  paymentMode: "The selected payment mode is invalid.",
+  tooLong: (n: number) => `This field may not be greater than ${n} characters.`,
+  engineTaken: "The engine no has already been taken.",
+  chasisTaken: "The chasis no has already been taken.",
+  registrationNoTaken: "The registration no has already been taken.",
+  billTaken: "The bill no has already been taken.",
+  referrerMissing: "No registration was found for this referrer.",
+  referrerSelf: "A customer cannot refer their own purchase.",
+  noBranch: "Only a branch user can register a purchase.",
+  notVerified: "This pre-registration is not verified yet. Verify it before registering the purchase.",
+  alreadyPurchased: "This pre-registration already has a registration.",
+  preregistrationNotFound: "Pre-registration not found.",
+  notFound: "Registration not found.",
+  deleted: "This registration is deleted.",
+  enterCode: "Enter the registration code the customer received",
+  codeFormat: "The code must be 6 digits.",
+  incorrectCode: "Incorrect Code. Please Try again",
+  notConfirmed: "Confirm the purchase with the customer's code before drawing the coupon.",
+  notDrawn: "Draw the coupon before notifying the customer.",
+  restoreTaken: (field: string) => `Another active registration already uses this ${field}; it cannot be restored.`,
+} as const;
+
+/** Keeps letters, digits, hyphen, dot and underscore, upper-cased (engine, chassis and vehicle numbers). */
+export const vehicleNumber = (v: string) => v.replace(/[^A-Za-z0-9\-._]/g, "").toUpperCase();
+/** Keeps letters, digits, hyphen, dot, underscore and @ (spec §5, email). */
+export const emailChars = (v: string) => v.replace(/[^A-Za-z0-9\-._@]/g, "");
+
+const text = (required: string, max: number) =>
+  z
+    .string({ error: required })
+    .trim()
+    .min(1, required)
+    .max(max, REGISTRATION_MESSAGES.tooLong(max));
+
+const optionalText = (max: number) => z.string().trim().max(max, REGISTRATION_MESSAGES.tooLong(max)).optional();
+
+const vehicle = (required: string) =>
+  z
+    .string({ error: required })
+    .transform(vehicleNumber)
+    .pipe(z.string().min(1, required).max(50, REGISTRATION_MESSAGES.tooLong(50)));
+
+const fields = {
+  bill_no: text(REGISTRATION_MESSAGES.billNo, 40),
+  name: text(REGISTRATION_MESSAGES.name, 120),
+  address: text(REGISTRATION_MESSAGES.address, 200),
+  citizenship_no: text(REGISTRATION_MESSAGES.citizenship, 40),
+  pan: optionalText(40),
+  email: z
+    .string()
+    .transform(emailChars)
+    .pipe(z.union([z.literal(""), z.email(REGISTRATION_MESSAGES.email).max(120)]))
+    .optional()
+    .transform((v) => v || undefined),
+  bike_model_id: z
+    .number({ error: REGISTRATION_MESSAGES.bikeModel })
+    .int(REGISTRATION_MESSAGES.bikeModel)
+    .positive(REGISTRATION_MESSAGES.bikeModel),
+  engine_no: vehicle(REGISTRATION_MESSAGES.engineNo),
+  chasis_no: vehicle(REGISTRATION_MESSAGES.chasisNo),
+  registration_no: vehicle(REGISTRATION_MESSAGES.registrationNo),
+  payment_mode: z.enum(PAYMENT_MODES, { error: REGISTRATION_MESSAGES.paymentMode }).default("CASH"),
+  note: optionalText(1000),
+  send_sms: z.boolean().default(false),
+  /** Referrer: the id of another registration (the API and the enhanced search). */
+  registration_id: z.number().int().positive().optional(),
+  /** Referrer typed by hand: a registered customer's phone number or registration slug. */
+  referrer: optionalText(60),
+  referred_by: optionalText(120),
+};
+
+/** Create: every field plus the form's idempotency token. */
+export const registrationSchema = z.object({ ...fields, form_token: optionalText(100) });
+export type RegistrationInput = z.output<typeof registrationSchema>;
+
+/** POST /api/v1/registration: the create fields plus the pre-registration's slug. */
+export const registrationApiSchema = registrationSchema.extend({
+  preregistration_id: z.string({ error: "The preregistration id field is required." }).trim().min(1, "The preregistration id field is required."),
+});
+
+/** Edit: the same fields; the phone and the pre-registration cannot change. */
+export const registrationUpdateSchema = z.object(fields);
+export type RegistrationUpdateInput = z.output<typeof registrationUpdateSchema>;
+
+/** The purchase confirmation code the customer received by SMS. */
+export const registrationCodeSchema = z.object({
+  code: z
+    .string({ error: REGISTRATION_MESSAGES.enterCode })
+    .trim()
+    .min(1, REGISTRATION_MESSAGES.enterCode)
+    .regex(/^\d{6}$/, REGISTRATION_MESSAGES.codeFormat),
+});
+
+/** Referrer search (POST /api/v1/registration/search). */
+export const registrantSearchSchema = z.object({ q: z.string().trim().max(60).default("") });
+
+/** The list filters of the registration screens, their download, the print sheet and the dashboard table. */
+export const REGISTRATION_FILTER_KEYS = [
+  "payment_mode",
+  "bike_model",
+  "branch",
+  "from",
+  "to",
+  "prize",
+  "pre_prize",
+  "post_prize",
+  "status",
+  "slug",
+] as const;
