@@ -1,0 +1,211 @@
+/**
+ * The pre-registration form and API payload (spec 000 §3 and §5), shared by the
+ * public pages, the back-office screens and /api/v1. Parse forms with
+ * `parseWithZod(formData, { schema })` from "@conform-to/zod/v4"; plain objects
+ * with `schema.safeParse(value)`: every field accepts strings (form posts) and
+ * the natural JSON type alike.
+ *
+ * The client-side filtering rules of spec 000 §5 are applied again here before
+ * validation (`FILTERS`): email keeps letters, digits, - . _ @; name and address
+ * keep letters, digits, underscore and whitespace; phone and citizenship_no keep
+ * digits only. The browser applies the same functions while typing.
+ *
+ * The screenshot file travels beside the schema (multipart File), the captcha
+ * answer (g-recaptcha-response) and the honeypot are checked by the model.
+ */
+import { z } from "zod";
+import { normalizePhone } from "~/utils/phone";
+
+export const SOURCE_OPTIONS = [
+  "NEWSPAPER",
+  "SOCIAL MEDIA",
+  "RADIO",
+  "TVC",
+  "EXISTING CUSTOMER",
+  "LEAFLET",
+  "EXCHANGE MELA",
+  "ROAD SHOW",
+  "BRAND WEBSITE",
+  "ONLINE MEDIA",
+  "TEST RIDE",
+  "OTHERS",
+] as const;
+
+export type Source = (typeof SOURCE_OPTIONS)[number];
+
+export const PREREGISTRATION_MESSAGES = {
+  name: "Please enter your full name.",
+  address: "Please enter your address.",
+  email: "Please enter a valid email address.",
+  phoneRequired: "Please enter your phone number.",
+  phoneInvalid: "Please enter a valid mobile number (10 digits starting with 9).",
+  citizenshipRequired: "Please enter your citizenship number or PAN.",
+  citizenshipInvalid: "The citizenship number or PAN must have 4 to 20 digits.",
+  bikeModel: "Please choose a bike model from the list.",
+  source: "Please choose how you heard about us from the list.",
+  nearestBranch: "Please choose your nearest showroom.",
+  note: "The note may not be longer than 1000 characters.",
+  tooLong: (max: number) => `This field may not be longer than ${max} characters.`,
+  // Rules checked by the model (app/models/preregistration.server.ts).
+  screenshotRequired: "Please upload a screenshot of your post.",
+  phoneTaken: "This phone number is already pre-registered.",
+  phoneTakenUnverified: "This phone number is already pre-registered but not verified yet. Continue its verification.",
+  pendingPurchase: "This citizenship/pan has pending purchase.",
+  closed: "Registration is closed. Please contact the admin for more information.",
+  rejected: "Your form could not be accepted. Please try again.",
+} as const;
+
+/** Devanagari digits (०-९) typed on a Nepali keyboard count as digits. */
+const DEVANAGARI_DIGITS = /[\u0966-\u096F]/g;
+const toAsciiDigits = (s: string) => s.replace(DEVANAGARI_DIGITS, (d) => String(d.charCodeAt(0) - 0x0966));
+
+/** The filtering rules of spec 000 §5; the browser runs the same ones while typing. */
+export const FILTERS = {
+  email: (s: string) => s.replace(/[^A-Za-z0-9\-._@]/g, ""),
+  /** Letters (any script, with their combining marks), digits, underscore and whitespace. */
+  text: (s: string) => s.replace(/[^\p{L}\p{M}\p{Nd}_\s]/gu, ""),
+  digits: (s: string) => toAsciiDigits(s).replace(/[^0-9]/g, ""),
+} as const;
+
+/** The same filters as regular-expression sources, for the inline browser script. */
+export const FILTER_PATTERNS = {
+  email: "[^A-Za-z0-9\\-._@]",
+  text: "[^\\p{L}\\p{M}\\p{Nd}_\\s]",
+  digits: "[^0-9]",
+} as const;
+
+/** A form value as a trimmed string; arrays (repeated fields) give their last value. */
+function str(value: unknown): string | undefined {
+  if (Array.isArray(value)) return str(value[value.length - 1]);
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return undefined;
+}
+
+const filtered = (filter: (s: string) => string, collapse = false) => (value: unknown) => {
+  const s = str(value);
+  if (s === undefined) return undefined;
+  let out = filter(s);
+  if (collapse) out = out.replace(/\s+/g, " ");
+  out = out.trim();
+  return out === "" ? undefined : out;
+};
+
+const optionalText = (max: number) =>
+  z.preprocess(
+    (v) => {
+      const s = str(v)?.trim();
+      return s ? s : undefined;
+    },
+    z.string().max(max, { error: PREREGISTRATION_MESSAGES.tooLong(max) }).optional(),
+  );
+
+const toId = (v: unknown) => {
+  const s = str(v)?.trim();
+  if (!s) return undefined;
+  const n = Number(s);
+  return Number.isFinite(n) ? n : s;
+};
+
+const positiveId = (message: string) =>
+  z.number({ error: message }).refine((n) => Number.isSafeInteger(n) && n > 0, { error: message });
+
+/** An optional positive id: "", null and absent are empty; anything else must be a positive integer. */
+export const optionalId = (message: string) => z.preprocess(toId, positiveId(message).optional());
+
+/** A required positive id, with one message for missing and wrong values. */
+export const requiredId = (message: string) => z.preprocess(toId, positiveId(message));
+
+/** Checkbox semantics: "on", "true", "1", "yes" are true; "off", "false", "0", "no" and "" are false. */
+export const checkbox = (whenAbsent: boolean) =>
+  z.preprocess((v) => {
+    if (typeof v === "boolean") return v;
+    const s = str(v)?.trim().toLowerCase();
+    if (s === undefined) return whenAbsent;
+    return ["on", "true", "1", "yes"].includes(s);
+  }, z.boolean());
+
+export const FORM_TOKEN = z.preprocess(
+  (v) => {
+    const s = str(v)?.trim();
+    return s ? s : undefined;
+  },
+  z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/, { error: "The form token is not valid. Please reload the page." })
+    .optional(),
+);
+
+const baseShape = {
+  name: z.preprocess(
+    filtered(FILTERS.text, true),
+    z.string({ error: PREREGISTRATION_MESSAGES.name }).max(100, { error: PREREGISTRATION_MESSAGES.tooLong(100) }),
+  ),
+  address: z.preprocess(
+    filtered(FILTERS.text, true),
+    z.string({ error: PREREGISTRATION_MESSAGES.address }).max(200, { error: PREREGISTRATION_MESSAGES.tooLong(200) }),
+  ),
+  email: z.preprocess(
+    filtered(FILTERS.email),
+    z
+      .string()
+      .max(100, { error: PREREGISTRATION_MESSAGES.tooLong(100) })
+      .regex(/^[A-Za-z0-9._-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, { error: PREREGISTRATION_MESSAGES.email })
+      .optional(),
+  ),
+  phone: z.preprocess(
+    filtered(FILTERS.digits),
+    z
+      .string({ error: PREREGISTRATION_MESSAGES.phoneRequired })
+      .refine((s) => normalizePhone(s) !== null, { error: PREREGISTRATION_MESSAGES.phoneInvalid })
+      .transform((s) => normalizePhone(s)!),
+  ),
+  citizenship_no: z.preprocess(
+    filtered(FILTERS.digits),
+    z
+      .string({ error: PREREGISTRATION_MESSAGES.citizenshipRequired })
+      .regex(/^\d{4,20}$/, { error: PREREGISTRATION_MESSAGES.citizenshipInvalid }),
+  ),
+  shared: checkbox(false),
+  bike_model_id: optionalId(PREREGISTRATION_MESSAGES.bikeModel),
+  source: z.preprocess(
+    (v) => {
+      const s = str(v)?.trim().toUpperCase();
+      return s ? s : undefined;
+    },
+    z.enum(SOURCE_OPTIONS, { error: PREREGISTRATION_MESSAGES.source }).optional(),
+  ),
+  note: optionalText(1000),
+  send_sms: checkbox(true),
+  nearest_branch_id: optionalId(PREREGISTRATION_MESSAGES.nearestBranch),
+  form_token: FORM_TOKEN,
+};
+
+/** Every channel: staff-made pre-registrations (back office, staff API) use this one. */
+export const preregistrationSchema = z.object(baseShape);
+
+/** The public form and POST /api/v1/enquiry: the nearest showroom is required too. */
+export const publicPreregistrationSchema = z.object({
+  ...baseShape,
+  nearest_branch_id: requiredId(PREREGISTRATION_MESSAGES.nearestBranch),
+});
+
+export type PreregistrationInput = z.output<typeof preregistrationSchema>;
+
+/** The verify form and POST /api/v1/enquiry/{id}/verify: { code }. Empty is reported by the model. */
+export const verifySchema = z.object({
+  code: z.preprocess((v) => FILTERS.digits(str(v) ?? ""), z.string()),
+});
+
+export const OTP_MESSAGES = {
+  required: "OTP is required",
+  invalid: "Invalid OTP",
+  expired: "This OTP has expired. Please ask for a new code.",
+  exhausted: "This OTP was entered wrongly too many times. Please ask for a new code.",
+  notFound: "Pre-registration not found.",
+  alreadyVerified: "This phone number is already verified.",
+  tooSoon: (seconds: number) => `Please wait ${seconds} seconds before asking for a new code.`,
+  hourlyCap: (minutes: number) => `Too many codes were sent to this phone. Please try again in ${minutes} minute(s).`,
+  resent: "A new code has been sent.",
+} as const;
