@@ -22,6 +22,7 @@ import { sendSms } from "~/models/sms.server";
 import {
   isPaymentMode,
   REGISTRATION_MESSAGES as M,
+  vehicleNumber,
   type PaymentMode,
   type RegistrationInput,
   type RegistrationUpdateInput,
@@ -570,9 +571,9 @@ export async function createRegistration(
         if (pre.purchased || existing) throw new Abort(fail(409, M.alreadyPurchased, { form: [M.alreadyPurchased] }));
 
         const values = {
-          engine_no: input.engine_no,
-          chasis_no: input.chasis_no,
-          registration_no: input.registration_no,
+          engine_no: vehicleNumber(input.engine_no),
+          chasis_no: vehicleNumber(input.chasis_no),
+          registration_no: vehicleNumber(input.registration_no),
           bill_no: prefixBill(branchId, input.bill_no),
           branch_id: branchId,
         };
@@ -661,9 +662,9 @@ export function updateRegistration(scope: Scope, slug: string, input: Registrati
         if (!reg) throw new Abort(fail(404, M.notFound));
         if (reg.deleted_at) throw new Abort(fail(409, M.deleted, { form: [M.deleted] }));
         const values = {
-          engine_no: input.engine_no,
-          chasis_no: input.chasis_no,
-          registration_no: input.registration_no,
+          engine_no: vehicleNumber(input.engine_no),
+          chasis_no: vehicleNumber(input.chasis_no),
+          registration_no: vehicleNumber(input.registration_no),
           bill_no: prefixBill(reg.branch_id, input.bill_no),
           branch_id: reg.branch_id,
         };
