@@ -1,10 +1,18 @@
 /**
- * Demo campaign records: allocations for today, pre-registrations at every
- * stage and a few registrations, made through the same model functions the
- * application uses where they exist.
+ * Demo campaign records, made through the application's own model functions so
+ * every screen has something to show: prize pools (allocations) for today,
+ * pre-registrations at every stage (unverified, verified with their
+ * second-thrill draw, purchased) made on the public site and at branch
+ * counters, and registrations pending, confirmed and drawn (third thrill).
+ * A few records are made "yesterday" (the clock is moved) so the dashboard's
+ * changes against yesterday have figures.
  */
 import { schema, getDb } from "./index";
-import { randomSlug } from "~/utils/crypto.server";
+import { createAllocation } from "~/models/allocation.server";
+import { currentCode } from "~/models/otp.server";
+import { createPreregistration, verifyPreregistration } from "~/models/preregistration.server";
+import { confirmRegistration, createRegistration, drawCoupon } from "~/models/registration.server";
+import { kathmanduToUtc, setClock } from "~/utils/time";
 
 type Ctx = {
   branches: (typeof schema.branches.$inferSelect)[];
@@ -16,27 +24,103 @@ type Ctx = {
 const PEOPLE = [
   "Ram Bahadur Thapa", "Sita Kumari Shrestha", "Hari Prasad Koirala", "Gita Devi Poudel", "Krishna Maharjan",
   "Laxmi Tamang", "Bishnu Adhikari", "Sarita Bhandari", "Prakash Gautam", "Nirmala KC",
+  "Suresh Magar", "Anita Rai", "Dipak Karki", "Kamala Gurung", "Rajesh Yadav", "Puja Sharma",
 ];
 
-export async function seedCampaign({ branches, models }: Ctx) {
+const SOURCES = ["NEWSPAPER", "SOCIAL MEDIA", "RADIO", "BRAND WEBSITE", "TEST RIDE", "EXISTING CUSTOMER"];
+
+/** Stage each demo person reaches: 0 unverified, 1 verified, 2 registered (pending code), 3 confirmed, 4 drawn. */
+const STAGES = [4, 4, 3, 2, 1, 1, 0, 4, 1, 0, 4, 2, 1, 0, 4, 1];
+
+/** Prize pools for a date: public and branch pre-registration pools and purchase coupon pools. */
+function seedAllocations(ctx: Ctx, date: string) {
+  createAllocation({ type: "preregistration_public", date, amount: 50000, count: 1, probability: 2 }, null);
+  createAllocation({ type: "preregistration_public", date, amount: 10000, count: 3, probability: 20 }, null);
+  for (const b of ctx.branches) {
+    createAllocation({ type: "preregistration_branch", branch_id: b.id, date, amount: 12000, count: 2, probability: 25 }, null);
+    createAllocation({ type: "preregistration_branch", branch_id: b.id, date, amount: 8000, count: 5, probability: 40 }, null);
+    createAllocation({ type: "registration_branch", branch_id: b.id, date, amount: 20000, count: 1, probability: 10 }, null);
+    createAllocation({ type: "registration_branch", branch_id: b.id, date, amount: 5000, count: 3, probability: 50 }, null);
+    createAllocation({ type: "registration_branch", branch_id: b.id, date, amount: 2000, count: 5, probability: 90 }, null);
+  }
+}
+
+async function verify(slug: string, id: number) {
+  const code = currentCode("preregistration", id)?.code;
+  if (!code) throw new Error(`No code for pre-registration ${slug}`);
+  const res = await verifyPreregistration(slug, code);
+  if (!res.ok) throw new Error(`Seed verification failed: ${res.message}`);
+}
+
+export async function seedCampaign(ctx: Ctx) {
+  const { branches, models, today, yesterday } = ctx;
   const db = getDb();
-  PEOPLE.forEach((name, i) => {
-    const atBranch = i % 2 === 0;
-    db.insert(schema.preregistrations)
-      .values({
-        slug: randomSlug(),
-        name,
-        address: `${branches[i % branches.length].city}-${i + 1}`,
-        email: `${name.split(" ")[0].toLowerCase()}${i}@mail.test`,
-        phone: `98510000${String(10 + i)}`,
-        citizenship_no: `${27010 + i}${1000 + i}`,
-        shared: i % 3 === 0,
-        bike_model_id: models[i % models.length].id,
-        source: ["NEWSPAPER", "SOCIAL MEDIA", "RADIO", "BRAND WEBSITE"][i % 4],
-        branch_id: atBranch ? branches[i % 2].id : null,
-        nearest_branch_id: branches[i % branches.length].id,
-        created_at: new Date(Date.now() - i * 5 * 3600_000).toISOString(),
-      })
-      .run();
+  const staff = db.select({ id: schema.users.id, branch_id: schema.users.branch_id }).from(schema.users).all();
+  const actorFor = (branchId: number) => ({
+    id: staff.find((u) => u.branch_id === branchId)?.id ?? staff[0].id,
+    scope: { branchId },
   });
+
+  seedAllocations(ctx, yesterday);
+  seedAllocations(ctx, today);
+
+  for (const [i, name] of PEOPLE.entries()) {
+    // The first five happened yesterday (Kathmandu), the rest today.
+    const when = i < 5 ? `${yesterday}T1${i}:15` : `${today}T0${Math.min(9, i - 4)}:30`;
+    const instant = new Date(kathmanduToUtc(when));
+    const at = instant.getTime() > Date.now() ? new Date(Date.now() - (PEOPLE.length - i) * 60_000) : instant;
+    setClock(() => at);
+    try {
+      const atBranch = i % 3 !== 2;
+      const branch = branches[i % Math.min(3, branches.length)];
+      const created = await createPreregistration(
+        {
+          name,
+          address: `${branch.city} ${i + 1}`,
+          email: `${name.split(" ")[0].toLowerCase()}${i}@mail.test`,
+          phone: `98510000${String(10 + i)}`,
+          citizenship_no: `${27010 + i}${1000 + i}`,
+          shared: i % 3 === 0,
+          bike_model_id: models[i % models.length].id,
+          source: SOURCES[i % SOURCES.length],
+          nearest_branch_id: branch.id,
+          send_sms: true,
+        },
+        atBranch
+          ? { channel: "branch", branchId: branch.id, userId: actorFor(branch.id).id }
+          : { channel: "public", branchId: null, userId: null },
+      );
+      if (!created.ok) throw new Error(`Seed pre-registration failed: ${JSON.stringify(created.errors)}`);
+      const pre = created.preregistration;
+      const stage = STAGES[i % STAGES.length];
+      if (stage < 1) continue;
+      await verify(pre.slug, pre.id);
+      if (stage < 2) continue;
+
+      const actor = actorFor(branch.id);
+      const reg = await createRegistration(actor, pre.slug, {
+        bill_no: String(1001 + i),
+        name,
+        address: `${branch.city} ${i + 1}`,
+        citizenship_no: `${27010 + i}${1000 + i}`,
+        email: `${name.split(" ")[0].toLowerCase()}${i}@mail.test`,
+        bike_model_id: models[i % models.length].id,
+        engine_no: `EN${String(500100 + i)}`,
+        chasis_no: `CH${String(800200 + i)}`,
+        registration_no: `BA ${10 + i} PA ${4000 + i}`.replace(/\s+/g, "-"),
+        payment_mode: (["CASH", "FINANCE", "CASH_EXCHANGE", "SELF_FINANCE"] as const)[i % 4],
+        send_sms: true,
+      });
+      if (!reg.ok) throw new Error(`Seed registration failed: ${JSON.stringify(reg.errors)}`);
+      if (stage < 3) continue;
+      const code = currentCode("registration", reg.registration.id)?.code ?? "";
+      const confirmed = confirmRegistration(actor.scope, reg.registration.slug, code);
+      if (!confirmed.ok) throw new Error(`Seed confirmation failed: ${confirmed.message}`);
+      if (stage < 4) continue;
+      const drawn = await drawCoupon(actor.scope, reg.registration.slug);
+      if (!drawn.ok) throw new Error(`Seed draw failed: ${drawn.message}`);
+    } finally {
+      setClock(null);
+    }
+  }
 }
