@@ -1,0 +1,170 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { DataTable } from "~/components/DataTable";
+import { allocationFilters, reachesBranch } from "~/components/scheme/filters.server";
+import { rupees, typeLabel } from "~/components/scheme/format";
+import { PayoutPreview } from "~/components/scheme/PayoutPreview";
+import { SchemeNav } from "~/components/scheme/SchemeNav";
+import { schemeLinks } from "~/components/scheme/styles";
+import {
+  AllocationError,
+  type AllocationRow,
+  deleteAllocation,
+  getAllocation,
+  listAllocations,
+  payoutPreview,
+} from "~/models/allocation.server";
+import { listBranchOptions } from "~/models/branch.server";
+import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constants";
+import { requireRouteAccess } from "~/utils/auth.server";
+import { parseTableParams } from "~/utils/datatable.server";
+import { isIsoDate, kathmanduDate } from "~/utils/time";
+import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Schemes" }];
+export const links = schemeLinks;
+
+const DEFAULT_PREVIEW_ENTRIES = 100;
+const PREVIEW_KEYS = ["preview_date", "preview_branch", "entries"];
+const LIST_KEYS = ["type", "branch_id", "date", "search"];
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const params = new URL(request.url).searchParams;
+  const branches = listBranchOptions().filter((b) => reachesBranch(user.scope, b.id));
+
+  const previewDate = params.get("preview_date") ?? "";
+  const previewBranch = Number(params.get("preview_branch"));
+  const entries = Number.parseInt(params.get("entries") ?? "", 10);
+  const preview = payoutPreview({
+    date: isIsoDate(previewDate) ? previewDate : kathmanduDate(),
+    branchId: branches.some((b) => b.id === previewBranch) ? previewBranch : (user.scope.branchId ?? null),
+    entries: Number.isFinite(entries) && entries >= 0 ? entries : DEFAULT_PREVIEW_ENTRIES,
+  });
+  if (user.scope.branchId !== null) {
+    // A branch user's preview shows its own branch's pools only, never the public ones.
+    preview.types = preview.types.filter((t) => t.branch_id !== null);
+    preview.expectedTotalCost = preview.types.reduce((s, t) => s + t.expectedTotalCost, 0);
+  }
+
+  return {
+    table: listAllocations(parseTableParams(params), allocationFilters(params), user.scope),
+    branches,
+    preview,
+  };
+}
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const url = new URL(request.url);
+  url.searchParams.delete("index");
+  const query = url.searchParams.toString();
+  const back = `/admin/scheme${query ? `?${query}` : ""}`;
+  const form = await request.formData();
+  if (form.get("intent") !== "delete") return redirectWithToast(back, oops("Unknown action."));
+  const id = Number(form.get("id"));
+  const row = Number.isSafeInteger(id) && id > 0 ? getAllocation(id) : null;
+  if (!row || !reachesBranch(user.scope, row.branch_id)) return redirectWithToast(back, oops("Scheme not found."));
+  try {
+    deleteAllocation(row.id);
+  } catch (err) {
+    if (err instanceof AllocationError) return redirectWithToast(back, oops(err.message));
+    throw err;
+  }
+  return redirectWithToast(back, success("Scheme deleted."));
+}
+
+function DeleteRow({ row }: { row: AllocationRow }) {
+  if (row.paid > 0) {
+    return (
+      <span className="muted" title="A scheme that has paid out cannot be deleted.">
+        Paid out
+      </span>
+    );
+  }
+  return (
+    // The row opens the detail on click; the delete question must not.
+    <Form method="post" onClick={(e) => e.stopPropagation()}>
+      <input type="hidden" name="id" value={row.id} />
+      <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
+        Delete
+      </ConfirmSubmit>
+    </Form>
+  );
+}
+
+export default function Schemes() {
+  const { table, branches, preview } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const pick = (keys: string[]): Record<string, string> =>
+    Object.fromEntries(keys.flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
+  return (
+    <>
+      <div className="scheme-head">
+        <h1>Schemes</h1>
+        <SchemeNav />
+      </div>
+      <div className="scheme-list">
+        <DataTable
+          rows={table.data}
+          rowKey={(r) => r.id}
+          rowHref={(r) => `/admin/scheme/${r.id}`}
+          recordsFiltered={table.recordsFiltered}
+          start={Number(params.get("start") ?? 0)}
+          search={params.get("search") ?? ""}
+          filters={
+            <>
+              {Object.entries(pick(PREVIEW_KEYS)).map(([k, v]) => (
+                <input key={k} type="hidden" name={k} value={v} />
+              ))}
+              <label>
+                <span>Type</span>
+                <select name="type" aria-label="Type" defaultValue={params.get("type") ?? ""}>
+                  <option value="">All types</option>
+                  {ALLOCATION_TYPES.map((t) => (
+                    <option key={t} value={t}>
+                      {ALLOCATION_TYPE_LABELS[t]}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                <span>Branch</span>
+                <select name="branch_id" aria-label="Branch" defaultValue={params.get("branch_id") ?? ""}>
+                  <option value="">All branches</option>
+                  {branches.map((b) => (
+                    <option key={b.id} value={b.id}>
+                      {b.title}
+                    </option>
+                  ))}
+                </select>
+              </label>
+              <label>
+                <span>Date</span>
+                <input type="date" name="date" defaultValue={params.get("date") ?? ""} />
+              </label>
+            </>
+          }
+          actions={
+            <Link to="/admin/scheme/create" className="button primary">
+              Create
+            </Link>
+          }
+          columns={[
+            { key: "type", header: "Type", render: (r) => typeLabel(r.type) },
+            { key: "branch", header: "Branch", render: (r) => r.branch?.title ?? "Public" },
+            { key: "date", header: "Date" },
+            { key: "amount", header: "Amount", render: (r) => rupees(r.amount) },
+            { key: "count", header: "Count" },
+            { key: "probability", header: "Probability", render: (r) => `${r.probability} in 100` },
+            { key: "paid", header: "Paid" },
+            { key: "remaining", header: "Remaining" },
+            { key: "actions", header: "", render: (r) => <DeleteRow row={r} /> },
+          ]}
+        />
+      </div>
+      <PayoutPreview preview={preview} branches={branches} keep={pick(LIST_KEYS)} />
+    </>
+  );
+}
