@@ -1,0 +1,195 @@
+import { useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect, useState } from "react";
+import { Field, SelectField } from "~/components/Field";
+import { schemeFormData } from "~/components/scheme/allocation-form";
+import { reachesBranch } from "~/components/scheme/filters.server";
+import { SchemeNav } from "~/components/scheme/SchemeNav";
+import { schemeLinks } from "~/components/scheme/styles";
+import { AllocationError, createAllocation } from "~/models/allocation.server";
+import { listBranchOptions } from "~/models/branch.server";
+import {
+  ALLOCATION_TYPE_LABELS,
+  ALLOCATION_TYPES,
+  isAllocationType,
+  prizeOptionsForType,
+  typeNeedsBranch,
+} from "~/models/prize-constants";
+import { ALLOCATION_MESSAGES, allocationSchema } from "~/schemas/allocation";
+import { requireRouteAccess } from "~/utils/auth.server";
+import { kathmanduDate } from "~/utils/time";
+import { redirectWithToast, success } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Create Scheme" }];
+export const links = schemeLinks;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const params = new URL(request.url).searchParams;
+  const type = params.get("type");
+  return {
+    branches: listBranchOptions().filter((b) => reachesBranch(user.scope, b.id)),
+    defaults: {
+      type: isAllocationType(type) ? type : ALLOCATION_TYPES[0],
+      branch_id: params.get("branch_id") ?? "",
+      date: params.get("date") ?? kathmanduDate(),
+      amount: "",
+      count: "1",
+      probability: "0",
+    },
+  };
+}
+
+type ActionData = { result: SubmissionResult<string[]> };
+
+/**
+ * intent=refresh (the no-JavaScript "Update amounts" button): the same form
+ * again with its values and the amounts of the chosen type, no errors.
+ * Otherwise: create, or the form again with the errors under their fields.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const form = await request.formData();
+  if (form.get("intent") === "refresh") {
+    form.delete("intent");
+    const { initialValue } = parseWithZod(form, { schema: allocationSchema }).reply();
+    return data<ActionData>({ result: { initialValue, error: {} } });
+  }
+  const submission = parseWithZod(schemeFormData(form), { schema: allocationSchema });
+  if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 400 });
+  if (!reachesBranch(user.scope, submission.value.branch_id ?? null)) {
+    const fieldErrors = { branch_id: [ALLOCATION_MESSAGES.branchRequired] };
+    return data<ActionData>({ result: submission.reply({ fieldErrors }) }, { status: 400 });
+  }
+  try {
+    createAllocation(submission.value, user.id);
+  } catch (err) {
+    if (!(err instanceof AllocationError)) throw err;
+    const { form: formErrors, ...fieldErrors } = err.fieldErrors;
+    return data<ActionData>({ result: submission.reply({ formErrors: formErrors ?? [err.message], fieldErrors }) }, { status: 400 });
+  }
+  return redirectWithToast("/admin/scheme", success("Scheme saved."));
+}
+
+const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
+
+export default function CreateScheme() {
+  const { branches, defaults } = useLoaderData<typeof loader>();
+  const actionData = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  // Until the script runs, the type change needs the server (the "Update amounts" button).
+  const [hydrated, setHydrated] = useState(false);
+  useEffect(() => setHydrated(true), []);
+
+  const [form, fields] = useForm({
+    id: "scheme-create",
+    lastResult: actionData?.result,
+    defaultValue: defaults,
+    onValidate: ({ formData }) => parseWithZod(schemeFormData(formData), { schema: allocationSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const chosen = str(fields.type.value) ?? str(fields.type.initialValue);
+  const type = isAllocationType(chosen) ? chosen : ALLOCATION_TYPES[0];
+  const amounts = prizeOptionsForType(type);
+
+  return (
+    <>
+      <div className="scheme-head">
+        <h1>Create Scheme</h1>
+        <SchemeNav />
+      </div>
+      <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="card scheme-form">
+        {!hydrated ? (
+          // Enter in a field saves (the first submit button is the default one), not "Update amounts".
+          <button type="submit" name="intent" value="create" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+            Save
+          </button>
+        ) : null}
+        {form.errors?.length ? (
+          <p className="form-error" role="alert">
+            {form.errors[0]}
+          </p>
+        ) : null}
+        <div className="scheme-type">
+          <SelectField
+            label="Type"
+            name="type"
+            key={fields.type.key}
+            defaultValue={str(fields.type.initialValue)}
+            errors={fields.type.errors}
+            options={ALLOCATION_TYPES.map((t) => ({ value: t, label: ALLOCATION_TYPE_LABELS[t] }))}
+          />
+          {!hydrated ? (
+            <button type="submit" name="intent" value="refresh" className="refresh">
+              Update amounts
+            </button>
+          ) : null}
+        </div>
+        <div className="scheme-branch" hidden={hydrated && !typeNeedsBranch(type)}>
+          <SelectField
+            label="Branch"
+            name="branch_id"
+            key={fields.branch_id.key}
+            defaultValue={str(fields.branch_id.initialValue) ?? ""}
+            errors={fields.branch_id.errors}
+            placeholder="Choose a branch"
+            options={branches.map((b) => ({ value: b.id, label: b.title }))}
+          />
+        </div>
+        <Field
+          label="Date"
+          name="date"
+          type="date"
+          key={fields.date.key}
+          defaultValue={str(fields.date.initialValue)}
+          errors={fields.date.errors}
+        />
+        <Field
+          label="Count (between 1 and 5)"
+          name="count"
+          type="number"
+          min={1}
+          max={5}
+          step={1}
+          inputMode="numeric"
+          key={fields.count.key}
+          defaultValue={str(fields.count.initialValue)}
+          errors={fields.count.errors}
+        />
+        <SelectField
+          label="Amount"
+          name="amount"
+          key={fields.amount.key}
+          defaultValue={str(fields.amount.initialValue) ?? ""}
+          errors={fields.amount.errors}
+          placeholder="Choose an amount"
+          options={amounts.map((o) => ({ value: o.amount, label: o.label }))}
+          hint={type === "registration_branch" ? "Registration prize list." : "Pre-registration prize list."}
+        />
+        <Field
+          label="Probability (in 100)"
+          name="probability"
+          type="number"
+          min={0}
+          max={100}
+          step={1}
+          inputMode="numeric"
+          key={fields.probability.key}
+          defaultValue={str(fields.probability.initialValue)}
+          errors={fields.probability.errors}
+        />
+        <div className="actions">
+          <Link to="/admin/scheme" className="button">
+            Cancel
+          </Link>
+          <button type="submit" name="intent" value="create" className="primary" disabled={busy}>
+            {busy ? "Saving…" : "Save"}
+          </button>
+        </div>
+      </Form>
+    </>
+  );
+}
