@@ -1,0 +1,121 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { Field } from "~/components/Field";
+import { reachesBranch } from "~/components/scheme/filters.server";
+import { rupees, typeLabel } from "~/components/scheme/format";
+import { SchemeNav } from "~/components/scheme/SchemeNav";
+import { schemeLinks } from "~/components/scheme/styles";
+import { AllocationError, deleteAllocation, getAllocation, updateAllocationCount } from "~/models/allocation.server";
+import { listBranchOptions } from "~/models/branch.server";
+import { requireRouteAccess, type Staff } from "~/utils/auth.server";
+import { displayDateTime } from "~/utils/time";
+import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Scheme" }];
+export const links = schemeLinks;
+
+function findScheme(user: Staff, id: string | undefined) {
+  const n = Number(id);
+  const row = Number.isSafeInteger(n) && n > 0 ? getAllocation(n) : null;
+  if (!row || !reachesBranch(user.scope, row.branch_id)) throw new Response("Not Found", { status: 404 });
+  return row;
+}
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const { created_by: _by, ...scheme } = findScheme(user, params.id);
+  const branch = scheme.branch_id === null ? null : listBranchOptions().find((b) => b.id === scheme.branch_id);
+  return { scheme: { ...scheme, remaining: scheme.count - scheme.paid, branch: branch?.title ?? null } };
+}
+
+/** intent=count changes the count (never below what was paid); intent=delete deletes a pool that paid nothing. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const scheme = findScheme(user, params.id);
+  const form = await request.formData();
+  const here = `/admin/scheme/${scheme.id}`;
+  try {
+    switch (form.get("intent")) {
+      case "count":
+        updateAllocationCount(scheme.id, form.get("count"));
+        return redirectWithToast(here, success("Count saved."));
+      case "delete":
+        deleteAllocation(scheme.id);
+        return redirectWithToast("/admin/scheme", success("Scheme deleted."));
+      default:
+        return redirectWithToast(here, oops("Unknown action."));
+    }
+  } catch (err) {
+    if (!(err instanceof AllocationError)) throw err;
+    if (err.code === "paid" || err.code === "not_found") return redirectWithToast(here, oops(err.message));
+    return data({ count: String(form.get("count") ?? ""), errors: err.fieldErrors }, { status: 400 });
+  }
+}
+
+export default function SchemeDetail() {
+  const { scheme } = useLoaderData<typeof loader>();
+  const failed = useActionData<typeof action>();
+  const rows: [string, string | number][] = [
+    ["Type", typeLabel(scheme.type)],
+    ["Branch", scheme.branch ?? "Public"],
+    ["Date", scheme.date],
+    ["Amount", rupees(scheme.amount)],
+    ["Count", scheme.count],
+    ["Probability", `${scheme.probability} in 100`],
+    ["Paid", scheme.paid],
+    ["Remaining", scheme.remaining],
+    ["Created", displayDateTime(scheme.created_at)],
+  ];
+  return (
+    <>
+      <div className="scheme-head">
+        <h1>Scheme</h1>
+        <SchemeNav />
+      </div>
+      <dl className="details">
+        {rows.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <Form method="post" className="card scheme-count" noValidate>
+        <Field
+          label="Count (between 1 and 5)"
+          name="count"
+          type="number"
+          min={Math.max(1, scheme.paid)}
+          max={5}
+          step={1}
+          inputMode="numeric"
+          key={`${scheme.count}-${failed?.count ?? ""}`}
+          defaultValue={failed?.count ?? scheme.count}
+          errors={failed?.errors.count}
+          hint={scheme.paid > 0 ? `Not below the ${scheme.paid} already paid out.` : undefined}
+        />
+        <button type="submit" name="intent" value="count">
+          Save count
+        </button>
+      </Form>
+      <div className="actions">
+        <Link to="/admin/scheme" className="button">
+          Close
+        </Link>
+        <Link to={`/admin/scheme/draws?pool_type=${scheme.type}${scheme.branch_id ? `&branch_id=${scheme.branch_id}` : ""}&from=${scheme.date}&to=${scheme.date}`} className="button">
+          Draws of this day
+        </Link>
+        {scheme.paid === 0 ? (
+          <Form method="post">
+            <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
+              Delete
+            </ConfirmSubmit>
+          </Form>
+        ) : (
+          <span className="muted">A scheme that has paid out cannot be deleted.</span>
+        )}
+      </div>
+    </>
+  );
+}
