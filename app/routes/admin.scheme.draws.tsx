@@ -1,0 +1,124 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { DataTable } from "~/components/DataTable";
+import { DrawAudit } from "~/components/scheme/DrawAudit";
+import { drawFilters, reachesBranch } from "~/components/scheme/filters.server";
+import { OUTCOME_LABELS, rupees, THRILL_LABELS, typeLabel } from "~/components/scheme/format";
+import { SchemeNav } from "~/components/scheme/SchemeNav";
+import { schemeLinks } from "~/components/scheme/styles";
+import { listBranchOptions } from "~/models/branch.server";
+import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constants";
+import { listDraws, type DrawListRow } from "~/models/prize-draw.server";
+import { requireRouteAccess } from "~/utils/auth.server";
+import { parseTableParams } from "~/utils/datatable.server";
+import { displayDateTime } from "~/utils/time";
+
+export const meta: MetaFunction = () => [{ title: "Draw audit" }];
+export const links = schemeLinks;
+
+const FILTER_KEYS = ["from", "to", "pool_type", "branch_id", "outcome", "search"] as const;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const params = new URL(request.url).searchParams;
+  return {
+    table: listDraws(parseTableParams(params), drawFilters(params), user.scope),
+    branches: listBranchOptions().filter((b) => reachesBranch(user.scope, b.id)),
+  };
+}
+
+function EntryCell({ row }: { row: DrawListRow }) {
+  if (!row.entry) return <span className="muted">{`${row.entry_type} #${row.entry_id}`}</span>;
+  const area = row.entry_type === "preregistration" ? "preregistration" : "registration";
+  return (
+    <Link to={`/admin/${area}/${row.entry.slug}`}>
+      {row.entry.name} <small className="muted">{row.entry.phone}</small>
+    </Link>
+  );
+}
+
+export default function DrawAuditPage() {
+  const { table, branches } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const keep = new URLSearchParams();
+  for (const k of FILTER_KEYS) if (params.get(k)) keep.set(k, params.get(k)!);
+  const query = keep.toString();
+  const download = `/api/v1/draws/download${query ? `?${query}` : ""}`;
+  const select = (name: string, label: string, options: { value: string | number; label: string }[], any: string) => (
+    <label>
+      <span>{label}</span>
+      <select name={name} aria-label={label} defaultValue={params.get(name) ?? ""}>
+        <option value="">{any}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <>
+      <div className="scheme-head">
+        <h1>Draw audit</h1>
+        <SchemeNav />
+      </div>
+      <p className="muted">
+        Every second- and third-thrill draw: the pools it considered with their remaining prizes, each value rolled
+        and the outcome. Dates are Kathmandu calendar days.
+      </p>
+      <div className="scheme-draws">
+        <DataTable
+          rows={table.data}
+          rowKey={(r) => r.id}
+          recordsFiltered={table.recordsFiltered}
+          start={Number(params.get("start") ?? 0)}
+          search={params.get("search") ?? ""}
+          searchLabel="Search name or phone"
+          filters={
+            <>
+              <label>
+                <span>From</span>
+                <input type="date" name="from" defaultValue={params.get("from") ?? ""} />
+              </label>
+              <label>
+                <span>To</span>
+                <input type="date" name="to" defaultValue={params.get("to") ?? ""} />
+              </label>
+              {select(
+                "pool_type",
+                "Pool type",
+                ALLOCATION_TYPES.map((t) => ({ value: t, label: ALLOCATION_TYPE_LABELS[t] })),
+                "All pool types",
+              )}
+              {select("branch_id", "Branch", branches.map((b) => ({ value: b.id, label: b.title })), "All branches")}
+              {select(
+                "outcome",
+                "Outcome",
+                Object.entries(OUTCOME_LABELS).map(([value, label]) => ({ value, label })),
+                "All outcomes",
+              )}
+            </>
+          }
+          actions={
+            <a className="button" href={download} download="Draws.xls">
+              Download
+            </a>
+          }
+          columns={[
+            { key: "id", header: "ID" },
+            { key: "created_at", header: "Time", render: (r) => displayDateTime(r.created_at) },
+            { key: "entry", header: "Entry", render: (r) => <EntryCell row={r} /> },
+            { key: "thrill", header: "Thrill", render: (r) => THRILL_LABELS[r.thrill] ?? r.thrill },
+            { key: "outcome", header: "Outcome", render: (r) => OUTCOME_LABELS[r.outcome] ?? r.outcome },
+            { key: "amount", header: "Amount", render: (r) => rupees(r.amount) },
+            { key: "audit", header: "Pools and rolls", render: (r) => <DrawAudit pools={r.pools} rolls={r.rolls} /> },
+            { key: "pool_type", header: "Pool type", render: (r) => typeLabel(r.pool_type) },
+            { key: "branch", header: "Branch", render: (r) => r.branch?.title ?? "Public" },
+            { key: "date", header: "Date" },
+          ]}
+        />
+      </div>
+    </>
+  );
+}
