@@ -27,6 +27,7 @@ const chromium = {
 
 export default defineConfig({
   testDir: "tests/e2e",
+  outputDir: process.env.E2E_OUTPUT ?? "test-results",
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
