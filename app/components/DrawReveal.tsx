@@ -1,0 +1,119 @@
+/**
+ * The slot-style prize reveal (spec 000 §4, §9): six digit cells that roll and
+ * then settle on the amount padded to 6 positions, confetti and the
+ * congratulation text with the total.
+ *
+ * Without JavaScript the cells roll by CSS alone (about 5 s) and the text and
+ * confetti appear when they stop. With JavaScript the spec's timing applies:
+ * every cell flickers to a random digit each 50 ms for 5000 ms, then settles.
+ * In a hydrated page the component starts that itself; a page without its
+ * JavaScript bundle adds <script>{DRAW_REVEAL_SCRIPT}</script> after it.
+ * Styles: app/styles/draw-reveal.css (link it with DRAW_REVEAL_CSS).
+ */
+import { useEffect, useRef } from "react";
+import styles from "~/styles/draw-reveal.css?url";
+
+export const DRAW_REVEAL_CSS = styles;
+export const FLICKER_MS = 50;
+export const REVEAL_MS = 5000;
+export const CELLS = 6;
+
+/** The amount as at least six digits ("5000" → "005000"). */
+export const padDigits = (amount: number) => String(Math.max(0, Math.trunc(amount))).padStart(CELLS, "0");
+
+/** Starts the JavaScript reveal on a rendered DrawReveal root (once). Self-contained: also serialised into DRAW_REVEAL_SCRIPT. */
+export function runDrawReveal(root: HTMLElement | null): void {
+  if (!root || root.getAttribute("data-started")) return;
+  root.setAttribute("data-started", "1");
+  var reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (reduce) {
+    root.classList.add("done");
+    return;
+  }
+  var cells = root.querySelectorAll(".draw-cell");
+  root.classList.add("flicker");
+  var timer = setInterval(function () {
+    for (var i = 0; i < cells.length; i++) cells[i].setAttribute("data-f", String(Math.floor(Math.random() * 10)));
+  }, Number(root.getAttribute("data-flicker-ms")) || 50);
+  setTimeout(function () {
+    clearInterval(timer);
+    root.classList.remove("flicker");
+    root.classList.add("done");
+  }, Number(root.getAttribute("data-reveal-ms")) || 5000);
+}
+
+/** For pages without hydration: runs the reveal on every DrawReveal of the page. */
+export const DRAW_REVEAL_SCRIPT = `(function(){var run=${runDrawReveal.toString()};document.querySelectorAll('[data-draw-reveal]').forEach(function(el){run(el)})})();`;
+
+const CONFETTI_COLORS = ["#c8102e", "#f9a825", "#1f6feb", "#2e7d32", "#8e24aa", "#ff7043"];
+
+export type DrawRevealProps = {
+  amount: number;
+  total: number;
+  congratulation: string;
+  /** Wording around the total; defaults to English. */
+  totalLabel?: string;
+  currency?: string;
+};
+
+function grouped(n: number) {
+  const digits = String(Math.trunc(Math.abs(n)));
+  if (digits.length <= 3) return digits;
+  const last3 = digits.slice(-3);
+  let rest = digits.slice(0, -3);
+  const groups: string[] = [];
+  while (rest.length > 2) {
+    groups.unshift(rest.slice(-2));
+    rest = rest.slice(0, -2);
+  }
+  if (rest) groups.unshift(rest);
+  return [...groups, last3].join(",");
+}
+
+export function DrawReveal({ amount, total, congratulation, totalLabel = "Total prize", currency = "Rs." }: DrawRevealProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => runDrawReveal(ref.current), []);
+  const digits = padDigits(amount);
+  return (
+    <div
+      ref={ref}
+      className="draw-reveal"
+      data-draw-reveal=""
+      data-digits={digits}
+      data-flicker-ms={FLICKER_MS}
+      data-reveal-ms={REVEAL_MS}
+    >
+      <div className="draw-cells" aria-hidden="true">
+        {digits.split("").map((d, i) => (
+          <span key={i} className="draw-cell" data-f={d} style={{ "--d": Number(d), "--i": i } as React.CSSProperties}>
+            <span className="draw-strip" />
+          </span>
+        ))}
+      </div>
+      <div className="draw-result" role="status">
+        <p className="draw-amount">
+          {currency} {grouped(amount)}
+        </p>
+        <p className="draw-congrats">{congratulation}</p>
+        <p className="draw-total">
+          {totalLabel}: <strong>{currency} {grouped(total)}</strong>
+        </p>
+      </div>
+      <div className="confetti" aria-hidden="true">
+        {Array.from({ length: 28 }, (_, i) => (
+          <i
+            key={i}
+            style={
+              {
+                left: `${(i * 37) % 100}%`,
+                background: CONFETTI_COLORS[i % CONFETTI_COLORS.length],
+                "--delay": `${((i * 7) % 10) / 10}s`,
+                "--drift": `${((i * 53) % 60) - 30}px`,
+              } as React.CSSProperties
+            }
+          />
+        ))}
+      </div>
+    </div>
+  );
+}

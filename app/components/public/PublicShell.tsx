@@ -1,0 +1,131 @@
+/** The frame of every public page: logo, language switch, content, footer links, and the common inline script. */
+import type { ReactNode } from "react";
+import { t, type Lang } from "~/utils/i18n";
+import { COMMON_SCRIPT } from "./scripts";
+
+export type SocialLink = { label: string; url: string };
+
+export type Chrome = {
+  lang: Lang;
+  /** The current address (for the language links to return to). */
+  path: string;
+  logoUrl: string | null;
+  social: SocialLink[];
+  website: string;
+  registrationOpen: boolean;
+};
+
+export function InlineScript({ code }: { code: string }) {
+  return <script dangerouslySetInnerHTML={{ __html: code }} />;
+}
+
+export function LanguageSwitch({ lang, path }: { lang: Lang; path: string }) {
+  const href = (to: Lang) => `/language?${new URLSearchParams({ lang: to, redirectTo: path })}`;
+  return (
+    <nav className="lang-switch" aria-label={t(lang, "lang.label")}>
+      <a href={href("en")} hrefLang="en" lang="en" aria-current={lang === "en" ? "true" : undefined}>
+        English
+      </a>
+      <a href={href("ne")} hrefLang="ne" lang="ne" aria-current={lang === "ne" ? "true" : undefined}>
+        नेपाली
+      </a>
+    </nav>
+  );
+}
+
+export function Logo({ chrome }: { chrome: Chrome }) {
+  return (
+    <a href="/" className="pub-logo">
+      {chrome.logoUrl ? <img src={chrome.logoUrl} alt={t(chrome.lang, "site.brand")} height={36} /> : <span>{t(chrome.lang, "site.brand")}</span>}
+    </a>
+  );
+}
+
+export function PublicFooter({ chrome }: { chrome: Chrome }) {
+  const { lang } = chrome;
+  return (
+    <footer className="pub-foot">
+      <nav aria-label={t(lang, "common.followUs")} className="social">
+        {chrome.social.map((s) => (
+          <a key={s.url} href={s.url} target="_blank" rel="noopener noreferrer">
+            {s.label}
+          </a>
+        ))}
+      </nav>
+      <p>
+        <a href="/privacy-policy" data-modal="">
+          {t(lang, "nav.privacy")}
+        </a>
+      </p>
+    </footer>
+  );
+}
+
+export function PublicShell({
+  chrome,
+  children,
+  className = "",
+  scripts = [],
+}: {
+  chrome: Chrome;
+  children: ReactNode;
+  className?: string;
+  /** Page scripts, run after the common one. */
+  scripts?: string[];
+}) {
+  return (
+    <div className={`pub ${className}`} lang={chrome.lang}>
+      <header className="pub-head">
+        <Logo chrome={chrome} />
+        <LanguageSwitch lang={chrome.lang} path={chrome.path} />
+      </header>
+      <main className="pub-main">{children}</main>
+      <PublicFooter chrome={chrome} />
+      <InlineScript code={COMMON_SCRIPT} />
+      {scripts.map((code, i) => (
+        <InlineScript key={i} code={code} />
+      ))}
+    </div>
+  );
+}
+
+/**
+ * A public "modal" as a page of its own: rendered by the server at its URL, with
+ * a Close link home. On the landing page a[data-modal] links open the same
+ * .modal element in a <dialog> (COMMON_SCRIPT).
+ */
+export function ModalPage({
+  chrome,
+  title,
+  children,
+  closeHref = "/",
+  size = "",
+  scripts = [],
+  label,
+}: {
+  chrome: Chrome;
+  title: ReactNode;
+  children: ReactNode;
+  closeHref?: string;
+  size?: "" | "wide";
+  scripts?: string[];
+  /** Accessible name when the title is not plain text. */
+  label?: string;
+}) {
+  return (
+    <PublicShell chrome={chrome} className="pub-modal-page">
+      <section className={`modal ${size}`} role="dialog" aria-labelledby={label ? undefined : "modal-title"} aria-label={label}>
+        <header className="modal-head">
+          <h1 id="modal-title">{title}</h1>
+          <a href={closeHref} className="modal-x" data-close="" aria-label={t(chrome.lang, "common.close")}>
+            ×
+          </a>
+        </header>
+        <div className="modal-body">{children}</div>
+        {scripts.map((code, i) => (
+          <InlineScript key={i} code={code} />
+        ))}
+      </section>
+    </PublicShell>
+  );
+}

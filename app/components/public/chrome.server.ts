@@ -1,0 +1,59 @@
+/**
+ * What every public page needs around its content: the visitor's language,
+ * the logo, the footer links, the brand website and the campaign state.
+ */
+import { getSetting, isRegistrationOpen, publicSettings } from "~/models/settings.server";
+import { fileUrl } from "~/models/file.server";
+import { config } from "~/utils/config.server";
+import { getLanguage } from "~/utils/language.server";
+import { randomToken } from "~/utils/crypto.server";
+import type { Chrome, SocialLink } from "./PublicShell";
+
+const DEFAULT_SOCIAL: SocialLink[] = [
+  { label: "Facebook", url: "https://www.facebook.com/" },
+  { label: "Instagram", url: "https://www.instagram.com/" },
+  { label: "YouTube", url: "https://www.youtube.com/" },
+  { label: "TikTok", url: "https://www.tiktok.com/" },
+];
+
+const isHttp = (url: unknown): url is string => typeof url === "string" && /^https?:\/\/\S+$/i.test(url);
+
+/** The logo setting may hold a stored file id or an address. */
+function logoUrl(value: unknown): string | null {
+  if (typeof value === "number" || (typeof value === "string" && /^\d+$/.test(value))) return fileUrl(Number(value));
+  if (typeof value === "string" && (value.startsWith("/") || isHttp(value))) return value;
+  return null;
+}
+
+/** The current address without the ?lang= switch, for the language links to come back to. */
+function currentPath(url: URL): string {
+  const params = new URLSearchParams(url.search);
+  params.delete("lang");
+  const search = params.toString();
+  return url.pathname + (search ? `?${search}` : "");
+}
+
+export function publicChrome(request: Request): Chrome {
+  const url = new URL(request.url);
+  const settings = publicSettings();
+  const social = getSetting<unknown>("social_links", null);
+  const website = getSetting<unknown>("website", null);
+  return {
+    lang: getLanguage(request),
+    path: currentPath(url),
+    logoUrl: logoUrl(settings.logo),
+    social: Array.isArray(social)
+      ? social.filter((s): s is SocialLink => Boolean(s) && typeof s.label === "string" && isHttp(s.url))
+      : DEFAULT_SOCIAL,
+    website: isHttp(website) ? website : isHttp(process.env.BRAND_WEBSITE_URL) ? process.env.BRAND_WEBSITE_URL! : "https://www.example.com/",
+    registrationOpen: isRegistrationOpen(),
+  };
+}
+
+/** The reCAPTCHA site key when the captcha is configured (site key and secret), else null. */
+export function captchaSiteKey(): string | null {
+  return config.recaptchaSiteKey() && config.recaptchaSecret() ? config.recaptchaSiteKey() : null;
+}
+
+/** A fresh idempotency key for a form (a double submit then creates one record). */
+export const newFormToken = () => randomToken(18);

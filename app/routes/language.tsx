@@ -1,0 +1,25 @@
+import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { isLang } from "~/utils/i18n";
+import { languageCookie } from "~/utils/language.server";
+
+/** Only a local path is followed back. */
+function localPath(to: unknown): string {
+  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return "/";
+  return to;
+}
+
+function switchTo(lang: unknown, to: unknown) {
+  return redirect(localPath(to), { headers: { "Set-Cookie": languageCookie(isLang(lang) ? lang : "en"), "Cache-Control": "no-store" } });
+}
+
+/** GET /language?lang=ne&redirectTo=/winner-list: remembers the language (cookie) and returns to the page. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const q = new URL(request.url).searchParams;
+  return switchTo(q.get("lang"), q.get("redirectTo"));
+}
+
+/** POST lang, redirectTo: the same for a form. */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await request.formData();
+  return switchTo(form.get("lang"), form.get("redirectTo"));
+}

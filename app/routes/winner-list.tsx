@@ -1,0 +1,49 @@
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
+import { publicChrome } from "~/components/public/chrome.server";
+import { publicLinks } from "~/components/public/links";
+import { Logo, PublicShell } from "~/components/public/PublicShell";
+import { groupedVideos, VIDEO_GROUP_ORDER } from "~/models/video.server";
+import { t, type TextKey } from "~/utils/i18n";
+
+export const handle = { scripts: false };
+export const links = publicLinks;
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?.chrome.lang ?? "en", "winners.title") }];
+
+/** The winner gallery: videos grouped ten_lakhs, one_lakh, fifty_thousand; each thumbnail opens its video in a new tab. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return data({ chrome: publicChrome(request), groups: groupedVideos(), order: VIDEO_GROUP_ORDER });
+}
+
+export default function WinnerList() {
+  const { chrome, groups, order } = useLoaderData<typeof loader>();
+  const { lang } = chrome;
+  const empty = order.every((g) => groups[g].length === 0);
+  return (
+    <PublicShell chrome={chrome}>
+      <div className="winners-head">
+        <a href="/" className="button">
+          ← {t(lang, "common.back")}
+        </a>
+        <Logo chrome={chrome} />
+      </div>
+      <h1>{t(lang, "winners.title")}</h1>
+      {empty ? <p>{t(lang, "winners.none")}</p> : null}
+      {order.filter((g) => groups[g].length).map((g) => (
+        <section key={g} className="video-group" id={g} aria-labelledby={`h-${g}`}>
+          <h2 id={`h-${g}`}>{t(lang, `winners.${g}` as TextKey)}</h2>
+          <ul className="videos">
+            {groups[g].map((v) => (
+              <li key={v.id}>
+                <a href={v.url} target="_blank" rel="noopener noreferrer" title={t(lang, "winners.watch")}>
+                  <span className="thumb">{v.thumbnail_url ? <img src={v.thumbnail_url} alt="" loading="lazy" width={320} height={200} /> : null}</span>
+                  <span className="title">{v.title}</span>
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ))}
+    </PublicShell>
+  );
+}

@@ -1,0 +1,334 @@
+/**
+ * Public-site text in English and Nepali (Devanagari). `t(lang, key, vars)`
+ * gives a phrase with {placeholders} filled; `tm(lang, message)` translates a
+ * message the server produced in English (field errors) when it is a known one,
+ * and returns it unchanged otherwise. The spec's exact English messages are
+ * kept verbatim in the English dictionary. Client-safe.
+ */
+export type Lang = "en" | "ne";
+export const LANGS: Lang[] = ["en", "ne"];
+
+const en = {
+  "site.title": "Share It. Win It.",
+  "site.brand": "Thrill Scheme",
+  "site.home": "Home",
+  "lang.label": "Language",
+  "lang.en": "English",
+  "lang.ne": "नेपाली",
+
+  "nav.showrooms": "Nearby Showrooms",
+  "nav.winners": "Winners",
+  "nav.scheme": "Scheme Details",
+  "nav.terms": "Terms and Conditions",
+  "nav.privacy": "Privacy Policy",
+  "nav.book": "Book a Ride",
+  "nav.preregister": "Pre-Register",
+
+  "common.close": "Close",
+  "common.back": "Back",
+  "common.submit": "Submit",
+  "common.cancel": "Cancel",
+  "common.choose": "Choose…",
+  "common.all": "All",
+  "common.rs": "Rs.",
+  "common.notAvailable": "This text is not available yet.",
+  "common.followUs": "Follow us",
+  "common.captcha": "Captcha",
+  "common.honeypot": "Leave this field empty",
+
+  "landing.tagline": "Pre-register, verify your phone and win a cash discount on your new bike.",
+  "landing.bonus": "Share the campaign on social media for a further Rs. 1,000.",
+  "landing.open": "Registration Open",
+  "landing.closed": "Registration Closed",
+  "landing.closedBanner": "Registration is closed. Please contact the admin for more information.",
+  "landing.formTitle": "Pre-Registration",
+  "landing.more": "More",
+
+  "form.name": "Full Name",
+  "form.address": "Address",
+  "form.email": "Email",
+  "form.phone": "Phone Number",
+  "form.citizenship": "Citizenship No/PAN",
+  "form.bikeModel": "Bike Model",
+  "form.source": "Source of Information",
+  "form.note": "Note",
+  "form.nearest": "Nearest Showroom",
+  "form.shared": "I have shared this campaign on social media",
+  "form.screenshot": "Screenshot of your post",
+  "form.screenshotHint": "JPEG, PNG or WebP, at most 10 MB.",
+  "form.screenshotKept": "Your screenshot is attached. Choose another file to replace it.",
+  "form.save": "Save",
+  "form.saveNotify": "Save and Notify",
+  "form.view": "View",
+  "form.continue": "Continue verification",
+  "confirm.title": "Please Confirm Your Phone Number.",
+  "confirm.text": "We will send a verification code by SMS to this number:",
+  "confirm.goBack": "Go Back",
+
+  "source.NEWSPAPER": "Newspaper",
+  "source.SOCIAL MEDIA": "Social media",
+  "source.RADIO": "Radio",
+  "source.TVC": "TV commercial",
+  "source.EXISTING CUSTOMER": "Existing customer",
+  "source.LEAFLET": "Leaflet",
+  "source.EXCHANGE MELA": "Exchange mela",
+  "source.ROAD SHOW": "Road show",
+  "source.BRAND WEBSITE": "Brand website",
+  "source.ONLINE MEDIA": "Online media",
+  "source.TEST RIDE": "Test ride",
+  "source.OTHERS": "Others",
+
+  "verify.title": "Verify OTP",
+  "verify.sent": "We have sent a 6-digit code by SMS to {phone}. It is valid for 10 minutes.",
+  "verify.code": "OTP",
+  "verify.submit": "Verify",
+  "verify.resend": "Resend code",
+  "verify.resendWait": "You can ask for a new code in {seconds} seconds.",
+
+  "draw.title": "Your Prize",
+  "draw.congrats": "Congratulations! You have won a cash discount of {amount}.",
+  "draw.withBonus": "Including {bonus} for sharing on social media.",
+  "draw.total": "Total prize",
+  "draw.phone": "Phone: {phone}",
+
+  "book.title": "Book a Ride",
+  "book.type": "Type",
+  "book.TESTRIDE": "Test Ride",
+  "book.BOOKING": "Booking",
+  "book.state": "State",
+  "book.district": "District",
+  "book.city": "City",
+  "book.model": "Model",
+  "book.branch": "Branch",
+  "book.update": "Update choices",
+  "book.updateHint": "After choosing a state, district or city, press Update choices to narrow the next list.",
+
+  "thanks.title": "Thank You for Test Ride Booking.",
+  "thanks.text": "We will contact you with 3 working days.",
+  "thanks.website": "Visit our official website",
+  "thanks.back": "Go back to dashboard",
+
+  "rooms.title": "Nearby Showrooms",
+  "rooms.zone": "Zone",
+  "rooms.location": "Location",
+  "rooms.filter": "Filter",
+  "rooms.none": "No showroom found.",
+  "rooms.count": "{count} showroom(s)",
+  "rooms.phone": "Phone",
+
+  "winners.title": "Winners",
+  "winners.ten_lakhs": "Ten Lakhs",
+  "winners.one_lakh": "One Lakh",
+  "winners.fifty_thousand": "Fifty Thousand",
+  "winners.none": "No winner videos yet.",
+  "winners.watch": "Watch (opens in a new tab)",
+} as const;
+
+export type TextKey = keyof typeof en;
+
+const ne: Record<TextKey, string> = {
+  "site.title": "सेयर गर्नुहोस्। जित्नुहोस्।",
+  "site.brand": "थ्रिल योजना",
+  "site.home": "गृहपृष्ठ",
+  "lang.label": "भाषा",
+  "lang.en": "English",
+  "lang.ne": "नेपाली",
+
+  "nav.showrooms": "नजिकका शोरुमहरू",
+  "nav.winners": "विजेताहरू",
+  "nav.scheme": "योजनाको विवरण",
+  "nav.terms": "नियम तथा सर्तहरू",
+  "nav.privacy": "गोपनीयता नीति",
+  "nav.book": "राइड बुक गर्नुहोस्",
+  "nav.preregister": "पूर्व-दर्ता गर्नुहोस्",
+
+  "common.close": "बन्द गर्नुहोस्",
+  "common.back": "पछाडि",
+  "common.submit": "पेश गर्नुहोस्",
+  "common.cancel": "रद्द गर्नुहोस्",
+  "common.choose": "छान्नुहोस्…",
+  "common.all": "सबै",
+  "common.rs": "रु.",
+  "common.notAvailable": "यो विवरण अहिले उपलब्ध छैन।",
+  "common.followUs": "हामीलाई पछ्याउनुहोस्",
+  "common.captcha": "क्याप्चा",
+  "common.honeypot": "यो खाली छोड्नुहोस्",
+
+  "landing.tagline": "पूर्व-दर्ता गर्नुहोस्, आफ्नो फोन प्रमाणित गर्नुहोस् र नयाँ बाइकमा नगद छुट जित्नुहोस्।",
+  "landing.bonus": "अभियान सामाजिक सञ्जालमा सेयर गरेर थप रु. १,००० पाउनुहोस्।",
+  "landing.open": "दर्ता खुला छ",
+  "landing.closed": "दर्ता बन्द छ",
+  "landing.closedBanner": "दर्ता बन्द भएको छ। थप जानकारीका लागि कृपया एडमिनलाई सम्पर्क गर्नुहोस्।",
+  "landing.formTitle": "पूर्व-दर्ता",
+  "landing.more": "थप",
+
+  "form.name": "पूरा नाम",
+  "form.address": "ठेगाना",
+  "form.email": "इमेल",
+  "form.phone": "फोन नम्बर",
+  "form.citizenship": "नागरिकता नं./प्यान",
+  "form.bikeModel": "बाइक मोडल",
+  "form.source": "जानकारीको स्रोत",
+  "form.note": "टिप्पणी",
+  "form.nearest": "नजिकको शोरुम",
+  "form.shared": "मैले यो अभियान सामाजिक सञ्जालमा सेयर गरेको छु",
+  "form.screenshot": "तपाईंको पोस्टको स्क्रिनसट",
+  "form.screenshotHint": "JPEG, PNG वा WebP, बढीमा १० MB।",
+  "form.screenshotKept": "तपाईंको स्क्रिनसट संलग्न छ। बदल्न अर्को फाइल छान्नुहोस्।",
+  "form.save": "सेभ गर्नुहोस्",
+  "form.saveNotify": "सेभ गरी सूचना पठाउनुहोस्",
+  "form.view": "हेर्नुहोस्",
+  "form.continue": "प्रमाणीकरण जारी राख्नुहोस्",
+  "confirm.title": "कृपया आफ्नो फोन नम्बर पुष्टि गर्नुहोस्।",
+  "confirm.text": "हामी यो नम्बरमा SMS मार्फत प्रमाणीकरण कोड पठाउनेछौं:",
+  "confirm.goBack": "पछाडि जानुहोस्",
+
+  "source.NEWSPAPER": "पत्रपत्रिका",
+  "source.SOCIAL MEDIA": "सामाजिक सञ्जाल",
+  "source.RADIO": "रेडियो",
+  "source.TVC": "टिभी विज्ञापन",
+  "source.EXISTING CUSTOMER": "हालका ग्राहक",
+  "source.LEAFLET": "पर्चा",
+  "source.EXCHANGE MELA": "एक्सचेन्ज मेला",
+  "source.ROAD SHOW": "रोड शो",
+  "source.BRAND WEBSITE": "ब्रान्डको वेबसाइट",
+  "source.ONLINE MEDIA": "अनलाइन मिडिया",
+  "source.TEST RIDE": "टेस्ट राइड",
+  "source.OTHERS": "अन्य",
+
+  "verify.title": "OTP प्रमाणित गर्नुहोस्",
+  "verify.sent": "हामीले {phone} मा SMS मार्फत ६ अङ्कको कोड पठाएका छौं। यो १० मिनेटसम्म मान्य हुन्छ।",
+  "verify.code": "OTP",
+  "verify.submit": "प्रमाणित गर्नुहोस्",
+  "verify.resend": "कोड फेरि पठाउनुहोस्",
+  "verify.resendWait": "तपाईं {seconds} सेकेन्डपछि नयाँ कोड माग्न सक्नुहुन्छ।",
+
+  "draw.title": "तपाईंको पुरस्कार",
+  "draw.congrats": "बधाई छ! तपाईंले {amount} नगद छुट जित्नुभयो।",
+  "draw.withBonus": "सामाजिक सञ्जालमा सेयर गरेबापत {bonus} सहित।",
+  "draw.total": "कुल पुरस्कार",
+  "draw.phone": "फोन: {phone}",
+
+  "book.title": "राइड बुक गर्नुहोस्",
+  "book.type": "प्रकार",
+  "book.TESTRIDE": "टेस्ट राइड",
+  "book.BOOKING": "बुकिङ",
+  "book.state": "प्रदेश",
+  "book.district": "जिल्ला",
+  "book.city": "शहर",
+  "book.model": "मोडल",
+  "book.branch": "शाखा",
+  "book.update": "विकल्पहरू मिलाउनुहोस्",
+  "book.updateHint": "प्रदेश, जिल्ला वा शहर छानेपछि अर्को सूची छोट्याउन 'विकल्पहरू मिलाउनुहोस्' थिच्नुहोस्।",
+
+  "thanks.title": "टेस्ट राइड बुकिङका लागि धन्यवाद।",
+  "thanks.text": "हामी ३ कार्य दिनभित्र तपाईंलाई सम्पर्क गर्नेछौं।",
+  "thanks.website": "हाम्रो आधिकारिक वेबसाइट हेर्नुहोस्",
+  "thanks.back": "ड्यासबोर्डमा फर्कनुहोस्",
+
+  "rooms.title": "नजिकका शोरुमहरू",
+  "rooms.zone": "क्षेत्र",
+  "rooms.location": "स्थान",
+  "rooms.filter": "छान्नुहोस्",
+  "rooms.none": "कुनै शोरुम भेटिएन।",
+  "rooms.count": "{count} शोरुम",
+  "rooms.phone": "फोन",
+
+  "winners.title": "विजेताहरू",
+  "winners.ten_lakhs": "दस लाख",
+  "winners.one_lakh": "एक लाख",
+  "winners.fifty_thousand": "पचास हजार",
+  "winners.none": "अहिलेसम्म विजेताका भिडियो छैनन्।",
+  "winners.watch": "हेर्नुहोस् (नयाँ ट्याबमा खुल्छ)",
+};
+
+const dictionaries: Record<Lang, Record<TextKey, string>> = { en, ne };
+
+export const isLang = (v: unknown): v is Lang => v === "en" || v === "ne";
+
+export function t(lang: Lang, key: TextKey, vars: Record<string, string | number> = {}): string {
+  const text = dictionaries[lang]?.[key] ?? en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
+}
+
+/** Nepali for server messages (field errors) the public pages show. */
+const MESSAGES_NE: Record<string, string> = {
+  "Please enter your full name.": "कृपया आफ्नो पूरा नाम लेख्नुहोस्।",
+  "Please enter your address.": "कृपया आफ्नो ठेगाना लेख्नुहोस्।",
+  "Please enter a valid email address.": "कृपया सही इमेल ठेगाना लेख्नुहोस्।",
+  "Please enter your phone number.": "कृपया आफ्नो फोन नम्बर लेख्नुहोस्।",
+  "Please enter a valid mobile number (10 digits starting with 9).": "कृपया ९ बाट सुरु हुने १० अङ्कको सही मोबाइल नम्बर लेख्नुहोस्।",
+  "Please enter your citizenship number or PAN.": "कृपया नागरिकता नम्बर वा प्यान लेख्नुहोस्।",
+  "The citizenship number or PAN must have 4 to 20 digits.": "नागरिकता नम्बर वा प्यानमा ४ देखि २० अङ्क हुनुपर्छ।",
+  "Please choose a bike model from the list.": "कृपया सूचीबाट बाइक मोडल छान्नुहोस्।",
+  "Please choose how you heard about us from the list.": "कृपया सूचीबाट जानकारीको स्रोत छान्नुहोस्।",
+  "Please choose your nearest showroom.": "कृपया आफ्नो नजिकको शोरुम छान्नुहोस्।",
+  "Please upload a screenshot of your post.": "कृपया आफ्नो पोस्टको स्क्रिनसट अपलोड गर्नुहोस्।",
+  "This phone number is already pre-registered.": "यो फोन नम्बर पहिले नै पूर्व-दर्ता भइसकेको छ।",
+  "This phone number is already pre-registered but not verified yet. Continue its verification.":
+    "यो फोन नम्बर पहिले नै पूर्व-दर्ता भएको छ तर प्रमाणित भएको छैन। यसको प्रमाणीकरण जारी राख्नुहोस्।",
+  "This citizenship/pan has pending purchase.": "यो नागरिकता/प्यानको खरिद बाँकी छ।",
+  "Registration is closed. Please contact the admin for more information.":
+    "दर्ता बन्द भएको छ। थप जानकारीका लागि कृपया एडमिनलाई सम्पर्क गर्नुहोस्।",
+  "Your form could not be accepted. Please try again.": "तपाईंको फारम स्वीकार गर्न सकिएन। कृपया फेरि प्रयास गर्नुहोस्।",
+  "OTP is required": "OTP आवश्यक छ",
+  "Invalid OTP": "OTP मिलेन",
+  "This OTP has expired. Please ask for a new code.": "यो OTP को म्याद सकियो। कृपया नयाँ कोड माग्नुहोस्।",
+  "This OTP was entered wrongly too many times. Please ask for a new code.":
+    "यो OTP धेरै पटक गलत हालियो। कृपया नयाँ कोड माग्नुहोस्।",
+  "A new code has been sent.": "नयाँ कोड पठाइएको छ।",
+  "Please choose a test ride or a booking.": "कृपया टेस्ट राइड वा बुकिङ छान्नुहोस्।",
+  "Please choose a state.": "कृपया प्रदेश छान्नुहोस्।",
+  "Please choose a district.": "कृपया जिल्ला छान्नुहोस्।",
+  "Please choose a city.": "कृपया शहर छान्नुहोस्।",
+  "Please choose a model.": "कृपया मोडल छान्नुहोस्।",
+  "Please choose a branch.": "कृपया शाखा छान्नुहोस्।",
+  "Please choose a state from the list.": "कृपया सूचीबाट प्रदेश छान्नुहोस्।",
+  "Please choose a district of the chosen state.": "कृपया छानिएको प्रदेशको जिल्ला छान्नुहोस्।",
+  "Please choose a city of the chosen district.": "कृपया छानिएको जिल्लाको शहर छान्नुहोस्।",
+  "Please choose a branch in the chosen city.": "कृपया छानिएको शहरको शाखा छान्नुहोस्।",
+  "Please choose a model from the list.": "कृपया सूचीबाट मोडल छान्नुहोस्।",
+  "Something went wrong! Please check the file and try again.": "केही गडबड भयो! कृपया फाइल जाँचेर फेरि प्रयास गर्नुहोस्।",
+  "Only JPEG, PNG or WebP images are accepted.": "JPEG, PNG वा WebP तस्बिर मात्र स्वीकार्य छन्।",
+  "The image may not be larger than 10 MB.": "तस्बिर १० MB भन्दा ठूलो हुनु हुँदैन।",
+  "Please verify that you are not a robot.": "कृपया तपाईं रोबोट होइन भनी पुष्टि गर्नुहोस्।",
+  "The captcha could not be checked. Please try again.": "क्याप्चा जाँच्न सकिएन। कृपया फेरि प्रयास गर्नुहोस्।",
+  "The image may not exceed 40 megapixels.": "तस्बिर ४० मेगापिक्सेलभन्दा ठूलो हुनु हुँदैन।",
+};
+
+/** A server message in the visitor's language when it is a known one. */
+export function tm(lang: Lang, message: string): string {
+  if (lang === "en") return message;
+  const exact = MESSAGES_NE[message];
+  if (exact) return exact;
+  const wait = /^Please wait (\d+) seconds before asking for a new code\.$/.exec(message);
+  if (wait) return `नयाँ कोड माग्नुअघि कृपया ${wait[1]} सेकेन्ड पर्खनुहोस्।`;
+  const many = /^Too many attempts\. Please try again in (\d+) minute\(s\)\.$/.exec(message);
+  if (many) return `धेरै प्रयास भए। कृपया ${many[1]} मिनेटपछि फेरि प्रयास गर्नुहोस्।`;
+  return message;
+}
+
+/** Field errors with their first message translated (later elements, like the View slug, stay as they are). */
+export function translateErrors(lang: Lang, errors: Record<string, string[]> | null | undefined): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [k, v] of Object.entries(errors ?? {})) if (v?.length) out[k] = [tm(lang, v[0]), ...v.slice(1)];
+  return out;
+}
+
+/** "Rs. 5,000" / "रु. 5,000" with Nepali digit grouping. */
+export function rupees(lang: Lang, amount: number): string {
+  const digits = String(Math.trunc(Math.abs(amount)));
+  let grouped = digits;
+  if (digits.length > 3) {
+    const last3 = digits.slice(-3);
+    let rest = digits.slice(0, -3);
+    const groups: string[] = [];
+    while (rest.length > 2) {
+      groups.unshift(rest.slice(-2));
+      rest = rest.slice(0, -2);
+    }
+    if (rest) groups.unshift(rest);
+    grouped = [...groups, last3].join(",");
+  }
+  return `${t(lang, "common.rs")} ${amount < 0 ? "-" : ""}${grouped}`;
+}

@@ -1,0 +1,107 @@
+/** Helpers of the public-site end-to-end specs: fresh numbers, database writes, a cross-worker lock, the pre-registration steps. */
+import { expect, type Page } from "@playwright/test";
+import Database from "better-sqlite3";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { dbFile, lastCode } from "./helpers";
+
+export const PHONE_VIEWPORT = { width: 390, height: 844 };
+
+/** A random Nepali mobile number nobody else in the run uses. */
+export const freshPhone = () => `98${String(crypto.randomInt(0, 100_000_000)).padStart(8, "0")}`;
+export const freshCitizenship = () => String(crypto.randomInt(10_000_000, 2_000_000_000));
+
+/** Writes to the running server's database (settings, fixtures). */
+export function writeDb<T>(fn: (db: Database.Database) => T): T {
+  const db = new Database(dbFile, { fileMustExist: true });
+  db.pragma("busy_timeout = 10000");
+  try {
+    return fn(db);
+  } finally {
+    db.close();
+  }
+}
+
+export function setRegistrationOpen(open: boolean) {
+  writeDb((db) =>
+    db
+      .prepare(
+        "insert into settings (key, value, updated_at) values ('registration_open', ?, strftime('%Y-%m-%dT%H:%M:%fZ','now')) on conflict(key) do update set value = excluded.value, updated_at = excluded.updated_at",
+      )
+      .run(JSON.stringify(open)),
+  );
+}
+
+const LOCK = path.join(path.dirname(dbFile), "registration-state.lock");
+
+/**
+ * The registration switch is global: the closed-state test holds this lock while
+ * the campaign is closed, and every test that submits a public pre-registration
+ * holds it around its submit, across workers.
+ */
+export async function withRegistrationLock<T>(fn: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      fs.mkdirSync(LOCK);
+      break;
+    } catch {
+      try {
+        if (Date.now() - fs.statSync(LOCK).mtimeMs > 60_000) fs.rmSync(LOCK, { recursive: true, force: true });
+      } catch {
+        // gone meanwhile
+      }
+      if (Date.now() > deadline) throw new Error("registration lock not released");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    fs.rmSync(LOCK, { recursive: true, force: true });
+  }
+}
+
+export type Visitor = { name: string; address: string; phone: string; citizenship: string; showroom: string };
+
+export const newVisitor = (over: Partial<Visitor> = {}): Visitor => ({
+  name: "Sita Kumari Shrestha",
+  address: "Baneshwor Kathmandu",
+  phone: freshPhone(),
+  citizenship: freshCitizenship(),
+  showroom: "Kathmandu Central",
+  ...over,
+});
+
+/** Fills the pre-registration form on the current page. */
+export async function fillPreregistration(page: Page, v: Visitor) {
+  const form = page.locator("form[data-prereg]");
+  await form.getByLabel("Full Name").fill(v.name);
+  await form.getByLabel("Address").fill(v.address);
+  await form.getByLabel(/^Phone Number/).fill(v.phone);
+  await form.getByLabel("Citizenship No/PAN").fill(v.citizenship);
+  await form.getByLabel("Nearest Showroom").selectOption({ label: v.showroom });
+  await form.getByLabel("Source of Information").selectOption("SOCIAL MEDIA");
+}
+
+/** Save, then "Please Confirm Your Phone Number." (a dialog with JavaScript, a page step without) and Save. */
+export async function saveAndConfirm(page: Page, v: Visitor) {
+  await withRegistrationLock(async () => {
+    await page.locator("form[data-prereg]").getByRole("button", { name: "Save" }).click();
+    const confirm = page.locator("dialog[open][data-confirm], form.confirm-step");
+    await expect(confirm.getByRole("heading", { name: "Please Confirm Your Phone Number." })).toBeVisible();
+    await expect(confirm).toContainText(v.phone);
+    await confirm.getByRole("button", { name: "Save" }).click();
+    await expect(page).toHaveURL(/\/enquiry\/[^/]+\/verify$/);
+  });
+  await expect(page.getByRole("heading", { name: "Verify OTP" })).toBeVisible();
+  return page.url().match(/\/enquiry\/([^/]+)\/verify$/)![1];
+}
+
+export async function enterCode(page: Page, code: string) {
+  await page.getByRole("textbox", { name: "OTP", exact: true }).fill(code);
+  await page.getByRole("button", { name: "Verify", exact: true }).click();
+}
+
+export { lastCode };

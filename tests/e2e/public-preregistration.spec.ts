@@ -1,0 +1,104 @@
+// The visitor journey on a phone, with JavaScript on ("js") and off ("nojs"):
+// pre-register → confirm the phone → verify with the SMS code → the draw.
+import { expect, test } from "@playwright/test";
+import { readDb } from "./helpers";
+import { enterCode, fillPreregistration, lastCode, newVisitor, PHONE_VIEWPORT, saveAndConfirm, withRegistrationLock } from "./public-helpers";
+
+test.use({ viewport: PHONE_VIEWPORT });
+
+test("pre-register on the landing page, confirm, verify with the SMS code and see the draw", async ({ page }) => {
+  const visitor = newVisitor();
+  await page.goto("/");
+  await expect(page.getByRole("heading", { name: "Share It. Win It." })).toBeVisible();
+  await fillPreregistration(page, visitor);
+  const slug = await saveAndConfirm(page, visitor);
+  await expect(page.getByText(`${visitor.phone.slice(0, 2)}XXXXXX${visitor.phone.slice(-2)}`)).toBeVisible();
+  await expect(page.locator("body")).not.toContainText(lastCode(visitor.phone));
+
+  await enterCode(page, lastCode(visitor.phone));
+  await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/draw$`));
+  const prize = readDb((db) => db.prepare("select prize from preregistrations where slug = ?").get(slug)) as { prize: number };
+  expect(prize.prize).toBeGreaterThan(0);
+  const reveal = page.locator("[data-draw-reveal]");
+  await expect(reveal.locator(".draw-cell")).toHaveCount(6);
+  await expect(reveal).toHaveAttribute("data-digits", String(prize.prize).padStart(6, "0"));
+  await expect(reveal.locator(".draw-amount")).toHaveText(`Rs. ${prize.prize.toLocaleString("en-IN")}`);
+  await expect(reveal.locator(".draw-congrats")).toContainText("Congratulations!");
+  await expect(reveal.locator(".draw-result")).toHaveCSS("opacity", "1", { timeout: 9_000 });
+
+  // Verified: the verify page sends on to the draw; Close goes home.
+  await page.goto(`/enquiry/${slug}/verify`);
+  await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/draw$`));
+  await page.getByRole("link", { name: "Close" }).last().click();
+  await expect(page).toHaveURL(/\/$/);
+});
+
+test("empty code, wrong code, and the sixth try refused", async ({ page }) => {
+  const visitor = newVisitor();
+  await page.goto("/enquiry");
+  await fillPreregistration(page, visitor);
+  const slug = await saveAndConfirm(page, visitor);
+  const code = lastCode(visitor.phone);
+  const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, "0");
+
+  await page.getByRole("button", { name: "Verify", exact: true }).click();
+  await expect(page.locator("#e-code")).toHaveText("OTP is required");
+
+  for (let i = 0; i < 5; i++) {
+    await enterCode(page, wrong);
+    await expect(page.locator("#e-code")).toHaveText("Invalid OTP");
+  }
+  await enterCode(page, code);
+  await expect(page.locator("#e-code")).toHaveText("This OTP was entered wrongly too many times. Please ask for a new code.");
+  await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/verify$`));
+  const row = readDb((db) => db.prepare("select is_verified from preregistrations where slug = ?").get(slug)) as { is_verified: number };
+  expect(row.is_verified).toBe(0);
+});
+
+test("two visitors cannot take the same phone; the first is offered for verification", async ({ page }) => {
+  const first = newVisitor();
+  await page.goto("/enquiry");
+  await fillPreregistration(page, first);
+  const slug = await saveAndConfirm(page, first);
+
+  const second = newVisitor({ phone: first.phone, name: "Hari Prasad" });
+  await page.goto("/enquiry");
+  await fillPreregistration(page, second);
+  await withRegistrationLock(async () => {
+    await page.locator("form[data-prereg]").getByRole("button", { name: "Save" }).click();
+    const confirm = page.locator("dialog[open][data-confirm], form.confirm-step");
+    const onConfirmStep = await confirm.getByRole("button", { name: "Save" }).isVisible().catch(() => false);
+    if (onConfirmStep) await confirm.getByRole("button", { name: "Save" }).click();
+  });
+  await expect(page.locator("#e-phone")).toContainText("already pre-registered");
+  await page.getByRole("link", { name: "Continue verification" }).click();
+  await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/verify$`));
+  const count = readDb((db) => db.prepare("select count(*) as n from preregistrations where phone = ?").get(first.phone)) as { n: number };
+  expect(count.n).toBe(1);
+});
+
+test("a double-submitted form creates one record", async ({ page, request }) => {
+  const visitor = newVisitor();
+  await page.goto("/enquiry");
+  const token = await page.locator("form[data-prereg] input[name=form_token]").inputValue();
+  const fields = {
+    name: visitor.name,
+    address: visitor.address,
+    phone: visitor.phone,
+    citizenship_no: visitor.citizenship,
+    nearest_branch_id: "1",
+    form_token: token,
+    intent: "save",
+  };
+  const [a, b] = await withRegistrationLock(() =>
+    Promise.all([
+      request.post("/enquiry", { multipart: fields, maxRedirects: 0 }),
+      request.post("/enquiry", { multipart: fields, maxRedirects: 0 }),
+    ]),
+  );
+  expect(a.status()).toBe(302);
+  expect(b.status()).toBe(302);
+  expect(a.headers().location).toBe(b.headers().location);
+  const count = readDb((db) => db.prepare("select count(*) as n from preregistrations where form_token = ?").get(token)) as { n: number };
+  expect(count.n).toBe(1);
+});
