@@ -1,0 +1,133 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { Guard } from "~/components/Guard";
+import { Details } from "~/components/counter/Details";
+import { amountText, PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
+import { ProofViewer } from "~/components/counter/ProofViewer";
+import { counterLinks } from "~/components/counter/styles";
+import {
+  canSeeCodes,
+  deletePreregistration,
+  getPreregistrationDetail,
+  preregistrationActions,
+} from "~/models/preregistration-admin.server";
+import { STATUS_LABELS } from "~/components/counter/labels";
+import { requirePermission, requireRouteAccess } from "~/utils/auth.server";
+import { displayDateTime } from "~/utils/time";
+import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Pre-Registration" }];
+export const links = counterLinks;
+
+const DELETE_QUESTION = "Are you sure you want to delete this preregistration?";
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const pre = getPreregistrationDetail(user.scope, params.slug!, { showCode: canSeeCodes(user) });
+  // Spec 000 §2: a load failure redirects to /admin.
+  if (!pre) throw await redirectWithToast("/admin", oops("Pre-registration not found."));
+  return { pre, actions: preregistrationActions(pre) };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireRouteAccess(request);
+  const form = await request.formData();
+  const here = `/admin/preregistration/${params.slug}`;
+  if (form.get("intent") !== "delete") return redirectWithToast(here, oops("Unknown action."));
+  const staff = await requirePermission(request, "delete-registration");
+  const res = deletePreregistration(staff.scope, params.slug!);
+  if (!res.ok) return redirectWithToast(res.status === 404 ? "/admin/preregistration" : here, oops(res.message));
+  return redirectWithToast("/admin/preregistration", success("Pre-registration deleted."));
+}
+
+export default function PreregistrationDetail() {
+  const { pre, actions } = useLoaderData<typeof loader>();
+  return (
+    <>
+      <h1>
+        Pre-Registration <span className={`badge ${pre.status}`}>{STATUS_LABELS[pre.status]}</span>
+      </h1>
+      <Details
+        title="Customer"
+        rows={[
+          ["Name", pre.name],
+          ["Address", pre.address],
+          ["Email", pre.email],
+          [
+            "Phone",
+            <>
+              {pre.phone}
+              {pre.code ? <span className="otp" title="Latest verification code">Code {pre.code}</span> : null}
+            </>,
+          ],
+          ["Citizenship No/PAN", pre.citizenship_no],
+          ["Note", pre.note],
+          ["Shared in social media", <ProofViewer key="p" shared={pre.shared} url={pre.screenshot_url} />],
+        ]}
+      />
+      <Details
+        title="Pre-Registration"
+        rows={[
+          ["Slug", pre.slug],
+          ["Model", pre.bike_model?.title],
+          ["Source", pre.source],
+          ["Branch", pre.branch?.title ?? "Online"],
+          ["Nearest Branch", pre.nearest_branch?.title],
+          ["City", pre.city],
+          ["Status", STATUS_LABELS[pre.status]],
+          ["Prize won", amountText(pre.prize)],
+          ["Send SMS", pre.send_sms ? "Yes" : "No"],
+          ["Registered", displayDateTime(pre.created_at)],
+        ]}
+      />
+      {pre.is_verified ? (
+        <section className="detail-block" aria-label="Prize breakdown">
+          <h2>Prize breakdown</h2>
+          <PrizeBreakdown
+            prizes={{ first: pre.first_prize, second: pre.prize ?? 0, third: 0, total: pre.total_prize }}
+            third={false}
+          />
+        </section>
+      ) : null}
+      <div className="actions">
+        <Link to="/admin/preregistration" className="button">
+          Close
+        </Link>
+        {actions.edit ? (
+          <Guard permission="update-registration">
+            <Link to={`/admin/preregistration/${pre.slug}/edit`} className="button">
+              Edit
+            </Link>
+          </Guard>
+        ) : null}
+        {actions.viewRegistration && pre.registration ? (
+          <Link to={`/admin/registration/${pre.registration.slug}`} className="button primary">
+            View Registration
+          </Link>
+        ) : null}
+        {actions.verify ? (
+          <Link to={`/admin/preregistration/${pre.slug}/verify`} className="button primary">
+            Proceed with Verification
+          </Link>
+        ) : null}
+        {actions.register ? (
+          <Guard permission="create-registration">
+            <Link to={`/admin/registration/create/${pre.slug}`} className="button primary">
+              Proceed with Registration
+            </Link>
+          </Guard>
+        ) : null}
+        {actions.delete ? (
+          <Guard permission="delete-registration">
+            <Form method="post">
+              <ConfirmSubmit name="intent" value="delete" className="danger" message={DELETE_QUESTION}>
+                Delete
+              </ConfirmSubmit>
+            </Form>
+          </Guard>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,65 @@
+import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Link, useLoaderData } from "@remix-run/react";
+import { DRAW_REVEAL_CSS, DrawReveal } from "~/components/DrawReveal";
+import { Guard } from "~/components/Guard";
+import { PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
+import { counterLinks } from "~/components/counter/styles";
+import { findPreregistration } from "~/models/preregistration-admin.server";
+import { getPreregistrationBySlug, prizeSummary } from "~/models/preregistration.server";
+import { prizeLabel } from "~/models/prize-constants";
+import { requireRouteAccess } from "~/utils/auth.server";
+import { oops, redirectWithToast } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Pre-Registration Draw" }];
+export const links: LinksFunction = () => [...counterLinks(), { rel: "stylesheet", href: DRAW_REVEAL_CSS }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const pre = findPreregistration(user.scope, params.slug!);
+  if (!pre) throw await redirectWithToast("/admin", oops("Pre-registration not found."));
+  if (!pre.is_verified) throw redirect(`/admin/preregistration/${pre.slug}/verify`);
+  // Access checked above; the draw itself (made at verification, or now if it is missing) is the prize engine's.
+  const entry = getPreregistrationBySlug(pre.slug)!;
+  const summary = prizeSummary(entry)!;
+  return {
+    pre: { slug: pre.slug, name: pre.name, registration: pre.registration, purchased: pre.purchased },
+    summary,
+  };
+}
+
+export default function PreregistrationDraw() {
+  const { pre, summary } = useLoaderData<typeof loader>();
+  return (
+    <div className="draw-page">
+      <h1>Pre-Registration Draw</h1>
+      <div className="card">
+        <DrawReveal
+          amount={summary.amount}
+          total={summary.total}
+          congratulation={`Congratulations ${pre.name}! You won ${prizeLabel(summary.amount)} on your new bike.`}
+        />
+      </div>
+      <section className="detail-block" aria-label="Prize breakdown">
+        <h2>Prize breakdown</h2>
+        <PrizeBreakdown prizes={{ first: summary.first, second: summary.amount, third: 0, total: summary.total }} third={false} />
+      </section>
+      <div className="actions">
+        <Link to={`/admin/preregistration/${pre.slug}`} className="button">
+          Close
+        </Link>
+        {pre.registration ? (
+          <Link to={`/admin/registration/${pre.registration.slug}`} className="button primary">
+            View Registration
+          </Link>
+        ) : (
+          <Guard permission="create-registration">
+            <Link to={`/admin/registration/create/${pre.slug}`} className="button primary">
+              Proceed with Registration
+            </Link>
+          </Guard>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,115 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { DataTable } from "~/components/DataTable";
+import { Guard } from "~/components/Guard";
+import { useFilterQuery } from "~/components/counter/RegistrationFilters";
+import { counterLinks } from "~/components/counter/styles";
+import { listBikeModels } from "~/models/bike-model.server";
+import { listBranchOptions } from "~/models/branch.server";
+import { listPreregistrations, readPreregistrationFilters } from "~/models/preregistration-admin.server";
+import { PREREGISTRATION_STATUSES, STATUS_LABELS } from "~/components/counter/labels";
+import { PRE_PRIZES, prizeLabel } from "~/models/prize-constants";
+import { requireRouteAccess } from "~/utils/auth.server";
+import { parseTableParams } from "~/utils/datatable.server";
+import { displayDateTime } from "~/utils/time";
+
+export const meta: MetaFunction = () => [{ title: "Pre-Registrations" }];
+export const links = counterLinks;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const params = new URL(request.url).searchParams;
+  const headOffice = user.scope.branchId === null;
+  return {
+    table: listPreregistrations(user.scope, parseTableParams(params), readPreregistrationFilters(params)),
+    headOffice,
+    bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
+    branches: headOffice ? listBranchOptions() : null,
+    statuses: PREREGISTRATION_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
+  };
+}
+
+const FILE_KEYS = ["bike_model", "branch", "from", "to", "prize", "status", "search"] as const;
+
+function Select({ name, label, options }: { name: string; label: string; options: { value: string | number; label: string }[] }) {
+  const [params] = useSearchParams();
+  return (
+    <label>
+      <span>{label}</span>
+      <select name={name} defaultValue={params.get(name) ?? ""}>
+        <option value="">All</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export default function Preregistrations() {
+  const { table, headOffice, bikeModels, branches, statuses } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const query = useFilterQuery(FILE_KEYS);
+  type Row = (typeof table.data)[number];
+  const adminColumns = headOffice
+    ? [
+        { key: "branch", header: "Branch", render: (r: Row) => r.branch?.title ?? "Online" },
+        { key: "nearest", header: "Nearest Branch", render: (r: Row) => r.nearest_branch?.title ?? "" },
+        { key: "city", header: "City", render: (r: Row) => r.city },
+      ]
+    : [];
+  return (
+    <>
+      <h1>Pre-Registrations</h1>
+      <DataTable
+        rows={table.data}
+        rowKey={(r) => r.id}
+        rowHref={(r) => `/admin/preregistration/${r.slug}`}
+        recordsFiltered={table.recordsFiltered}
+        start={Number(params.get("start") ?? 0)}
+        search={params.get("search") ?? params.get("phone") ?? ""}
+        searchLabel="Phone"
+        filters={
+          <>
+            <Select name="bike_model" label="Model" options={bikeModels.map((m) => ({ value: m.id, label: m.title }))} />
+            {branches ? <Select name="branch" label="Branch" options={branches.map((b) => ({ value: b.id, label: b.title }))} /> : null}
+            <Select name="status" label="Status" options={statuses} />
+            <Select name="prize" label="Prize" options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))} />
+            <label>
+              <span>From</span>
+              <input type="date" name="from" defaultValue={params.get("from") ?? ""} />
+            </label>
+            <label>
+              <span>To</span>
+              <input type="date" name="to" defaultValue={params.get("to") ?? ""} />
+            </label>
+          </>
+        }
+        actions={
+          <>
+            <Guard permission="create-preregistration">
+              <Link className="button primary" to="/admin/preregistration/create">
+                Create
+              </Link>
+            </Guard>
+            <a className="button" href={`/api/v1/preregistration/download${query ? `?${query}` : ""}`} download="Preregistrations.xls">
+              Download
+            </a>
+          </>
+        }
+        columns={[
+          { key: "name", header: "Name" },
+          { key: "phone", header: "Phone" },
+          { key: "citizenship_no", header: "Citizenship No/PAN" },
+          { key: "model", header: "Model", render: (r) => r.bike_model?.title ?? "" },
+          { key: "prize", header: "Prize", render: (r) => (r.prize ? prizeLabel(r.prize) : "") },
+          { key: "status", header: "Status", render: (r) => STATUS_LABELS[r.status] },
+          ...adminColumns,
+          { key: "created_at", header: "Registered", render: (r) => displayDateTime(r.created_at) },
+        ]}
+      />
+    </>
+  );
+}
