@@ -1,19 +1,115 @@
-import type { LoaderFunctionArgs } from "@remix-run/node";
-import { Link } from "@remix-run/react";
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
+import { useEffect } from "react";
+import { DataTable } from "~/components/DataTable";
+import { RegistrationFilters } from "~/components/counter/RegistrationFilters";
+import { counterLinks } from "~/components/counter/styles";
+import { listBikeModels } from "~/models/bike-model.server";
+import { listBranchOptions } from "~/models/branch.server";
+import { formatChange } from "~/components/counter/labels";
+import { dashboardStats } from "~/models/dashboard.server";
+import { prizeLabel } from "~/models/prize-constants";
+import { listRegistrations, readRegistrationFilters } from "~/models/registration.server";
 import { requireRouteAccess } from "~/utils/auth.server";
+import { parseTableParams } from "~/utils/datatable.server";
+import { displayDateTime } from "~/utils/time";
+
+export const meta: MetaFunction = () => [{ title: "Dashboard" }];
+export const links = counterLinks;
+
+/** Spec 000 §9: the figures refresh every 60000 ms. */
+const REFRESH_MS = 60_000;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess(request);
-  return null;
+  const user = await requireRouteAccess(request);
+  const params = new URL(request.url).searchParams;
+  return {
+    stats: dashboardStats(user.scope),
+    buyers: listRegistrations(user.scope, parseTableParams(params), readRegistrationFilters(params)),
+    bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
+    branches: user.scope.branchId === null ? listBranchOptions() : null,
+    branchTitle: user.branch?.title ?? null,
+    at: new Date().toISOString(),
+  };
+}
+
+function Card({ title, value, change, note }: { title: string; value: number; change: number | null; note: string }) {
+  const trend = change === null || change === 0 ? "" : change > 0 ? " up" : " down";
+  return (
+    <section className="stat-card" aria-label={title}>
+      <h2>{title}</h2>
+      <p className="value">{value.toLocaleString("en-IN")}</p>
+      <p className={`change${trend}`} title={note}>
+        <span className="pct">{formatChange(change)}</span> <small>vs yesterday</small>
+      </p>
+    </section>
+  );
 }
 
 export default function Dashboard() {
+  const { stats, buyers, bikeModels, branches, branchTitle, at } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const revalidator = useRevalidator();
+  useEffect(() => {
+    const id = setInterval(() => {
+      if (document.visibilityState === "visible" && revalidator.state === "idle") revalidator.revalidate();
+    }, REFRESH_MS);
+    return () => clearInterval(id);
+  }, [revalidator]);
   return (
     <>
-      <h1>Dashboard</h1>
-      <p>
-        <Link to="/admin/test-ride">Test Rides</Link>
-      </p>
+      <div className="dashboard-head">
+        <h1>Dashboard{branchTitle ? ` · ${branchTitle}` : ""}</h1>
+        <small>
+          Kathmandu date {stats.date.replaceAll("-", "/")} · updated {displayDateTime(at)} ·{" "}
+          <Link to="/admin/test-ride">Test Rides</Link>
+        </small>
+      </div>
+      <div className="stat-cards">
+        <Card
+          title="Total Sales"
+          value={stats.total}
+          change={stats.changes.total}
+          note={`${stats.sales_today} sold today on a total of ${stats.total - stats.sales_today} at the end of yesterday`}
+        />
+        <Card
+          title="Pre-Registrations"
+          value={stats.preregistrations}
+          change={stats.changes.preregistrations}
+          note={`${stats.preregistrations_today} today, ${stats.preregistrations_yesterday} yesterday`}
+        />
+        <Card
+          title="Daily Sales"
+          value={stats.sales_today}
+          change={stats.changes.sales}
+          note={`${stats.sales_today} today, ${stats.sales_yesterday} yesterday`}
+        />
+        <Card
+          title="Test Rides"
+          value={stats.test_rides}
+          change={stats.changes.test_rides}
+          note={`${stats.test_rides_today} today, ${stats.test_rides_yesterday} yesterday`}
+        />
+      </div>
+      <h2>Registered Buyers</h2>
+      <DataTable
+        rows={buyers.data}
+        rowKey={(r) => r.id}
+        rowHref={(r) => `/admin/registration/${r.slug}`}
+        recordsFiltered={buyers.recordsFiltered}
+        start={Number(params.get("start") ?? 0)}
+        search={params.get("search") ?? ""}
+        filters={<RegistrationFilters bikeModels={bikeModels} branches={branches} prizes={false} />}
+        columns={[
+          { key: "name", header: "Name" },
+          { key: "phone", header: "Phone" },
+          { key: "model", header: "Model", render: (r) => r.bike_model.title },
+          { key: "branch", header: "Branch", render: (r) => r.branch.title },
+          { key: "payment_mode", header: "Payment Mode" },
+          { key: "prize", header: "Total Prize", render: (r) => prizeLabel(r.prizes.total) },
+          { key: "date", header: "Date of Purchase", render: (r) => r.purchase_date.replaceAll("-", "/") },
+        ]}
+      />
     </>
   );
 }

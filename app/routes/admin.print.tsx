@@ -1,0 +1,107 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useEffect } from "react";
+import { counterLinks } from "~/components/counter/styles";
+import { prizeLabel } from "~/models/prize-constants";
+import { PRINT_LIMIT, printRegistrations, readRegistrationFilters, toPrintCoupon, type PrintCoupon } from "~/models/registration.server";
+import { requireRouteAccess } from "~/utils/auth.server";
+
+export const meta: MetaFunction = () => [{ title: "Print Coupons" }];
+export const links = counterLinks;
+
+/** Coupons on one A4 page: six registrations, each as a customer copy and a dealer copy. */
+const COUPONS_PER_PAGE = 12;
+
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const params = new URL(request.url).searchParams;
+  const asked = Number(params.get("limit"));
+  const limit = Number.isInteger(asked) && asked > 0 ? Math.min(asked, 5000) : PRINT_LIMIT;
+  const { data, total } = printRegistrations(user.scope, readRegistrationFilters(params), limit);
+  return { coupons: data.map(toPrintCoupon), total, limit };
+}
+
+function Coupon({ c, copy }: { c: PrintCoupon; copy: "customer" | "dealer" }) {
+  const p = c.prizes;
+  return (
+    <article className={`coupon coupon-${copy}`} aria-label={`${copy === "customer" ? "Customer" : "Dealer"} copy ${c.coupon_code}`}>
+      <header>
+        <strong>Thrill Coupon</strong>
+        <span className="copy">{copy === "customer" ? "Customer Copy" : "Dealer Copy"}</span>
+      </header>
+      <p className="code">{c.coupon_code}</p>
+      <dl>
+        <dt>Name</dt>
+        <dd>{c.name}</dd>
+        <dt>Phone</dt>
+        <dd>{copy === "customer" ? c.phone_masked : c.phone}</dd>
+        <dt>Model</dt>
+        <dd>{c.model}</dd>
+        <dt>Engine</dt>
+        <dd>{c.engine_no}</dd>
+        <dt>Chassis</dt>
+        <dd>{c.chasis_no}</dd>
+        <dt>Branch</dt>
+        <dd>{c.branch}</dd>
+        <dt>Date</dt>
+        <dd>
+          {c.date} · {c.bill_no}
+        </dd>
+      </dl>
+      <p className="prizes">
+        <span>1st {p.first ? prizeLabel(p.first) : "—"}</span>
+        <span>2nd {p.second ? prizeLabel(p.second) : "—"}</span>
+        <span>3rd {c.status === "drawn" ? (p.third ? prizeLabel(p.third) : "—") : "not drawn"}</span>
+        <strong>Total {prizeLabel(p.total)}</strong>
+      </p>
+      {copy === "dealer" ? <p className="sign">Customer signature ____________________</p> : null}
+    </article>
+  );
+}
+
+export default function PrintSheet() {
+  const { coupons, total, limit } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const preview = params.get("preview") === "1";
+  useEffect(() => {
+    if (preview || coupons.length === 0) return;
+    const close = () => window.close();
+    window.addEventListener("afterprint", close);
+    const t = setTimeout(() => window.print(), 300);
+    return () => {
+      clearTimeout(t);
+      window.removeEventListener("afterprint", close);
+    };
+  }, [preview, coupons.length]);
+
+  const perPage = COUPONS_PER_PAGE / 2;
+  const pages: PrintCoupon[][] = [];
+  for (let i = 0; i < coupons.length; i += perPage) pages.push(coupons.slice(i, i + perPage));
+  return (
+    <div className="print-sheet">
+      <div className="print-toolbar">
+        <strong>
+          {coupons.length} registration{coupons.length === 1 ? "" : "s"} · {pages.length} page{pages.length === 1 ? "" : "s"}
+        </strong>
+        {total > coupons.length ? (
+          <span className="notice">
+            Showing the newest {limit} of {total} registrations. Narrow the filters to print the rest.
+          </span>
+        ) : null}
+        <span>Use your browser&apos;s Print command (Ctrl+P) and A4 paper.</span>
+        <Link to="/admin/registration">Back to registrations</Link>
+      </div>
+      {coupons.length === 0 ? <p className="print-empty">No registrations match these filters.</p> : null}
+      {pages.map((page, i) => (
+        <section className="print-page" key={i} aria-label={`Page ${i + 1}`}>
+          {page.map((c) => (
+            <div className="coupon-pair" key={c.slug}>
+              <Coupon c={c} copy="customer" />
+              <Coupon c={c} copy="dealer" />
+            </div>
+          ))}
+        </section>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { Guard } from "~/components/Guard";
+import { Details } from "~/components/counter/Details";
+import { amountText, PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
+import { ProofViewer } from "~/components/counter/ProofViewer";
+import { counterLinks } from "~/components/counter/styles";
+import {
+  deleteRegistration,
+  getRegistrationDetail,
+  notifyRegistration,
+  restoreRegistration,
+} from "~/models/registration.server";
+import { PAYMENT_MODE_LABELS } from "~/schemas/registration";
+import { requirePermission, requireRouteAccess } from "~/utils/auth.server";
+import { can } from "~/utils/permissions";
+import { displayDateTime } from "~/utils/time";
+import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Registration" }];
+export const links = counterLinks;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const reg = getRegistrationDetail(user.scope, params.slug!, { showCode: can(user, "read-user") });
+  if (!reg) throw new Response("Not Found", { status: 404 });
+  return { reg };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const form = await request.formData();
+  const slug = params.slug!;
+  const here = `/admin/registration/${slug}`;
+  switch (form.get("intent")) {
+    case "delete": {
+      const staff = await requirePermission(request, "delete-registration");
+      const res = deleteRegistration(staff.scope, slug);
+      if (!res.ok) return redirectWithToast(here, oops(res.message));
+      return redirectWithToast("/admin/registration", success("Registration deleted."));
+    }
+    case "restore": {
+      const staff = await requirePermission(request, "delete-registration");
+      const res = restoreRegistration(staff.scope, slug);
+      return redirectWithToast(here, res.ok ? success("Registration restored.") : oops(res.message));
+    }
+    case "notify": {
+      const staff = await requirePermission(request, "create-registration");
+      const res = await notifyRegistration(staff.scope, slug);
+      if (!res.ok) return redirectWithToast(here, oops(res.message));
+      return redirectWithToast(
+        here,
+        res.status === "failed" ? oops(`The SMS could not be sent: ${res.error ?? "unknown error"}`) : success("The customer was notified by SMS."),
+      );
+    }
+    default:
+      return redirectWithToast(here, oops(`Unknown action for ${user.name}.`));
+  }
+}
+
+const STATUS_TEXT = { pending: "Waiting for the customer's code", confirmed: "Confirmed, coupon not drawn", drawn: "Coupon drawn" };
+
+export default function RegistrationDetail() {
+  const { reg } = useLoaderData<typeof loader>();
+  const deleted = Boolean(reg.deleted_at);
+  const pre = reg.preregistration;
+  return (
+    <>
+      <h1>
+        Registration {deleted ? <span className="badge danger">Deleted</span> : <span className={`badge ${reg.status}`}>{reg.status}</span>}
+      </h1>
+      <Details
+        title="Customer"
+        rows={[
+          ["Name", reg.name],
+          ["Address", reg.address],
+          ["Email", reg.email],
+          [
+            "Phone",
+            <>
+              {reg.phone}
+              {reg.code ? <span className="otp" title="Latest purchase code">Code {reg.code}</span> : null}
+            </>,
+          ],
+          ["Citizenship No", reg.citizenship_no],
+          ["PAN", reg.pan],
+          ["Note", reg.note],
+          ["Shared in social media", <ProofViewer key="p" shared={pre.shared} url={pre.screenshot_url} />],
+          ["Total prize won", amountText(reg.prizes.total)],
+        ]}
+      />
+      <Details
+        title="Pre-Registration"
+        rows={[
+          ["Branch", pre.branch?.title ?? "Online"],
+          ["Prize won", amountText(pre.prize)],
+          ["Pre-registered", displayDateTime(pre.created_at)],
+          ["Details", <Link key="l" to={`/admin/preregistration/${pre.slug}`}>View Pre-Registration</Link>],
+        ]}
+      />
+      <Details
+        title="Registration"
+        rows={[
+          ["Slug No", reg.slug],
+          ["Bill/Chalan No", reg.bill_no],
+          ["Branch", reg.branch.title],
+          ["Model", reg.bike_model.title],
+          ["Engine No", reg.engine_no],
+          ["Chassis No", reg.chasis_no],
+          ["Vehicle Registration No", reg.registration_no],
+          ["Date of Purchase", reg.purchase_date.replaceAll("-", "/")],
+          ["Payment Mode", PAYMENT_MODE_LABELS[reg.payment_mode]],
+          ["Referred by", reg.referred_by ?? reg.referrer?.name],
+          ["Coupon Code", <code key="c">{reg.coupon_code}</code>],
+          ["Status", STATUS_TEXT[reg.status]],
+        ]}
+      />
+      <section className="detail-block" aria-label="Prize breakdown">
+        <h2>Prize breakdown</h2>
+        <PrizeBreakdown prizes={reg.prizes} />
+      </section>
+      <div className="actions">
+        <Link to="/admin/registration" className="button">
+          Close
+        </Link>
+        {!deleted ? (
+          <>
+            <Guard permission="update-registration">
+              <Link to={`/admin/registration/${reg.slug}/edit`} className="button">
+                Edit
+              </Link>
+            </Guard>
+            {reg.status === "pending" ? (
+              <Link to={`/admin/registration/${reg.slug}/verify`} className="button primary">
+                Confirm with Code
+              </Link>
+            ) : null}
+            {reg.status === "confirmed" ? (
+              <Guard permission="create-registration">
+                <Link to={`/admin/registration/${reg.slug}/draw`} className="button primary">
+                  Draw Coupon
+                </Link>
+              </Guard>
+            ) : null}
+            {reg.status === "drawn" ? (
+              <Guard permission="create-registration">
+                <Form method="post">
+                  <button type="submit" name="intent" value="notify">
+                    Notify
+                  </button>
+                </Form>
+              </Guard>
+            ) : null}
+            <a href={`/admin/print?slug=${reg.slug}`} className="button" target="_blank" rel="noreferrer">
+              Print
+            </a>
+            <Guard permission="delete-registration">
+              <Form method="post">
+                <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
+                  Delete
+                </ConfirmSubmit>
+              </Form>
+            </Guard>
+          </>
+        ) : (
+          <Guard permission="delete-registration">
+            <Form method="post">
+              <button type="submit" name="intent" value="restore" className="primary">
+                Restore
+              </button>
+            </Form>
+          </Guard>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,98 @@
+import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { redirect } from "@remix-run/node";
+import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
+import { DRAW_REVEAL_CSS, DrawReveal } from "~/components/DrawReveal";
+import { Guard } from "~/components/Guard";
+import { PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
+import { counterLinks } from "~/components/counter/styles";
+import { prizeLabel } from "~/models/prize-constants";
+import { drawCoupon, findRegistration } from "~/models/registration.server";
+import { requireRouteAccess } from "~/utils/auth.server";
+import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+export const meta: MetaFunction = () => [{ title: "Coupon Draw" }];
+export const links: LinksFunction = () => [...counterLinks(), { rel: "stylesheet", href: DRAW_REVEAL_CSS }];
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const reg = findRegistration(user.scope, params.slug!);
+  if (!reg) throw new Response("Not Found", { status: 404 });
+  if (reg.status === "pending") throw redirect(`/admin/registration/${reg.slug}/verify`);
+  return {
+    reg: {
+      slug: reg.slug,
+      name: reg.name,
+      status: reg.status,
+      coupon_code: reg.coupon_code,
+      coupon: reg.coupon,
+      prizes: reg.prizes,
+    },
+  };
+}
+
+export async function action({ request, params }: ActionFunctionArgs) {
+  const user = await requireRouteAccess(request);
+  const here = `/admin/registration/${params.slug}/draw`;
+  const res = await drawCoupon(user.scope, params.slug!);
+  if (!res.ok) {
+    if (res.status === 404) throw new Response("Not Found", { status: 404 });
+    return redirectWithToast(res.status === 409 ? `/admin/registration/${params.slug}` : here, oops(res.message));
+  }
+  return redirectWithToast(here, success(res.created ? "Coupon drawn." : "The coupon was already drawn."));
+}
+
+export default function RegistrationDraw() {
+  const { reg } = useLoaderData<typeof loader>();
+  const busy = useNavigation().state === "submitting";
+  const third = reg.prizes.third;
+  return (
+    <div className="draw-page">
+      <h1>Coupon Draw</h1>
+      {reg.status === "confirmed" ? (
+        <div className="card">
+          <p>
+            The purchase of <strong>{reg.name}</strong> is confirmed. Draw the third-thrill coupon now.
+          </p>
+          <Form method="post">
+            <button type="submit" name="intent" value="draw" className="primary" disabled={busy}>
+              {busy ? "Drawing…" : "Draw the Coupon"}
+            </button>
+          </Form>
+        </div>
+      ) : (
+        <>
+          <div className="card">
+            <DrawReveal
+              amount={third}
+              total={reg.prizes.total}
+              congratulation={
+                third
+                  ? `Congratulations ${reg.name}! You won a coupon of ${prizeLabel(third)}.`
+                  : `Thank you for your purchase, ${reg.name}. No coupon this time.`
+              }
+            />
+          </div>
+          <section className="detail-block" aria-label="Prize breakdown">
+            <h2>Prize breakdown · coupon {reg.coupon_code}</h2>
+            <PrizeBreakdown prizes={reg.prizes} />
+          </section>
+          <div className="actions">
+            <Link to={`/admin/registration/${reg.slug}`} className="button">
+              View Registration
+            </Link>
+            <Guard permission="create-registration">
+              <Form method="post" action={`/admin/registration/${reg.slug}`}>
+                <button type="submit" name="intent" value="notify">
+                  Notify
+                </button>
+              </Form>
+            </Guard>
+            <a href={`/admin/print?slug=${reg.slug}`} className="button primary" target="_blank" rel="noreferrer">
+              Print Coupon
+            </a>
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
