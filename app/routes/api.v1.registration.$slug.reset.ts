@@ -1,0 +1,16 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { resetRegistrationCode } from "~/models/registration.server";
+import { apiData, apiError, requireApiUser } from "~/utils/api.server";
+
+/**
+ * POST /api/v1/registration/{slug}/reset: sends the customer a new purchase
+ * code (within the code rules) and answers "Incorrect Code. Please Try again".
+ * data.sent tells whether a new code left; retry_after_seconds when it did not.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "POST") return apiError(405, "Method not allowed.");
+  const user = await requireApiUser(request, "read-registration");
+  const res = await resetRegistrationCode(user.scope, params.slug!);
+  if (!res.ok) return apiError(res.status, res.message, res.errors);
+  return apiData({ sent: res.sent, retry_after_seconds: res.retryAfterSeconds }, res.message);
+}

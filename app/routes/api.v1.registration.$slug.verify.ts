@@ -1,0 +1,18 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { confirmRegistration } from "~/models/registration.server";
+import { registrationCodeSchema } from "~/schemas/registration";
+import { apiData, apiError, parseApiBody, requireApiUser } from "~/utils/api.server";
+
+/**
+ * POST /api/v1/registration/{slug}/verify {code}: confirms the purchase with
+ * the code the customer received. A wrong code answers 422 with
+ * errors.code = ["Incorrect Code. Please Try again"]; call reset for a new code.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "POST") return apiError(405, "Method not allowed.");
+  const user = await requireApiUser(request, "read-registration");
+  const { value } = await parseApiBody(request, registrationCodeSchema);
+  const res = confirmRegistration(user.scope, params.slug!, value.code);
+  if (!res.ok) return apiError(res.status, res.message, res.errors);
+  return apiData(res.registration, res.alreadyConfirmed ? "The purchase was already confirmed." : "Purchase confirmed.");
+}
