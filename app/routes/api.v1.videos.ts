@@ -1,0 +1,7 @@
+import { groupedVideos } from "~/models/video.server";
+import { apiData } from "~/utils/api.server";
+
+/** GET /api/v1/videos (public): winner videos grouped ten_lakhs, one_lakh, fifty_thousand. */
+export async function loader() {
+  return apiData(groupedVideos());
+}
