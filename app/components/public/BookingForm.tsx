@@ -2,7 +2,8 @@
  * "Book a Ride": type, full name, state, district, city, email, phone, model,
  * branch and the captcha. The cascade narrows on the server when "Update
  * choices" is pressed (no JavaScript) and at once in the browser (CASCADE_SCRIPT).
- * Errors: the spec's booking fields; the city field shows the district error.
+ * Errors: the spec's booking fields; the city field shows the district error (spec 001 §8),
+ * and its own error when the district has none.
  */
 import { FieldError } from "~/components/Field";
 import { t, translateErrors, type Lang } from "~/utils/i18n";
@@ -93,7 +94,7 @@ export function BookingForm({
         label={t(lang, "book.city")}
         name="city"
         required
-        errors={errors.city ?? errors.district}
+        errors={errors.district ?? errors.city}
         defaultValue={sel.city}
         placeholder={choose}
         options={cascade.cities.map((s) => ({ value: s, label: s }))}
