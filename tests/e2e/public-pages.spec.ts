@@ -49,21 +49,26 @@ test("scheme details, terms and privacy policy show the settings texts", async (
 
 test("the winner list groups videos, each opening in a new tab", async ({ page }) => {
   const title = `Winner ${crypto.randomBytes(4).toString("hex")}`;
+  const slug = crypto.randomBytes(12).toString("base64url");
   writeDb((db) =>
     db
       .prepare("insert into videos (slug, title, url, amount) values (?, ?, ?, 100000)")
-      .run(crypto.randomBytes(12).toString("base64url"), title, "https://www.example.com/watch?v=one-lakh"),
+      .run(slug, title, "https://www.example.com/watch?v=one-lakh"),
   );
-  await page.goto("/");
-  await page.getByRole("link", { name: "Winners" }).click();
-  await expect(page).toHaveURL(/\/winner-list$/);
-  await expect(page.getByRole("link", { name: "← Back" })).toHaveAttribute("href", "/");
-  const group = page.getByRole("region", { name: "One Lakh" });
-  const video = group.getByRole("link", { name: title });
-  await expect(video).toHaveAttribute("href", "https://www.example.com/watch?v=one-lakh");
-  await expect(video).toHaveAttribute("target", "_blank");
-  await expect(page.locator("footer").getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/privacy-policy");
-  await expect(page.locator("footer .social a").first()).toHaveAttribute("target", "_blank");
+  try {
+    await page.goto("/");
+    await page.getByRole("link", { name: "Winners" }).click();
+    await expect(page).toHaveURL(/\/winner-list$/);
+    await expect(page.getByRole("link", { name: "← Back" })).toHaveAttribute("href", "/");
+    const group = page.getByRole("region", { name: "One Lakh" });
+    const video = group.getByRole("link", { name: title });
+    await expect(video).toHaveAttribute("href", "https://www.example.com/watch?v=one-lakh");
+    await expect(video).toHaveAttribute("target", "_blank");
+    await expect(page.locator("footer").getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/privacy-policy");
+    await expect(page.locator("footer .social a").first()).toHaveAttribute("target", "_blank");
+  } finally {
+    writeDb((db) => db.prepare("delete from videos where slug = ?").run(slug));
+  }
 });
 
 test("switching to Nepali is remembered on every page", async ({ page }) => {
