@@ -86,6 +86,12 @@ export const PUBLIC_ROUTES = [
   "/enquiry/:slug/draw",
   "/thankyou-for-test-ride-booking",
   "/winner-list",
+  "/showrooms",
+  "/scheme",
+  "/terms",
+  "/privacy-policy",
+  "/book-a-ride",
+  "/language",
   "/login",
   "/reset-password",
 ];
