@@ -17,6 +17,7 @@ import { and, count, desc, eq, gte, isNull, lt, ne, or, sql, type SQL } from "dr
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
 import { fileUrl } from "~/models/file.server";
+import { CAMPAIGN } from "~/models/preregistration.server";
 import { latestCode } from "~/models/otp.server";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
 import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
@@ -154,10 +155,12 @@ function searchCondition(term: string | null | undefined, scope: Scope): { base:
   const t = (term ?? "").trim();
   const phone = normalizePhone(t);
   const listScope = preregistrationListScope(scope);
-  if (phone && scope.branchId !== null) {
-    return { base: or(listScope, and(isNull(P.branch_id), eq(P.phone, phone))), match: eq(P.phone, phone) };
+  // (campaign, phone) is the unique index: a full phone number is one index lookup.
+  const samePhone = phone ? and(eq(P.campaign, CAMPAIGN), eq(P.phone, phone)) : undefined;
+  if (samePhone && scope.branchId !== null) {
+    return { base: or(listScope, and(isNull(P.branch_id), samePhone)), match: samePhone };
   }
-  return { base: listScope, match: t ? (phone ? eq(P.phone, phone) : preregistrationSearch(t)) : undefined };
+  return { base: listScope, match: t ? (samePhone ?? preregistrationSearch(t)) : undefined };
 }
 
 const selection = {

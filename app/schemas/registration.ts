@@ -92,8 +92,8 @@ const fields = {
     .string()
     .transform(emailChars)
     .pipe(z.union([z.literal(""), z.email(REGISTRATION_MESSAGES.email).max(120)]))
-    .optional()
-    .transform((v) => v || undefined),
+    .transform((v) => v || undefined)
+    .optional(),
   bike_model_id: z
     .number({ error: REGISTRATION_MESSAGES.bikeModel })
     .int(REGISTRATION_MESSAGES.bikeModel)

@@ -8,6 +8,7 @@ import { db, schema } from "@db/index";
 import { createAllocation } from "~/models/allocation.server";
 import { currentCode } from "~/models/otp.server";
 import { createRegistration } from "~/models/registration.server";
+import type { RegistrationInput } from "~/schemas/registration";
 import { action as loginAction } from "~/routes/login";
 import { loader as printPage } from "~/routes/admin.print";
 import { action as regPageAction, loader as regPage } from "~/routes/admin.registration.$slug._index";
@@ -95,7 +96,7 @@ function verifiedPre(branchId: number | null, over: Partial<typeof schema.prereg
 
 async function registrationAt(branchId: number, userId: number) {
   const res = await createRegistration({ id: userId, scope: { branchId } }, verifiedPre(branchId).slug, {
-    ...(regValues() as never),
+    ...(regValues() as unknown as RegistrationInput),
     send_sms: false,
   });
   if (!res.ok) throw new Error(res.message);
