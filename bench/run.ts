@@ -1,0 +1,338 @@
+/**
+ * `npm run bench`: the project's benchmark. Seeds a large database once
+ * (bench/.data/bench.sqlite: 500,000 pre-registrations, 100,000 registrations
+ * over 200 branches) and reuses it, builds the app when the build is missing or
+ * older than the sources, starts the built server (node server.js) on it and
+ * reports:
+ *  - the pre-registration list page with a search, p50/p95 (and the
+ *    registration list's, and the list without a search);
+ *  - Registrations.xls for all 100,000 registrations: time, size and the
+ *    server process's peak resident memory (sampled from /proc);
+ *  - the print sheet for 1,000 registrations: time;
+ *  - public pre-registration POST (/api/v1/enquiry) throughput with autocannon,
+ *    beside a bare node:http + better-sqlite3 server doing one durable insert
+ *    (WAL, synchronous FULL) per POST, in the same run, and their ratio.
+ * It prints a table; nothing is asserted. Options (environment):
+ *   BENCH_DURATION=10 seconds per throughput run, BENCH_CONNECTIONS=10,
+ *   BENCH_SEARCHES=100 measured list requests, BENCH_RESEED=1 to rebuild the
+ *   database, BENCH_REBUILD=1 to rebuild the app, BENCH_BUILD_DIR (build-bench).
+ */
+import autocannon, { type Result } from "autocannon";
+import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { BENCH_DATA_VERSION, BENCH_SIZES, BENCH_USERS, benchDataVersion, seedBenchDatabase } from "./seed";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const DATA = path.join(ROOT, "bench/.data");
+const DB_FILE = path.join(DATA, "bench.sqlite");
+const BARE_DB = path.join(DATA, "bare.sqlite");
+const BUILD_DIR = process.env.BENCH_BUILD_DIR ?? "build-bench";
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 100);
+
+const log = (s: string) => console.log(`[bench] ${s}`);
+const ms = (n: number) => `${n.toFixed(1)} ms`;
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+// ---------------------------------------------------------------- preparation
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function ensureBuild() {
+  const entry = path.join(ROOT, BUILD_DIR, "server/index.js");
+  const sources = Math.max(newestMtime(path.join(ROOT, "app")), fs.statSync(path.join(ROOT, "vite.config.ts")).mtimeMs);
+  if (!process.env.BENCH_REBUILD && fs.existsSync(entry) && fs.statSync(entry).mtimeMs > sources) {
+    log(`using the build in ${BUILD_DIR}/`);
+    return;
+  }
+  log(`building the app into ${BUILD_DIR}/ …`);
+  execFileSync(path.join(ROOT, "node_modules/.bin/remix"), ["vite:build"], {
+    cwd: ROOT,
+    env: { ...process.env, BUILD_DIR },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+}
+
+async function ensureDatabase() {
+  fs.mkdirSync(DATA, { recursive: true });
+  if (!process.env.BENCH_RESEED && benchDataVersion(DB_FILE) === BENCH_DATA_VERSION) {
+    log(`reusing ${path.relative(ROOT, DB_FILE)} (${mb(fs.statSync(DB_FILE).size)})`);
+    return;
+  }
+  log(
+    `seeding ${BENCH_SIZES.preregistrations.toLocaleString()} pre-registrations and ${BENCH_SIZES.registrations.toLocaleString()} registrations over ${BENCH_SIZES.branches} branches (once) …`,
+  );
+  await seedBenchDatabase(DB_FILE, log);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on("error", reject);
+  });
+}
+
+async function waitFor(url: string, timeoutMs = 60_000) {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not up yet
+    }
+    if (Date.now() > end) throw new Error(`${url} did not answer`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+async function startApp(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ["server.js"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      BUILD_DIR,
+      DATABASE_URL: `file:${DB_FILE}`,
+      DATA_DIR: DATA,
+      RATE_LIMIT_FACTOR: "100000",
+      NODE_ENV: "production",
+      SESSION_SECRET: "bench-secret",
+      COOKIE_SECURE: "false",
+      SMS_PROVIDER: "outbox",
+      RECAPTCHA_SITE_KEY: "",
+      RECAPTCHA_SECRET: "",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  await waitFor(`http://127.0.0.1:${port}/login`);
+  return child;
+}
+
+async function startBare(port: number): Promise<ChildProcess> {
+  for (const f of [BARE_DB, `${BARE_DB}-wal`, `${BARE_DB}-shm`]) fs.rmSync(f, { force: true });
+  const child = fork(path.join(ROOT, "bench/bare-server.mjs"), [BARE_DB, String(port)], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  await new Promise<void>((resolve, reject) => {
+    child.once("message", () => resolve());
+    child.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
+  });
+  return child;
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    if (child.exitCode !== null) return resolve();
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+    setTimeout(() => child.kill("SIGKILL"), 8000).unref();
+  });
+}
+
+// ---------------------------------------------------------------- measuring
+
+function rssOf(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  return kb * 1024;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+async function timed(url: string, headers: Record<string, string>): Promise<{ ms: number; bytes: number; status: number }> {
+  const t0 = performance.now();
+  const res = await fetch(url, { headers });
+  const body = await res.arrayBuffer();
+  return { ms: performance.now() - t0, bytes: body.byteLength, status: res.status };
+}
+
+/** A small deterministic random source, so every run searches the same terms. */
+function prng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+function searchTerms(n: number): string[] {
+  const rand = prng(20261121);
+  const names = ["Thapa", "Sita", "Gurung", "Ram Thapa", "Sherpa", "Laxmi Rai", "Kumar", "Pokharel", "Bimala", "Hari Koirala", "Lamichhane", "Usha"];
+  const out: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = i % 4;
+    const id = 1 + Math.floor(rand() * BENCH_SIZES.preregistrations);
+    if (k === 0) out.push(names[Math.floor(rand() * names.length)]);
+    else if (k === 1) out.push(String(9800000000 + id)); // a customer's full phone
+    else if (k === 2) out.push(String(9800000000 + id).slice(2, 8)); // part of a phone
+    else out.push(String(1000000000 + id * 37).slice(0, 7)); // part of a citizenship number
+  }
+  return out;
+}
+
+async function listLatencies(base: string, pathOf: (term: string) => string, cookie: string, terms: string[]) {
+  for (const t of terms.slice(0, 5)) await timed(base + pathOf(t), { Cookie: cookie }); // warm up
+  const times: number[] = [];
+  for (const t of terms) {
+    const r = await timed(base + pathOf(t), { Cookie: cookie });
+    if (r.status !== 200) throw new Error(`${pathOf(t)} answered ${r.status}`);
+    times.push(r.ms);
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length };
+}
+
+async function login(base: string): Promise<{ cookie: string; token: string }> {
+  const form = new URLSearchParams({ email: BENCH_USERS.admin, password: BENCH_USERS.password, redirectTo: "/admin" });
+  const res = await fetch(`${base}/login`, { method: "POST", body: form, redirect: "manual" });
+  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
+  if (!cookie.startsWith("__session=")) throw new Error(`login failed (${res.status})`);
+  const api = await fetch(`${base}/api/v1/auth/login`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: BENCH_USERS.admin, password: BENCH_USERS.password }),
+  });
+  const token = ((await api.json()) as { access_token: string }).access_token;
+  return { cookie, token };
+}
+
+async function postThroughput(url: string): Promise<Result> {
+  // Fresh phone numbers every run (the seeded ones are 98…; these are 96…/97…).
+  let n = Math.floor(Math.random() * 50_000_000);
+  return autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: DURATION,
+    headers: { "Content-Type": "application/json" },
+    requests: [
+      {
+        method: "POST",
+        setupRequest: (req) => {
+          n++;
+          const phone = String(9600000000 + (n % 199_999_999));
+          return {
+            ...req,
+            body: JSON.stringify({
+              name: "Bench Visitor",
+              address: "Bench Road",
+              phone,
+              citizenship_no: String(5_000_000_000 + n),
+              nearest_branch_id: 1 + (n % BENCH_SIZES.branches),
+              source: "SOCIAL MEDIA",
+            }),
+          };
+        },
+      },
+    ],
+  });
+}
+
+// ---------------------------------------------------------------- the run
+
+async function main() {
+  await ensureDatabase();
+  ensureBuild();
+  const port = await freePort();
+  const app = await startApp(port);
+  const base = `http://127.0.0.1:${port}`;
+  const rows: [string, string, string][] = [];
+  try {
+    const { cookie, token } = await login(base);
+    const terms = searchTerms(SEARCHES);
+
+    log("list pages …");
+    const pre = await listLatencies(base, (t) => `/admin/preregistration?search=${encodeURIComponent(t)}`, cookie, terms);
+    rows.push([`Pre-registration list + search (${BENCH_SIZES.preregistrations.toLocaleString()} rows)`, `p50 ${ms(pre.p50)} · p95 ${ms(pre.p95)}`, `${pre.n} searches: names, full and partial phones, citizenship parts`]);
+    const reg = await listLatencies(base, (t) => `/admin/registration?search=${encodeURIComponent(t)}`, cookie, terms);
+    rows.push([`Registration list + search (${BENCH_SIZES.registrations.toLocaleString()} rows)`, `p50 ${ms(reg.p50)} · p95 ${ms(reg.p95)}`, `${reg.n} searches`]);
+    const plain = await listLatencies(base, () => `/admin/preregistration`, cookie, terms.slice(0, 30));
+    rows.push(["Pre-registration list, no search", `p50 ${ms(plain.p50)} · p95 ${ms(plain.p95)}`, "first page, with the entry count"]);
+
+    log("Registrations.xls …");
+    const baseline = rssOf(app.pid!);
+    let peak = baseline;
+    const sampler = setInterval(() => {
+      try {
+        peak = Math.max(peak, rssOf(app.pid!));
+      } catch {
+        // process gone
+      }
+    }, 20);
+    const xls = await timed(`${base}/api/v1/registration/download`, { Authorization: `Bearer ${token}` });
+    clearInterval(sampler);
+    peak = Math.max(peak, rssOf(app.pid!));
+    if (xls.status !== 200) throw new Error(`download answered ${xls.status}`);
+    rows.push([
+      `Registrations.xls (${BENCH_SIZES.registrations.toLocaleString()} rows)`,
+      `${(xls.ms / 1000).toFixed(2)} s · peak RSS ${mb(peak)}`,
+      `${mb(xls.bytes)} file; server RSS before ${mb(baseline)} (+${mb(peak - baseline)})`,
+    ]);
+
+    log("print sheet …");
+    const prints: number[] = [];
+    let printBytes = 0;
+    for (let i = 0; i < 3; i++) {
+      const r = await timed(`${base}/admin/print?limit=1000&preview=1`, { Cookie: cookie });
+      if (r.status !== 200) throw new Error(`print answered ${r.status}`);
+      prints.push(r.ms);
+      printBytes = r.bytes;
+    }
+    rows.push(["Print sheet, 1,000 registrations (2,000 coupons, 167 pages)", `${ms(percentile(prints, 50))} (median of 3)`, `${mb(printBytes)} HTML`]);
+
+    log(`POST /api/v1/enquiry for ${DURATION} s with ${CONNECTIONS} connections …`);
+    const appPost = await postThroughput(`${base}/api/v1/enquiry`);
+    await stop(app);
+    const barePort = await freePort();
+    const bare = await startBare(barePort);
+    log(`bare node:http + better-sqlite3 insert for ${DURATION} s …`);
+    const barePost = await postThroughput(`http://127.0.0.1:${barePort}/`);
+    await stop(bare);
+    const appRps = appPost.requests.average;
+    const bareRps = barePost.requests.average;
+    rows.push([
+      "Public pre-registration POST /api/v1/enquiry",
+      `${appRps.toFixed(0)} req/s · p50 ${appPost.latency.p50} ms · p99 ${appPost.latency.p99} ms`,
+      `${appPost["2xx"]} created, ${appPost.non2xx} non-2xx, ${appPost.errors} errors`,
+    ]);
+    rows.push([
+      "Bare node:http + one durable SQLite insert",
+      `${bareRps.toFixed(0)} req/s · p50 ${barePost.latency.p50} ms · p99 ${barePost.latency.p99} ms`,
+      `${barePost["2xx"]} inserted, ${barePost.non2xx} non-2xx, ${barePost.errors} errors`,
+    ]);
+    rows.push(["Ratio app / bare", `${(appRps / bareRps).toFixed(3)} (${((appRps / bareRps) * 100).toFixed(1)} %)`, "WAL, synchronous FULL on both"]);
+  } finally {
+    await stop(app);
+  }
+
+  const sqliteVersion = execFileSync(process.execPath, ["-e", "const D=require('better-sqlite3');console.log(new D(':memory:').prepare('select sqlite_version() v').get().v)"], { cwd: ROOT })
+    .toString()
+    .trim();
+  console.log(
+    `\nBenchmark · Node ${process.version} · SQLite ${sqliteVersion} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · database ${mb(fs.statSync(DB_FILE).size)}\n`,
+  );
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length), ["Measure", "Result", "Notes"][i].length));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+  console.log(line(["Measure", "Result", "Notes"]));
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const r of rows) console.log(line(r));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
