@@ -17,7 +17,7 @@ import { and, count, desc, eq, gte, isNull, lt, ne, or, sql, type SQL } from "dr
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
 import { fileUrl } from "~/models/file.server";
-import { CAMPAIGN } from "~/models/preregistration.server";
+import { CAMPAIGN, preregistrationScope } from "~/models/preregistration.server";
 import { latestCode } from "~/models/otp.server";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
 import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
@@ -45,11 +45,8 @@ export function preregistrationListScope(scope: Scope): SQL | undefined {
   );
 }
 
-/** Rows a branch user may open by slug: its branch's and the public ones. */
-export function preregistrationAccessScope(scope: Scope): SQL | undefined {
-  if (scope.branchId === null) return undefined;
-  return or(eq(P.branch_id, scope.branchId), isNull(P.branch_id));
-}
+/** Rows a branch user may open by slug: the one rule of app/models/preregistration.server.ts. */
+export const preregistrationAccessScope = (scope: Scope): SQL | undefined => preregistrationScope(scope);
 
 /** Staff who may see one-time codes beside the phone (spec: read-user; create-user on the pre-registration screens). */
 export function canSeeCodes(user: PermissionHolder): boolean {

@@ -19,7 +19,7 @@
  * ones belong to the staff member's branch (and draw from its pools).
  */
 import crypto from "node:crypto";
-import { and, eq, isNull, ne, type SQL } from "drizzle-orm";
+import { and, eq, isNull, ne, or, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { db, schema } from "@db/index";
@@ -45,7 +45,7 @@ import { findActiveBikeModel } from "./bike-model.server";
 import { findActiveBranch } from "./branch.server";
 import { fileUrl, getFile, storeUpload, UPLOAD_FAILED, UploadError } from "./file.server";
 import { canResendAt, issueCode, OTP_RULES, verifyCode } from "./otp.server";
-import { branchCondition, type Scope } from "./scope.server";
+import type { Scope } from "./scope.server";
 import { isRegistrationOpen } from "./settings.server";
 
 const { preregistrations, bikeModels, branches, registrations } = schema;
@@ -411,9 +411,14 @@ function sendVerificationCode(entry: Pick<Preregistration, "id" | "phone">) {
 
 // ---------------------------------------------------------------- reading
 
-/** Branch users see only their branch's pre-registrations; head office sees all. */
+/**
+ * The pre-registrations a user may open: head office every one; a branch user
+ * those made at its branch and the public ones (no branch), so the showroom a
+ * visitor walks into can serve them. One made at another branch is never reachable.
+ */
 export function preregistrationScope(scope: Scope | undefined): SQL | undefined {
-  return scope ? branchCondition(preregistrations.branch_id, scope) : undefined;
+  if (!scope || scope.branchId === null) return undefined;
+  return or(eq(preregistrations.branch_id, scope.branchId), isNull(preregistrations.branch_id));
 }
 
 function rowBySlug(slug: string, scope?: Scope): Preregistration | null {
