@@ -4,7 +4,7 @@
  * shown only to staff allowed to see codes, edit and delete. Creating,
  * verifying and drawing go through app/models/preregistration.server.ts.
  *
- * Branch scope (docs/decisions/counter-journey.md):
+ * Branch scope (docs/decisions/0005-counter-journey.md):
  * - head office sees every pre-registration;
  * - a branch user's lists show the pre-registrations made at its branch and the
  *   public ones (no branch) that named it as nearest showroom;
