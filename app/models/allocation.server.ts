@@ -9,7 +9,7 @@ import { db, schema } from "@db/index";
 import type { Allocation } from "@db/schema";
 import { type Scope, HEAD_OFFICE, branchCondition } from "~/models/scope.server";
 import { ALLOCATION_TYPES, type AllocationType } from "~/models/prize-constants";
-import { orderPools, toTableParams, type PagingArgs, type PoolState } from "~/models/prize-draw.server";
+import { orderPools, poolsOf, toTableParams, type PagingArgs, type PoolState } from "~/models/prize-draw.server";
 import { baseTableMean, readBaseTable } from "~/models/prize-settings.server";
 import { ALLOCATION_MESSAGES, allocationCountSchema, allocationSchema } from "~/schemas/allocation";
 import { likeContains, likePrefix, runTable, type TableResult } from "~/utils/datatable.server";
@@ -329,23 +329,7 @@ export function payoutPreview(args: { date: string; branchId: number | null; ent
   const types = ALLOCATION_TYPES.filter((t) => t === "preregistration_public" || args.branchId !== null);
   const result: PreviewType[] = types.map((type) => {
     const branchId = type === "preregistration_public" ? null : args.branchId;
-    const pools = db
-      .select({
-        id: allocations.id,
-        amount: allocations.amount,
-        count: allocations.count,
-        paid: allocations.paid,
-        probability: allocations.probability,
-      })
-      .from(allocations)
-      .where(
-        and(
-          eq(allocations.type, type),
-          eq(allocations.date, args.date),
-          branchId === null ? isNull(allocations.branch_id) : eq(allocations.branch_id, branchId),
-        ),
-      )
-      .all();
+    const pools = poolsOf(db, type, branchId, args.date, { withPaidOut: true });
     const expectation = expectedPoolWins(pools, entries);
     const previewPools: PreviewPool[] = expectation.pools.map(({ pool, expectedWinners }) => ({
       ...pool,

@@ -162,10 +162,18 @@ type PoolDrawInput = {
   baseTable: BaseTableRow[];
 };
 
-/** Rolls against the entry's pools, takes the prize won, falls back, and writes the draws row. Runs inside a transaction. */
-function drawFromPools(tx: Executor, input: PoolDrawInput): Draw {
-  const date = kathmanduDate(input.at);
-  const pools = tx
+/**
+ * The pools an entry of a type, branch and Kathmandu date draws from: only those
+ * with prizes left, unless `withPaidOut` (the payout preview shows every pool).
+ */
+export function poolsOf(
+  exec: Executor,
+  type: AllocationType,
+  branchId: number | null,
+  date: string,
+  { withPaidOut = false } = {},
+): PoolState[] {
+  return exec
     .select({
       id: allocations.id,
       amount: allocations.amount,
@@ -176,13 +184,19 @@ function drawFromPools(tx: Executor, input: PoolDrawInput): Draw {
     .from(allocations)
     .where(
       and(
-        eq(allocations.type, input.poolType),
+        eq(allocations.type, type),
         eq(allocations.date, date),
-        input.branchId === null ? isNull(allocations.branch_id) : eq(allocations.branch_id, input.branchId),
-        lt(allocations.paid, allocations.count),
+        branchId === null ? isNull(allocations.branch_id) : eq(allocations.branch_id, branchId),
+        withPaidOut ? undefined : lt(allocations.paid, allocations.count),
       ),
     )
     .all();
+}
+
+/** Rolls against the entry's pools, takes the prize won, falls back, and writes the draws row. Runs inside a transaction. */
+function drawFromPools(tx: Executor, input: PoolDrawInput): Draw {
+  const date = kathmanduDate(input.at);
+  const pools = poolsOf(tx, input.poolType, input.branchId, date);
   const considered: PoolAudit[] = orderPools(pools).map((p) => ({ ...p, remaining: p.count - p.paid }));
   const { winner, rolls } = rollPools<PoolState>(considered, input.random);
   const allRolls: Roll[] = [...rolls];
