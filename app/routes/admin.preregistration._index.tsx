@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { FilterDate, FilterSelect } from "~/components/TableFilters";
 import { DataTable } from "~/components/DataTable";
 import { Guard } from "~/components/Guard";
 import { useFilterQuery } from "~/components/counter/RegistrationFilters";
@@ -31,22 +32,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const FILE_KEYS = ["bike_model", "branch", "from", "to", "prize", "status", "search"] as const;
 
-function Select({ name, label, options }: { name: string; label: string; options: { value: string | number; label: string }[] }) {
-  const [params] = useSearchParams();
-  return (
-    <label>
-      <span>{label}</span>
-      <select name={name} defaultValue={params.get(name) ?? ""}>
-        <option value="">All</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
 
 export default function Preregistrations() {
   const { table, headOffice, bikeModels, branches, statuses } = useLoaderData<typeof loader>();
@@ -73,18 +58,12 @@ export default function Preregistrations() {
         searchLabel="Phone"
         filters={
           <>
-            <Select name="bike_model" label="Model" options={bikeModels.map((m) => ({ value: m.id, label: m.title }))} />
-            {branches ? <Select name="branch" label="Branch" options={branches.map((b) => ({ value: b.id, label: b.title }))} /> : null}
-            <Select name="status" label="Status" options={statuses} />
-            <Select name="prize" label="Prize" options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))} />
-            <label>
-              <span>From</span>
-              <input type="date" name="from" defaultValue={params.get("from") ?? ""} />
-            </label>
-            <label>
-              <span>To</span>
-              <input type="date" name="to" defaultValue={params.get("to") ?? ""} />
-            </label>
+            <FilterSelect name="bike_model" label="Model" options={bikeModels.map((m) => ({ value: m.id, label: m.title }))} />
+            {branches ? <FilterSelect name="branch" label="Branch" options={branches.map((b) => ({ value: b.id, label: b.title }))} /> : null}
+            <FilterSelect name="status" label="Status" options={statuses} />
+            <FilterSelect name="prize" label="Prize" options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))} />
+            <FilterDate name="from" label="From" />
+            <FilterDate name="to" label="To" />
           </>
         }
         actions={

@@ -1,36 +1,10 @@
 /** The registration list's filter inputs (spec 000 §2), placed inside the DataTable's GET form. */
 import { useSearchParams } from "@remix-run/react";
+import { FilterDate, FilterSelect } from "~/components/TableFilters";
 import { PRE_PRIZES, REGISTRATION_PRIZES } from "~/models/prize-constants";
 import { PAYMENT_MODE_LABELS, PAYMENT_MODES } from "~/schemas/registration";
 
 type Option = { id: number; title: string };
-
-function Select({ name, label, options }: { name: string; label: string; options: { value: string | number; label: string }[] }) {
-  const [params] = useSearchParams();
-  return (
-    <label>
-      <span>{label}</span>
-      <select name={name} defaultValue={params.get(name) ?? ""}>
-        <option value="">All</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
-}
-
-function DateInput({ name, label }: { name: string; label: string }) {
-  const [params] = useSearchParams();
-  return (
-    <label>
-      <span>{label}</span>
-      <input type="date" name={name} defaultValue={params.get(name) ?? ""} />
-    </label>
-  );
-}
 
 export function RegistrationFilters({
   bikeModels,
@@ -45,19 +19,19 @@ export function RegistrationFilters({
   const [params] = useSearchParams();
   return (
     <>
-      <Select name="payment_mode" label="Payment Mode" options={PAYMENT_MODES.map((m) => ({ value: m, label: PAYMENT_MODE_LABELS[m] }))} />
-      <Select name="bike_model" label="Model" options={bikeModels.map((m) => ({ value: m.id, label: m.title }))} />
-      {branches ? <Select name="branch" label="Branch" options={branches.map((b) => ({ value: b.id, label: b.title }))} /> : null}
-      <DateInput name="from" label="From" />
-      <DateInput name="to" label="To" />
+      <FilterSelect name="payment_mode" label="Payment Mode" options={PAYMENT_MODES.map((m) => ({ value: m, label: PAYMENT_MODE_LABELS[m] }))} />
+      <FilterSelect name="bike_model" label="Model" options={bikeModels.map((m) => ({ value: m.id, label: m.title }))} />
+      {branches ? <FilterSelect name="branch" label="Branch" options={branches.map((b) => ({ value: b.id, label: b.title }))} /> : null}
+      <FilterDate name="from" label="From" />
+      <FilterDate name="to" label="To" />
       {prizes ? (
         <>
           <label>
             <span>Total Prize</span>
             <input type="number" name="prize" min={0} step={1000} defaultValue={params.get("prize") ?? ""} className="narrow-input" />
           </label>
-          <Select name="pre_prize" label="Pre Prize" options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))} />
-          <Select
+          <FilterSelect name="pre_prize" label="Pre Prize" options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))} />
+          <FilterSelect
             name="post_prize"
             label="Post Prize"
             options={[{ value: 0, label: "No coupon" }, ...REGISTRATION_PRIZES.map((p) => ({ value: p.amount, label: p.label }))]}
