@@ -33,8 +33,9 @@ export async function makeUser(role: "super-admin" | "branch-manager" | "branch-
   return { ...user, password: "secret-pass-1" };
 }
 
-let phone = 9800000000;
-export const nextPhone = () => String(phone++ + Math.floor(Math.random() * 1000) * 1000);
+/** Valid, distinct Nepali mobile numbers (98XXXXXXXX) from a random start. */
+let phone = 9800000000 + Math.floor(Math.random() * 90_000_000);
+export const nextPhone = () => String(phone++);
 
 export function makePreregistration(over: Partial<typeof schema.preregistrations.$inferInsert> = {}) {
   return db
