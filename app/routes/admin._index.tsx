@@ -10,9 +10,12 @@ import { formatChange } from "~/components/counter/labels";
 import { dashboardStats } from "~/models/dashboard.server";
 import { prizeLabel } from "~/models/prize-constants";
 import { listRegistrations, readRegistrationFilters } from "~/models/registration.server";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { displayDateTime } from "~/utils/time";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: null } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Dashboard" }];
 export const links = counterLinks;
@@ -21,7 +24,7 @@ export const links = counterLinks;
 const REFRESH_MS = 60_000;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   return {
     stats: dashboardStats(user.scope),

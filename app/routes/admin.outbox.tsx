@@ -5,12 +5,15 @@ import { db, schema } from "@db/index";
 import type { SmsMessage } from "@db/schema";
 import { DataTable } from "~/components/DataTable";
 import { sendSms, type SmsPurpose } from "~/models/sms.server";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams, runTable, type TableParams } from "~/utils/datatable.server";
 import { can } from "~/utils/permissions";
 import { normalizePhone } from "~/utils/phone";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "send-sms" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "SMS Outbox" }];
 
@@ -60,7 +63,7 @@ function present(m: SmsMessage, seesCodes: boolean): Row {
 
 /** GET /admin/outbox (send-sms): every stored SMS with status, provider and reply; filters status, purpose and phone. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const seesCodes = can(user, "read-user") || can(user, "create-user");
   const table = outboxTable(parseTableParams(params), { status: params.get("status"), purpose: params.get("purpose") });
@@ -69,7 +72,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** POST intent=retry, id: sends a failed message again (a new outbox row); code messages have their own resend. */
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRouteAccess(request);
+  await requireRouteAccess(request, handle);
   const form = await request.formData();
   const back = `/admin/outbox${new URL(request.url).search}`;
   const id = Number(form.get("id"));

@@ -13,9 +13,12 @@ import {
   preregistrationActions,
 } from "~/models/preregistration-admin.server";
 import { STATUS_LABELS } from "~/components/counter/labels";
-import { requirePermission, requireRouteAccess } from "~/utils/auth.server";
+import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Pre-Registration" }];
 export const links = counterLinks;
@@ -23,7 +26,7 @@ export const links = counterLinks;
 const DELETE_QUESTION = "Are you sure you want to delete this preregistration?";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const pre = getPreregistrationDetail(user.scope, params.slug!, { showCode: canSeeCodes(user) });
   // Spec 000 §2: a load failure redirects to /admin.
   if (!pre) throw await redirectWithToast("/admin", oops("Pre-registration not found."));
@@ -31,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireRouteAccess(request);
+  await requireRouteAccess(request, handle);
   const form = await request.formData();
   const here = `/admin/preregistration/${params.slug}`;
   if (form.get("intent") !== "delete") return redirectWithToast(here, oops("Unknown action."));

@@ -8,14 +8,17 @@ import { counterLinks } from "~/components/counter/styles";
 import { findPreregistration } from "~/models/preregistration-admin.server";
 import { getPreregistrationBySlug, prizeSummary } from "~/models/preregistration.server";
 import { prizeLabel } from "~/models/prize-constants";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { oops, redirectWithToast } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Pre-Registration Draw" }];
 export const links: LinksFunction = () => [...counterLinks(), { rel: "stylesheet", href: DRAW_REVEAL_CSS }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const pre = findPreregistration(user.scope, params.slug!);
   if (!pre) throw await redirectWithToast("/admin", oops("Pre-registration not found."));
   if (!pre.is_verified) throw redirect(`/admin/preregistration/${pre.slug}/verify`);

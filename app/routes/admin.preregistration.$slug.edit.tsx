@@ -8,14 +8,17 @@ import { listBranchOptions } from "~/models/branch.server";
 import { storeUpload, UPLOAD_FAILED, UploadError } from "~/models/file.server";
 import { findPreregistration, updatePreregistration } from "~/models/preregistration-admin.server";
 import { preregistrationSchema } from "~/schemas/preregistration";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "update-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Edit Pre-Registration" }];
 export const links = counterLinks;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const pre = findPreregistration(user.scope, params.slug!);
   if (!pre) throw await redirectWithToast("/admin", oops("Pre-registration not found."));
   if (pre.purchased) {
@@ -45,7 +48,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 type ActionData = { values: PreregValues; errors: Record<string, string[]> };
 
 export async function action({ request, params }: ActionFunctionArgs): Promise<ActionData | Response> {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const form = await request.formData();
   const values: PreregValues = {};
   form.forEach((v, k) => {

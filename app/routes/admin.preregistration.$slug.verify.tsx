@@ -6,9 +6,12 @@ import { Field } from "~/components/Field";
 import { counterLinks } from "~/components/counter/styles";
 import { findPreregistration } from "~/models/preregistration-admin.server";
 import { resendVerificationCode, verifyPreregistration } from "~/models/preregistration.server";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { maskPhone } from "~/utils/phone";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Verify Pre-Registration" }];
 export const links = counterLinks;
@@ -17,7 +20,7 @@ const ENTER_CODE = "Enter the registration code the customer received";
 const MISMATCH = "the code you have selected is incorrect. Please try again or resend the code";
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const pre = findPreregistration(user.scope, params.slug!);
   if (!pre) throw await redirectWithToast("/admin", oops("Pre-registration not found."));
   if (pre.is_verified) throw redirect(`/admin/preregistration/${pre.slug}/draw`);
@@ -27,7 +30,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 type ActionData = { error?: string; notice?: string; mismatch?: boolean; at?: number };
 
 export async function action({ request, params }: ActionFunctionArgs): Promise<ActionData | Response> {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   // Access is decided here (a branch may serve a public pre-registration); the model then works on the slug.
   const pre = findPreregistration(user.scope, params.slug!);
   if (!pre) throw await redirectWithToast("/admin", oops("Pre-registration not found."));

@@ -10,15 +10,18 @@ import { listBranchOptions } from "~/models/branch.server";
 import { listPreregistrations, readPreregistrationFilters } from "~/models/preregistration-admin.server";
 import { PREREGISTRATION_STATUSES, STATUS_LABELS } from "~/components/counter/labels";
 import { PRE_PRIZES, prizeLabel } from "~/models/prize-constants";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { displayDateTime } from "~/utils/time";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Pre-Registrations" }];
 export const links = counterLinks;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const headOffice = user.scope.branchId === null;
   return {

@@ -6,8 +6,11 @@ import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { findActiveBranch, listBranchOptions } from "~/models/branch.server";
 import { createPreregistration, reviewPreregistration } from "~/models/preregistration.server";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "create-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "New Pre-Registration" }];
 export const links = counterLinks;
@@ -32,7 +35,7 @@ const CARRIED = [
 ] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const headOffice = user.scope.branchId === null;
   return {
     bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
@@ -58,7 +61,7 @@ function valuesOf(form: FormData): PreregValues {
 }
 
 export async function action({ request }: ActionFunctionArgs): Promise<ActionData | Response> {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const form = await request.formData();
   const intent = form.get("intent");
   const values = valuesOf(form);

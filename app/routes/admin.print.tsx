@@ -4,7 +4,10 @@ import { useEffect } from "react";
 import { counterLinks } from "~/components/counter/styles";
 import { prizeLabel } from "~/models/prize-constants";
 import { PRINT_LIMIT, printRegistrations, readRegistrationFilters, toPrintCoupon, type PrintCoupon } from "~/models/registration.server";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Print Coupons" }];
 export const links = counterLinks;
@@ -13,7 +16,7 @@ export const links = counterLinks;
 const COUPONS_PER_PAGE = 12;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const asked = Number(params.get("limit"));
   const limit = Number.isInteger(asked) && asked > 0 ? Math.min(asked, 5000) : PRINT_LIMIT;

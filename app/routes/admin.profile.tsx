@@ -6,16 +6,19 @@ import { FieldError } from "~/components/Field";
 import { useStaff } from "~/components/Guard";
 import { changePassword } from "~/models/user.server";
 import { changePasswordSchema } from "~/schemas/auth";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
 
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: null } satisfies RouteAccess;
+
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess(request);
+  await requireRouteAccess(request, handle);
   return null;
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema });
   const hideFields = ["current_password", "password", "password_confirmation"];
   if (submission.status !== "success") return Response.json(submission.reply({ hideFields }), { status: 400 });

@@ -13,23 +13,26 @@ import {
   restoreRegistration,
 } from "~/models/registration.server";
 import { PAYMENT_MODE_LABELS } from "~/schemas/registration";
-import { requirePermission, requireRouteAccess } from "~/utils/auth.server";
+import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { can } from "~/utils/permissions";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Registration" }];
 export const links = counterLinks;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const reg = getRegistrationDetail(user.scope, params.slug!, { showCode: can(user, "read-user") });
   if (!reg) throw new Response("Not Found", { status: 404 });
   return { reg };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const form = await request.formData();
   const slug = params.slug!;
   const here = `/admin/registration/${slug}`;

@@ -7,14 +7,17 @@ import { PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
 import { counterLinks } from "~/components/counter/styles";
 import { prizeLabel } from "~/models/prize-constants";
 import { drawCoupon, findRegistration } from "~/models/registration.server";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "create-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Coupon Draw" }];
 export const links: LinksFunction = () => [...counterLinks(), { rel: "stylesheet", href: DRAW_REVEAL_CSS }];
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const reg = findRegistration(user.scope, params.slug!);
   if (!reg) throw new Response("Not Found", { status: 404 });
   if (reg.status === "pending") throw redirect(`/admin/registration/${reg.slug}/verify`);
@@ -31,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const here = `/admin/registration/${params.slug}/draw`;
   const res = await drawCoupon(user.scope, params.slug!);
   if (!res.ok) {

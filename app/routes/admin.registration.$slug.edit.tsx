@@ -8,15 +8,18 @@ import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { billWithoutPrefix, findRegistration, updateRegistration } from "~/models/registration.server";
 import { registrationUpdateSchema } from "~/schemas/registration";
-import { requirePermission, requireRouteAccess } from "~/utils/auth.server";
+import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Edit Registration" }];
 export const links = counterLinks;
 
 /** The route table gives read-registration; changing a registration needs update-registration. */
 async function requireEditor(request: Request) {
-  await requireRouteAccess(request);
+  await requireRouteAccess(request, handle);
   return requirePermission(request, "update-registration");
 }
 

@@ -11,15 +11,18 @@ import {
   resetRegistrationCode,
 } from "~/models/registration.server";
 import { REGISTRATION_MESSAGES, registrationCodeSchema } from "~/schemas/registration";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { maskPhone } from "~/utils/phone";
 import { redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Confirm Purchase" }];
 export const links = counterLinks;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const reg = findRegistration(user.scope, params.slug!);
   if (!reg) throw new Response("Not Found", { status: 404 });
   if (reg.status !== "pending") throw redirect(`/admin/registration/${reg.slug}/draw`);
@@ -29,7 +32,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 type ActionData = { error?: string; notice?: string; incorrect?: boolean; at?: number };
 
 export async function action({ request, params }: ActionFunctionArgs): Promise<ActionData | Response> {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const form = await request.formData();
   const slug = params.slug!;
   if (form.get("intent") === "resend") {

@@ -8,14 +8,17 @@ import { listBranchOptions } from "~/models/branch.server";
 import { prizeLabel } from "~/models/prize-constants";
 import { listRegistrations, readRegistrationFilters } from "~/models/registration.server";
 import { REGISTRATION_FILTER_KEYS } from "~/schemas/registration";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Registrations" }];
 export const links = counterLinks;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const table = listRegistrations(user.scope, parseTableParams(params), readRegistrationFilters(params));
   return {

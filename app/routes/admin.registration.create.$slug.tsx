@@ -10,15 +10,18 @@ import { listBikeModels } from "~/models/bike-model.server";
 import { findPreregistration } from "~/models/preregistration-admin.server";
 import { createRegistration } from "~/models/registration.server";
 import { REGISTRATION_MESSAGES, registrationSchema } from "~/schemas/registration";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { kathmanduDate } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "create-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Register Purchase" }];
 export const links = counterLinks;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const pre = findPreregistration(user.scope, params.slug!);
   if (!pre) throw await redirectWithToast("/admin", oops(REGISTRATION_MESSAGES.preregistrationNotFound));
   if (pre.registration) {
@@ -47,7 +50,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const form = await request.formData();
   const submission = parseWithZod(form, { schema: registrationSchema });
   if (submission.status !== "success") return { result: submission.reply() };

@@ -3,15 +3,18 @@ import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { counterLinks } from "~/components/counter/styles";
 import { listDeletedRegistrations, readRegistrationFilters } from "~/models/registration.server";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { displayDateTime } from "~/utils/time";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "delete-registration" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Deleted Registrations" }];
 export const links = counterLinks;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   return {
     table: listDeletedRegistrations(user.scope, parseTableParams(params), readRegistrationFilters(params)),

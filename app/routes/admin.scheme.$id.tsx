@@ -8,9 +8,12 @@ import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
 import { AllocationError, deleteAllocation, getAllocation, updateAllocationCount } from "~/models/allocation.server";
 import { listBranchOptions } from "~/models/branch.server";
-import { requireRouteAccess, type Staff } from "~/utils/auth.server";
+import { requireRouteAccess, type Staff, type RouteAccess } from "~/utils/auth.server";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Scheme" }];
 export const links = schemeLinks;
@@ -23,7 +26,7 @@ function findScheme(user: Staff, id: string | undefined) {
 }
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const { created_by: _by, ...scheme } = findScheme(user, params.id);
   const branch = scheme.branch_id === null ? null : listBranchOptions().find((b) => b.id === scheme.branch_id);
   return { scheme: { ...scheme, remaining: scheme.count - scheme.paid, branch: branch?.title ?? null } };
@@ -31,7 +34,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** intent=count changes the count (never below what was paid); intent=delete deletes a pool that paid nothing. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const scheme = findScheme(user, params.id);
   const form = await request.formData();
   const here = `/admin/scheme/${scheme.id}`;

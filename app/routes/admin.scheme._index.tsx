@@ -17,10 +17,13 @@ import {
 } from "~/models/allocation.server";
 import { listBranchOptions } from "~/models/branch.server";
 import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constants";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { isIsoDate, kathmanduDate } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Schemes" }];
 export const links = schemeLinks;
@@ -30,7 +33,7 @@ const PREVIEW_KEYS = ["preview_date", "preview_branch", "entries"];
 const LIST_KEYS = ["type", "branch_id", "date", "search"];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const branches = listBranchOptions().filter((b) => reachesBranch(user.scope, b.id));
 
@@ -56,7 +59,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const url = new URL(request.url);
   url.searchParams.delete("index");
   const query = url.searchParams.toString();

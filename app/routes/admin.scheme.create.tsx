@@ -18,15 +18,18 @@ import {
   typeNeedsBranch,
 } from "~/models/prize-constants";
 import { ALLOCATION_MESSAGES, allocationSchema } from "~/schemas/allocation";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { kathmanduDate } from "~/utils/time";
 import { redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Create Scheme" }];
 export const links = schemeLinks;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const type = params.get("type");
   return {
@@ -50,7 +53,7 @@ type ActionData = { result: SubmissionResult<string[]> };
  * Otherwise: create, or the form again with the errors under their fields.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const form = await request.formData();
   if (form.get("intent") === "refresh") {
     form.delete("intent");

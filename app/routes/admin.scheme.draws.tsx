@@ -9,9 +9,12 @@ import { schemeLinks } from "~/components/scheme/styles";
 import { listBranchOptions } from "~/models/branch.server";
 import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constants";
 import { listDraws, type DrawListRow } from "~/models/prize-draw.server";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { displayDateTime } from "~/utils/time";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Draw audit" }];
 export const links = schemeLinks;
@@ -19,7 +22,7 @@ export const links = schemeLinks;
 const FILTER_KEYS = ["from", "to", "pool_type", "branch_id", "outcome", "search"] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   return {
     table: listDraws(parseTableParams(params), drawFilters(params), user.scope),

@@ -12,8 +12,11 @@ import {
   type BaseTableKind,
   type BaseTableRow,
 } from "~/models/prize-settings.server";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Fallback tables" }];
 export const links = schemeLinks;
@@ -28,7 +31,7 @@ const TITLES: Record<BaseTableKind, string> = {
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess(request);
+  await requireRouteAccess(request, handle);
   const second = getBaseTable("second");
   const third = getBaseTable("third");
   return { second, third, means: { second: baseTableMean(second), third: baseTableMean(third) } };
@@ -44,7 +47,7 @@ type Failure = {
 
 /** intent=second|third: saves that table from its amount/weight rows; rows left blank are dropped. */
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRouteAccess(request);
+  await requireRouteAccess(request, handle);
   const form = await request.formData();
   const kind = form.get("intent");
   if (kind !== "second" && kind !== "third") throw new Response("Bad Request", { status: 400 });

@@ -2,19 +2,22 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { deleteTestRide, getTestRide, type TestRideRow } from "~/models/test-ride.server";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: null } satisfies RouteAccess;
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const ride = getTestRide(user.scope, params.slug!);
   if (!ride) throw new Response("Not Found", { status: 404 });
   return Response.json({ ride });
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const form = await request.formData();
   if (form.get("intent") !== "delete") return redirectWithToast(`/admin/test-ride/${params.slug}`, oops("Unknown action."));
   if (!deleteTestRide(user.scope, params.slug!)) throw new Response("Not Found", { status: 404 });

@@ -2,14 +2,17 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { listTestRides, type TestRideRow } from "~/models/test-ride.server";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { displayDateTime } from "~/utils/time";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: null } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Test Rides" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const filters = { from: params.get("from"), to: params.get("to") };
   return Response.json(listTestRides(user.scope, parseTableParams(params), filters));

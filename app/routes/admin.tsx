@@ -1,14 +1,17 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { Guard } from "~/components/Guard";
-import { requireRouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import type { Permission } from "~/utils/permissions";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: null } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Back office" }];
 
 /** The layout checks the route table for every back-office URL; each child loader and action checks again. */
 export async function loader({ request }: LoaderFunctionArgs) {
-  const user = await requireRouteAccess(request);
+  const user = await requireRouteAccess(request, handle);
   const { scope: _scope, ...publicUser } = user;
   return Response.json({ user: publicUser });
 }

@@ -1,7 +1,7 @@
 /**
  * Staff authentication and the one permission helper of the back office.
- * Every admin loader and action calls `requireRouteAccess` (the permission is
- * looked up in the route table) or `requirePermission` (a named permission).
+ * Every admin loader and action calls `requireRouteAccess` with the permission
+ * its route module declares, or `requirePermission` for a named permission.
  */
 import { redirect } from "@remix-run/node";
 import { Authenticator } from "remix-auth";
@@ -9,9 +9,10 @@ import { FormStrategy } from "remix-auth-form";
 import { getSessionUser, verifyLogin, type SessionUser } from "~/models/user.server";
 import { scopeOf, type Scope } from "~/models/scope.server";
 import { config } from "./config.server";
-import { can, ruleFor, type Permission } from "./permissions";
+import { can, permissionRefusal, type Permission } from "./permissions";
 import { clear, hit, isBlocked, tooManyMessage } from "./rate-limit.server";
 import { getSession, sessionStorage } from "./session.server";
+import { oops, redirectWithToast } from "./toast.server";
 
 export class LoginError extends Error {}
 
@@ -102,15 +103,28 @@ export async function requireUser(request: Request): Promise<SessionUser> {
 
 export type Staff = SessionUser & { scope: Scope };
 
-/** Login plus a named permission: anonymous → /login, missing permission → /admin. */
+/** Login plus a named permission: anonymous → /login, missing permission → /admin, with a toast that says why. */
 export async function requirePermission(request: Request, permission: Permission | null): Promise<Staff> {
   const user = await requireUser(request);
-  if (!can(user, permission)) throw redirect("/admin");
+  if (permission !== null && !can(user, permission)) {
+    throw await redirectWithToast("/admin", oops(permissionRefusal(permission)));
+  }
   return { ...user, scope: scopeOf(user) };
 }
 
-/** Login plus the permission the route table gives this request's path. */
-export async function requireRouteAccess(request: Request): Promise<Staff> {
-  const { pathname } = new URL(request.url);
-  return requirePermission(request, ruleFor(pathname)?.permission ?? null);
+/**
+ * What a back-office route module declares it needs (`export const handle`):
+ * a permission, or null for login only. The key is required, so a module
+ * cannot leave it out by accident; tests/unit/route-table.test.ts checks every
+ * module against the specification's table.
+ */
+export type RouteAccess = { permission: Permission | null };
+
+/**
+ * Login plus the permission the matched route module declares. The request's
+ * URL text plays no part: the router has already chosen the module (whatever
+ * the letter case or encoding), and the module answers with its own rule.
+ */
+export async function requireRouteAccess(request: Request, access: RouteAccess): Promise<Staff> {
+  return requirePermission(request, access.permission);
 }

@@ -28,10 +28,44 @@ export const PERMISSIONS = [
 
 export type Permission = (typeof PERMISSIONS)[number];
 
+/** What a permission lets staff do, as the refusal says it: "You do not have permission to open Schemes." */
+export const PERMISSION_PURPOSE: Record<Permission, string> = {
+  "read-user": "open Users",
+  "create-user": "create users",
+  "update-user": "edit users",
+  "read-branch": "open Branches",
+  "create-branch": "create branches",
+  "update-branch": "edit branches",
+  "read-registration": "open Registrations",
+  "create-registration": "create registrations",
+  "update-registration": "edit registrations",
+  "delete-registration": "delete registrations",
+  "create-preregistration": "create pre-registrations",
+  "read-bike-model": "open Bike Models",
+  "create-bike-model": "create bike models",
+  "update-bike-model": "edit bike models",
+  "read-video": "open Videos",
+  "create-video": "create videos",
+  "update-video": "edit videos",
+  "send-sms": "open SMS and Analytics",
+  "manage-allocation": "open Schemes",
+  "update-settings": "change Settings",
+};
+
+export const permissionRefusal = (permission: Permission) =>
+  `You do not have permission to ${PERMISSION_PURPOSE[permission]}.`;
+
 /** null = login only. */
 export type RouteRule = { pattern: string; permission: Permission | null };
 
-/** Every back-office route with the permission it needs. `:slug`/`:id` match one path segment. */
+/**
+ * The specification's back-office route table (spec 001 §2.1, spec 000 §2).
+ * It is the contract the route modules are checked against: each module
+ * declares its own permission (`export const handle`), and
+ * tests/unit/route-table.test.ts fails when a module's declaration and this
+ * table differ, or when a module declares nothing. The URL is never matched
+ * against this table at run time.
+ */
 export const ADMIN_ROUTES: RouteRule[] = [
   { pattern: "/admin", permission: null },
   { pattern: "/admin/preregistration", permission: "read-registration" },
@@ -95,25 +129,6 @@ export const PUBLIC_ROUTES = [
   "/login",
   "/reset-password",
 ];
-
-function toRegExp(pattern: string): RegExp {
-  const body = pattern
-    .split("/")
-    .map((part) => (part.startsWith(":") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
-    .join("/");
-  return new RegExp(`^${body}/?$`);
-}
-
-const compiled = ADMIN_ROUTES.map((rule) => ({ rule, re: toRegExp(rule.pattern) }));
-
-/**
- * The rule for a back-office path. Literal segments win over parameters
- * (/admin/registration/deleted before /admin/registration/:slug) because the
- * table lists them first. Unknown /admin paths need login only.
- */
-export function ruleFor(pathname: string): RouteRule | undefined {
-  return compiled.find(({ re }) => re.test(pathname))?.rule;
-}
 
 export type PermissionHolder = { permissions: readonly string[] } | null | undefined;
 

@@ -1,13 +1,37 @@
-// Walks the encoded route/permission table: every back-office route, for an anonymous visitor,
-// a user without its permission and a user with it, through the admin layout's guard.
+// The back-office route/permission contract. Every route module under app/routes/admin* declares the
+// permission it needs (`export const handle = { permission }`); this file fails when one declares
+// nothing, when a declaration differs from the specification's table (ADMIN_ROUTES), and when a
+// module's loader or action lets through an anonymous visitor or a user without the permission.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { action as loginAction } from "~/routes/login";
-import { loader as adminLoader } from "~/routes/admin";
-import { loader as splatLoader } from "~/routes/admin.$";
 import { createUser, permissionsOfRole } from "~/models/user.server";
-import { ADMIN_ROUTES, PERMISSIONS, ruleFor, SEEDED_ROLES } from "~/utils/permissions";
+import { ADMIN_ROUTES, permissionRefusal, PERMISSIONS, SEEDED_ROLES, type Permission } from "~/utils/permissions";
+import { readToast } from "~/utils/toast.server";
 import { makeBranch } from "../fixtures";
+
+type Args = { request: Request; context: { clientAddress: string }; params: Record<string, string> };
+type RouteModule = {
+  handle?: { permission?: Permission | null };
+  loader?: (args: Args) => Promise<unknown>;
+  action?: (args: Args) => Promise<unknown>;
+};
+
+const modules = import.meta.glob<RouteModule>("/app/routes/admin*.tsx", { eager: true });
+
+/** "/app/routes/admin.scheme.$id.tsx" → "/admin/scheme/:id" (flat-routes naming). */
+function patternOf(file: string): string {
+  const id = file.replace(/^.*\/routes\//, "").replace(/\.tsx$/, "");
+  const parts = id
+    .split(".")
+    .filter((p) => p !== "_index")
+    .map((p) => (p.startsWith("$") ? `:${p.slice(1) || "splat"}` : p));
+  return `/${parts.join("/")}`;
+}
+
+const routes = Object.entries(modules).map(([file, mod]) => ({ file, pattern: patternOf(file), mod }));
+const SPLAT = "/admin/:splat";
+const LAYOUT = "/app/routes/admin.tsx";
 
 const ctx = { clientAddress: "10.4.0.1" };
 const concrete = (pattern: string) => pattern.replace(/:[a-z]+/g, "some-slug");
@@ -21,16 +45,28 @@ async function sessionFor(email: string) {
   return (res.headers.get("Set-Cookie") ?? "").split(";")[0];
 }
 
-type AnyLoader = (args: { request: Request; context: typeof ctx; params: Record<string, string> }) => Promise<unknown>;
-
-async function visit(loader: AnyLoader, path: string, cookie?: string): Promise<{ status: number; location: string | null }> {
+async function call(
+  fn: NonNullable<RouteModule["loader"]>,
+  path: string,
+  { cookie, method = "GET" }: { cookie?: string; method?: string } = {},
+): Promise<{ status: number; location: string | null; toast?: string }> {
+  const headers: Record<string, string> = { Origin: "http://localhost" };
+  if (cookie) headers.Cookie = cookie;
+  const init: RequestInit = { method, headers };
+  if (method !== "GET") init.body = new URLSearchParams({ intent: "delete", count: "5", amount: "50000", weight: "1" });
+  let res: unknown;
   try {
-    const res = (await loader({ request: new Request(`http://localhost${path}`, { headers: cookie ? { Cookie: cookie } : {} }), context: ctx, params: {} })) as Response;
-    return { status: res.status, location: null };
+    res = await fn({ request: new Request(`http://localhost${path}`, init), context: ctx, params: { slug: "some-slug", id: "1", "*": "x" } });
   } catch (e) {
-    if (!(e instanceof Response)) throw e;
-    return { status: e.status, location: e.headers.get("Location") };
+    if (!(e instanceof Response)) return { status: 500, location: String(e) };
+    res = e;
   }
+  if (!(res instanceof Response)) return { status: 200, location: null };
+  const out: { status: number; location: string | null; toast?: string } = { status: res.status, location: res.headers.get("Location") };
+  const setCookie = res.headers.get("Set-Cookie");
+  const toast = setCookie ? (await readToast(new Request("http://localhost/", { headers: { Cookie: setCookie.split(";")[0] } }))).toast : null;
+  if (toast) out.toast = toast.message;
+  return out;
 }
 
 /** A role holding exactly one permission (or none), with a user at a branch. */
@@ -46,46 +82,75 @@ async function userWith(permission: string | null) {
 
 let branchId: number;
 const sessions = new Map<string | null, string>();
+let everything: string;
 
 beforeAll(async () => {
   branchId = makeBranch().id;
+  const superAdmin = db.select().from(schema.roles).all().find((r) => r.slug === "super-admin")!;
+  const admin = await createUser({ first_name: "All", email: "all@example.test", role_id: superAdmin.id, branch_id: null, password: "Secret-pass-9" });
+  everything = await sessionFor(admin.email);
   sessions.set(null, await userWith(null));
   for (const p of PERMISSIONS) sessions.set(p, await userWith(p));
 });
 
-describe("route/permission table", () => {
-  it("names only known permissions and resolves literal routes before parameters", () => {
-    for (const r of ADMIN_ROUTES) if (r.permission) expect(PERMISSIONS).toContain(r.permission);
-    expect(ruleFor("/admin/registration/deleted")?.permission).toBe("delete-registration");
-    expect(ruleFor("/admin/registration/create/abc")?.permission).toBe("create-registration");
-    expect(ruleFor("/admin/registration/abc/draw")?.permission).toBe("create-registration");
-    expect(ruleFor("/admin/scheme/create")?.permission).toBe("manage-allocation");
-    expect(ruleFor("/admin/test-ride/abc")?.permission).toBeNull();
+describe("route/permission declarations", () => {
+  it("finds the back-office route modules", () => {
+    expect(routes.length).toBeGreaterThan(20);
   });
 
-  for (const rule of ADMIN_ROUTES) {
-    const path = concrete(rule.pattern);
-    it(`${path} (${rule.permission ?? "login only"})`, async () => {
-      const anon = await visit(adminLoader, path);
-      expect(anon.status).toBe(302);
-      expect(anon.location).toBe(`/login?redirectTo=${encodeURIComponent(path)}`);
+  it("every back-office module declares a permission (or null for login only)", () => {
+    for (const { file, mod } of routes) {
+      expect(mod.handle && "permission" in mod.handle, `${file} has no handle.permission`).toBe(true);
+      const p = mod.handle!.permission;
+      if (p !== null) expect(PERMISSIONS, file).toContain(p);
+    }
+  });
 
-      if (rule.permission) {
-        const without = await visit(adminLoader, path, sessions.get(null));
-        expect(without).toEqual({ status: 302, location: "/admin" });
-        const otherPermission = PERMISSIONS.find((p) => p !== rule.permission)!;
-        expect((await visit(adminLoader, path, sessions.get(otherPermission))).location).toBe("/admin");
+  it("every declaration is the one of the specification's table", () => {
+    const table = new Map(ADMIN_ROUTES.map((r) => [r.pattern, r.permission]));
+    for (const { file, pattern, mod } of routes) {
+      if (pattern === SPLAT) {
+        expect(mod.handle?.permission, file).toBeNull();
+        continue;
       }
-      const withIt = await visit(adminLoader, path, sessions.get(rule.permission));
-      expect(withIt.status).toBe(200);
-    });
-  }
-
-  it("unknown back-office URLs still need login, then are not found", async () => {
-    expect((await visit(splatLoader, "/admin/nowhere")).location).toBe("/login?redirectTo=%2Fadmin%2Fnowhere");
-    expect((await visit(splatLoader, "/admin/nowhere", sessions.get(null))).status).toBe(404);
+      expect(table.has(pattern), `${file}: ${pattern} is not in ADMIN_ROUTES`).toBe(true);
+      expect(mod.handle?.permission, file).toBe(table.get(pattern));
+    }
+    for (const r of ADMIN_ROUTES) if (r.permission) expect(PERMISSIONS).toContain(r.permission);
   });
+});
 
+describe("each module enforces its own declaration", () => {
+  for (const { file, pattern, mod } of routes) {
+    const permission = mod.handle?.permission ?? null;
+    const path = concrete(pattern);
+    const fns = (["loader", "action"] as const).filter((k) => typeof mod[k] === "function");
+    for (const kind of fns) {
+      const fn = mod[kind]!;
+      const method = kind === "loader" ? "GET" : "POST";
+      it(`${file.replace(/^.*\/routes\//, "")} ${kind} (${permission ?? "login only"})`, async () => {
+        const anon = await call(fn, path, { method });
+        expect(anon.status).toBe(302);
+        expect(anon.location).toMatch(/^\/login\?redirectTo=/);
+        if (permission) {
+          const refused = { status: 302, location: "/admin", toast: permissionRefusal(permission) };
+          expect(await call(fn, path, { cookie: sessions.get(null), method })).toEqual(refused);
+          for (const other of PERMISSIONS.filter((p) => p !== permission)) {
+            expect(await call(fn, path, { cookie: sessions.get(other), method }), `with only ${other}`).toEqual(refused);
+          }
+        }
+        if (kind === "loader" && file !== LAYOUT) {
+          // Holding every permission, the guard lets the request through: the page answers, or its record is not found.
+          const withIt = await call(fn, path, { cookie: everything });
+          expect(withIt.location ?? "", file).not.toMatch(/^\/login/);
+          expect(withIt.toast ?? "", file).not.toMatch(/do not have permission/);
+        }
+      });
+    }
+  }
+});
+
+describe("seeded roles", () => {
   it("the migration's seeded roles hold exactly the permissions of SEEDED_ROLES", () => {
     for (const role of SEEDED_ROLES) {
       const row = db.select().from(schema.roles).all().find((r) => r.slug === role.slug)!;
