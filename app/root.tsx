@@ -13,7 +13,7 @@ import {
   useRouteLoaderData,
 } from "@remix-run/react";
 import { Toasts } from "~/components/Toasts";
-import { readToast } from "~/utils/toast.server";
+import { readToast, type Toast } from "~/utils/toast.server";
 import { getLanguage } from "~/utils/language.server";
 import styles from "~/styles/app.css?url";
 
@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return Response.json({ toast, lang: getLanguage(request) }, { headers });
 }
 
-type RootData = { toast: import("~/utils/toast.server").Toast | null; lang: "en" | "ne" };
+type RootData = { toast: Toast | null; lang: "en" | "ne" };
 
 /** Routes whose handle says `{ scripts: false }` are served as plain HTML with no JavaScript bundle. */
 function useWantsScripts() {
@@ -47,7 +47,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        {data?.toast ? <Toasts toast={data.toast} /> : null}
+        {data?.toast ? <Toasts key={JSON.stringify(data.toast)} toast={data.toast} /> : null}
         {scripts ? (
           <>
             <ScrollRestoration />

@@ -24,8 +24,15 @@ http
     req.on("end", () => {
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        const info = insert.run(String(body.name), String(body.phone), String(body.citizenship_no), new Date().toISOString());
-        res.writeHead(201, { "content-type": "application/json" }).end(JSON.stringify({ data: { id: Number(info.lastInsertRowid) } }));
+        const info = insert.run(
+          String(body.name),
+          String(body.phone),
+          String(body.citizenship_no),
+          new Date().toISOString(),
+        );
+        res
+          .writeHead(201, { "content-type": "application/json" })
+          .end(JSON.stringify({ data: { id: Number(info.lastInsertRowid) } }));
       } catch (e) {
         res.writeHead(422, { "content-type": "application/json" }).end(JSON.stringify({ message: String(e) }));
       }

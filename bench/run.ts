@@ -128,7 +128,9 @@ async function startApp(port: number): Promise<ChildProcess> {
 
 async function startBare(port: number): Promise<ChildProcess> {
   for (const f of [BARE_DB, `${BARE_DB}-wal`, `${BARE_DB}-shm`]) fs.rmSync(f, { force: true });
-  const child = fork(path.join(ROOT, "bench/bare-server.mjs"), [BARE_DB, String(port)], { stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const child = fork(path.join(ROOT, "bench/bare-server.mjs"), [BARE_DB, String(port)], {
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
   await new Promise<void>((resolve, reject) => {
     child.once("message", () => resolve());
     child.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
@@ -158,7 +160,10 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-async function timed(url: string, headers: Record<string, string>): Promise<{ ms: number; bytes: number; status: number }> {
+async function timed(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ ms: number; bytes: number; status: number }> {
   const t0 = performance.now();
   const res = await fetch(url, { headers });
   const body = await res.arrayBuffer();
@@ -168,19 +173,34 @@ async function timed(url: string, headers: Record<string, string>): Promise<{ ms
 /** A small deterministic random source, so every run searches the same terms. */
 function prng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 function searchTerms(n: number): string[] {
   const rand = prng(20261121);
-  const names = ["Thapa", "Sita", "Gurung", "Ram Thapa", "Sherpa", "Laxmi Rai", "Kumar", "Pokharel", "Bimala", "Hari Koirala", "Lamichhane", "Usha"];
+  const names = [
+    "Thapa",
+    "Sita",
+    "Gurung",
+    "Ram Thapa",
+    "Sherpa",
+    "Laxmi Rai",
+    "Kumar",
+    "Pokharel",
+    "Bimala",
+    "Hari Koirala",
+    "Lamichhane",
+    "Usha",
+  ];
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
     const k = i % 4;
     const id = 1 + Math.floor(rand() * BENCH_SIZES.preregistrations);
     if (k === 0) out.push(names[Math.floor(rand() * names.length)]);
-    else if (k === 1) out.push(String(9800000000 + id)); // a customer's full phone
-    else if (k === 2) out.push(String(9800000000 + id).slice(2, 8)); // part of a phone
+    else if (k === 1)
+      out.push(String(9800000000 + id)); // a customer's full phone
+    else if (k === 2)
+      out.push(String(9800000000 + id).slice(2, 8)); // part of a phone
     else out.push(String(1000000000 + id * 37).slice(0, 7)); // part of a citizenship number
   }
   return out;
@@ -256,12 +276,29 @@ async function main() {
     const terms = searchTerms(SEARCHES);
 
     log("list pages …");
-    const pre = await listLatencies(base, (t) => `/admin/preregistration?search=${encodeURIComponent(t)}`, cookie, terms);
-    rows.push([`Pre-registration list + search (${BENCH_SIZES.preregistrations.toLocaleString()} rows)`, `p50 ${ms(pre.p50)} · p95 ${ms(pre.p95)}`, `${pre.n} searches: names, full and partial phones, citizenship parts`]);
+    const pre = await listLatencies(
+      base,
+      (t) => `/admin/preregistration?search=${encodeURIComponent(t)}`,
+      cookie,
+      terms,
+    );
+    rows.push([
+      `Pre-registration list + search (${BENCH_SIZES.preregistrations.toLocaleString()} rows)`,
+      `p50 ${ms(pre.p50)} · p95 ${ms(pre.p95)}`,
+      `${pre.n} searches: names, full and partial phones, citizenship parts`,
+    ]);
     const reg = await listLatencies(base, (t) => `/admin/registration?search=${encodeURIComponent(t)}`, cookie, terms);
-    rows.push([`Registration list + search (${BENCH_SIZES.registrations.toLocaleString()} rows)`, `p50 ${ms(reg.p50)} · p95 ${ms(reg.p95)}`, `${reg.n} searches`]);
+    rows.push([
+      `Registration list + search (${BENCH_SIZES.registrations.toLocaleString()} rows)`,
+      `p50 ${ms(reg.p50)} · p95 ${ms(reg.p95)}`,
+      `${reg.n} searches`,
+    ]);
     const plain = await listLatencies(base, () => `/admin/preregistration`, cookie, terms.slice(0, 30));
-    rows.push(["Pre-registration list, no search", `p50 ${ms(plain.p50)} · p95 ${ms(plain.p95)}`, "first page, with the entry count"]);
+    rows.push([
+      "Pre-registration list, no search",
+      `p50 ${ms(plain.p50)} · p95 ${ms(plain.p95)}`,
+      "first page, with the entry count",
+    ]);
 
     log("Registrations.xls …");
     const baseline = rssOf(app.pid!);
@@ -292,7 +329,11 @@ async function main() {
       prints.push(r.ms);
       printBytes = r.bytes;
     }
-    rows.push(["Print sheet, 1,000 registrations (2,000 coupons, 167 pages)", `${ms(percentile(prints, 50))} (median of 3)`, `${mb(printBytes)} HTML`]);
+    rows.push([
+      "Print sheet, 1,000 registrations (2,000 coupons, 167 pages)",
+      `${ms(percentile(prints, 50))} (median of 3)`,
+      `${mb(printBytes)} HTML`,
+    ]);
 
     log(`POST /api/v1/enquiry for ${DURATION} s with ${CONNECTIONS} connections …`);
     const appPost = await postThroughput(`${base}/api/v1/enquiry`);
@@ -314,18 +355,31 @@ async function main() {
       `${bareRps.toFixed(0)} req/s · p50 ${barePost.latency.p50} ms · p99 ${barePost.latency.p99} ms`,
       `${barePost["2xx"]} inserted, ${barePost.non2xx} non-2xx, ${barePost.errors} errors`,
     ]);
-    rows.push(["Ratio app / bare", `${(appRps / bareRps).toFixed(3)} (${((appRps / bareRps) * 100).toFixed(1)} %)`, "WAL, synchronous FULL on both"]);
+    rows.push([
+      "Ratio app / bare",
+      `${(appRps / bareRps).toFixed(3)} (${((appRps / bareRps) * 100).toFixed(1)} %)`,
+      "WAL, synchronous FULL on both",
+    ]);
   } finally {
     await stop(app);
   }
 
-  const sqliteVersion = execFileSync(process.execPath, ["-e", "const D=require('better-sqlite3');console.log(new D(':memory:').prepare('select sqlite_version() v').get().v)"], { cwd: ROOT })
+  const sqliteVersion = execFileSync(
+    process.execPath,
+    [
+      "-e",
+      "const D=require('better-sqlite3');console.log(new D(':memory:').prepare('select sqlite_version() v').get().v)",
+    ],
+    { cwd: ROOT },
+  )
     .toString()
     .trim();
   console.log(
     `\nBenchmark · Node ${process.version} · SQLite ${sqliteVersion} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · database ${mb(fs.statSync(DB_FILE).size)}\n`,
   );
-  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i].length), ["Measure", "Result", "Notes"][i].length));
+  const widths = [0, 1, 2].map((i) =>
+    Math.max(...rows.map((r) => r[i].length), ["Measure", "Result", "Notes"][i].length),
+  );
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
   console.log(line(["Measure", "Result", "Notes"]));
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);

@@ -15,18 +15,118 @@ export const BENCH_USERS = { admin: "admin@bench.test", staff: "staff@bench.test
 export const BENCH_DATA_VERSION = "3";
 
 const FIRST = [
-  "Ram", "Sita", "Hari", "Gita", "Krishna", "Laxmi", "Bishnu", "Sarita", "Prakash", "Nirmala", "Suresh", "Anita",
-  "Dipak", "Kamala", "Rajesh", "Puja", "Binod", "Sunita", "Ramesh", "Mina", "Ganesh", "Radha", "Shyam", "Parbati",
-  "Santosh", "Asmita", "Bikash", "Roshani", "Kiran", "Sabina", "Nabin", "Pratima", "Sagar", "Manisha", "Umesh",
-  "Srijana", "Anil", "Bimala", "Chandra", "Deepa", "Eshan", "Firoj", "Gopal", "Hema", "Ishwor", "Januka", "Kumar",
-  "Lila", "Madan", "Nisha", "Om", "Pabitra", "Rabin", "Samjhana", "Tek", "Usha", "Bijay", "Yamuna", "Arjun", "Kopila",
+  "Ram",
+  "Sita",
+  "Hari",
+  "Gita",
+  "Krishna",
+  "Laxmi",
+  "Bishnu",
+  "Sarita",
+  "Prakash",
+  "Nirmala",
+  "Suresh",
+  "Anita",
+  "Dipak",
+  "Kamala",
+  "Rajesh",
+  "Puja",
+  "Binod",
+  "Sunita",
+  "Ramesh",
+  "Mina",
+  "Ganesh",
+  "Radha",
+  "Shyam",
+  "Parbati",
+  "Santosh",
+  "Asmita",
+  "Bikash",
+  "Roshani",
+  "Kiran",
+  "Sabina",
+  "Nabin",
+  "Pratima",
+  "Sagar",
+  "Manisha",
+  "Umesh",
+  "Srijana",
+  "Anil",
+  "Bimala",
+  "Chandra",
+  "Deepa",
+  "Eshan",
+  "Firoj",
+  "Gopal",
+  "Hema",
+  "Ishwor",
+  "Januka",
+  "Kumar",
+  "Lila",
+  "Madan",
+  "Nisha",
+  "Om",
+  "Pabitra",
+  "Rabin",
+  "Samjhana",
+  "Tek",
+  "Usha",
+  "Bijay",
+  "Yamuna",
+  "Arjun",
+  "Kopila",
 ];
 const LAST = [
-  "Thapa", "Shrestha", "Koirala", "Poudel", "Maharjan", "Tamang", "Adhikari", "Bhandari", "Gautam", "KC", "Magar",
-  "Rai", "Karki", "Gurung", "Yadav", "Sharma", "Basnet", "Khadka", "Limbu", "Sherpa", "Bhattarai", "Acharya",
-  "Pandey", "Neupane", "Dahal", "Rijal", "Subedi", "Ghimire", "Joshi", "Pokharel", "Lama", "Chaudhary", "Mahato",
-  "Shah", "Thakuri", "Bista", "Rana", "Oli", "Pant", "Aryal", "Baral", "Dhakal", "Giri", "Kafle", "Lamichhane",
-  "Mishra", "Nepal", "Ojha", "Paudyal", "Regmi",
+  "Thapa",
+  "Shrestha",
+  "Koirala",
+  "Poudel",
+  "Maharjan",
+  "Tamang",
+  "Adhikari",
+  "Bhandari",
+  "Gautam",
+  "KC",
+  "Magar",
+  "Rai",
+  "Karki",
+  "Gurung",
+  "Yadav",
+  "Sharma",
+  "Basnet",
+  "Khadka",
+  "Limbu",
+  "Sherpa",
+  "Bhattarai",
+  "Acharya",
+  "Pandey",
+  "Neupane",
+  "Dahal",
+  "Rijal",
+  "Subedi",
+  "Ghimire",
+  "Joshi",
+  "Pokharel",
+  "Lama",
+  "Chaudhary",
+  "Mahato",
+  "Shah",
+  "Thakuri",
+  "Bista",
+  "Rana",
+  "Oli",
+  "Pant",
+  "Aryal",
+  "Baral",
+  "Dhakal",
+  "Giri",
+  "Kafle",
+  "Lamichhane",
+  "Mishra",
+  "Nepal",
+  "Ojha",
+  "Paudyal",
+  "Regmi",
 ];
 const STATES = ["Koshi", "Madhesh", "Bagmati", "Gandaki", "Lumbini", "Karnali", "Sudurpashchim"];
 const MODES = ["CASH", "CASH_EXCHANGE", "FINANCE", "FINANCE_EXCHANGE", "SELF_FINANCE", "SELF_FINANCE_EXCHANGE"];
@@ -48,7 +148,8 @@ export async function seedBenchDatabase(file: string, log: (s: string) => void =
   sqlite.pragma("cache_size = -200000");
   const started = Date.now();
   const passwordHash = await hashPassword(BENCH_USERS.password);
-  const roleId = (slugName: string) => (sqlite.prepare("select id from roles where slug = ?").get(slugName) as { id: number }).id;
+  const roleId = (slugName: string) =>
+    (sqlite.prepare("select id from roles where slug = ?").get(slugName) as { id: number }).id;
 
   const load = sqlite.transaction(() => {
     const branch = sqlite.prepare(
@@ -56,7 +157,15 @@ export async function seedBenchDatabase(file: string, log: (s: string) => void =
     );
     for (let b = 1; b <= BENCH_SIZES.branches; b++) {
       const state = STATES[b % STATES.length];
-      branch.run(slug(), `Showroom ${String(b).padStart(3, "0")}`, state, `District ${b % 40}`, `City ${b}`, `Main road ${b}`, `01-${4400000 + b}`);
+      branch.run(
+        slug(),
+        `Showroom ${String(b).padStart(3, "0")}`,
+        state,
+        `District ${b % 40}`,
+        `City ${b}`,
+        `Main road ${b}`,
+        `01-${4400000 + b}`,
+      );
     }
     const model = sqlite.prepare("insert into bike_models (slug, title) values (?, ?)");
     for (const t of ["Thunder 150", "Street 125", "Trail 200", "Scooty Breeze 110"]) model.run(slug(), t);
@@ -149,7 +258,9 @@ export async function seedBenchDatabase(file: string, log: (s: string) => void =
   });
   load();
   sqlite.pragma("journal_mode = WAL");
-  sqlite.prepare("insert into settings (key, value) values ('bench_data_version', ?)").run(JSON.stringify(BENCH_DATA_VERSION));
+  sqlite
+    .prepare("insert into settings (key, value) values ('bench_data_version', ?)")
+    .run(JSON.stringify(BENCH_DATA_VERSION));
   sqlite.close();
   log(`seeded in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
@@ -158,7 +269,8 @@ export function benchDataVersion(file: string): string | null {
   if (!fs.existsSync(file)) return null;
   const db = openDatabase(file, { runMigrations: false });
   try {
-    const row = db.$client.prepare("select value from settings where key = 'bench_data_version'").get() as { value: string } | undefined;
+    const row = db.$client.prepare("select value from settings where key = 'bench_data_version'").get() as
+      { value: string } | undefined;
     return row ? (JSON.parse(row.value) as string) : null;
   } catch {
     return null;

@@ -49,7 +49,7 @@ export const db: DB = new Proxy({} as DB, {
   get(_t, prop) {
     const real = getDb() as unknown as Record<string | symbol, unknown>;
     const value = real[prop];
-    return typeof value === "function" ? (value as Function).bind(real) : value;
+    return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(real) : value;
   },
 });
 

@@ -5,15 +5,7 @@
  * YYYY-MM-DD in Asia/Kathmandu. Money is whole rupees (integer).
  */
 import { sql } from "drizzle-orm";
-import {
-  check,
-  index,
-  integer,
-  primaryKey,
-  sqliteTable,
-  text,
-  uniqueIndex,
-} from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 const createdAt = () => text("created_at").notNull().default(now);
@@ -57,7 +49,9 @@ export const users = sqliteTable(
     name: text("name").notNull(),
     email: text("email").notNull(),
     phone: text("phone"),
-    sex: text("sex", { enum: ["MALE", "FEMALE", "OTHERS"] }).notNull().default("MALE"),
+    sex: text("sex", { enum: ["MALE", "FEMALE", "OTHERS"] })
+      .notNull()
+      .default("MALE"),
     address: text("address"),
     branch_id: integer("branch_id").references(() => branches.id),
     role_id: integer("role_id")
@@ -68,10 +62,7 @@ export const users = sqliteTable(
     updated_at: updatedAt(),
     deleted_at: text("deleted_at"),
   },
-  (t) => [
-    uniqueIndex("users_email_unique").on(sql`lower(${t.email})`),
-    index("users_branch_idx").on(t.branch_id),
-  ],
+  (t) => [uniqueIndex("users_email_unique").on(sql`lower(${t.email})`), index("users_branch_idx").on(t.branch_id)],
 );
 
 /** Back-office cookie sessions: the cookie holds a random id, the row holds its hash. */
@@ -222,14 +213,7 @@ export const registrations = sqliteTable(
     chasis_no: text("chasis_no").notNull(),
     registration_no: text("registration_no").notNull(),
     payment_mode: text("payment_mode", {
-      enum: [
-        "CASH",
-        "CASH_EXCHANGE",
-        "FINANCE",
-        "FINANCE_EXCHANGE",
-        "SELF_FINANCE",
-        "SELF_FINANCE_EXCHANGE",
-      ],
+      enum: ["CASH", "CASH_EXCHANGE", "FINANCE", "FINANCE_EXCHANGE", "SELF_FINANCE", "SELF_FINANCE_EXCHANGE"],
     })
       .notNull()
       .default("CASH"),
@@ -260,12 +244,18 @@ export const registrations = sqliteTable(
   (t) => [
     uniqueIndex("registrations_preregistration_unique").on(t.preregistration_id),
     uniqueIndex("registrations_form_token_unique").on(t.form_token),
-    uniqueIndex("registrations_engine_unique").on(t.engine_no).where(sql`deleted_at is null`),
-    uniqueIndex("registrations_chasis_unique").on(t.chasis_no).where(sql`deleted_at is null`),
+    uniqueIndex("registrations_engine_unique")
+      .on(t.engine_no)
+      .where(sql`deleted_at is null`),
+    uniqueIndex("registrations_chasis_unique")
+      .on(t.chasis_no)
+      .where(sql`deleted_at is null`),
     uniqueIndex("registrations_registration_no_unique")
       .on(t.registration_no)
       .where(sql`deleted_at is null`),
-    uniqueIndex("registrations_bill_unique").on(t.branch_id, t.bill_no).where(sql`deleted_at is null`),
+    uniqueIndex("registrations_bill_unique")
+      .on(t.branch_id, t.bill_no)
+      .where(sql`deleted_at is null`),
     index("registrations_branch_idx").on(t.branch_id, t.created_at),
     index("registrations_created_idx").on(t.created_at),
     index("registrations_phone_idx").on(t.phone),
@@ -357,7 +347,9 @@ export const testRides = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     slug: text("slug").notNull().unique(),
-    type: text("type", { enum: ["TESTRIDE", "BOOKING"] }).notNull().default("TESTRIDE"),
+    type: text("type", { enum: ["TESTRIDE", "BOOKING"] })
+      .notNull()
+      .default("TESTRIDE"),
     first_name: text("first_name").notNull(),
     last_name: text("last_name").notNull().default(""),
     name: text("name").notNull(),
@@ -413,7 +405,9 @@ export const settings = sqliteTable("settings", {
 
 export const smsBroadcasts = sqliteTable("sms_broadcasts", {
   id: integer("id").primaryKey({ autoIncrement: true }),
-  type: text("type", { enum: ["ALL", "BRANCH", "REGISTRANTS", "MOBILE"] }).notNull().default("ALL"),
+  type: text("type", { enum: ["ALL", "BRANCH", "REGISTRANTS", "MOBILE"] })
+    .notNull()
+    .default("ALL"),
   text: text("text").notNull(),
   branches: text("branches").notNull().default("[]"),
   registrants: text("registrants").notNull().default("[]"),
@@ -421,7 +415,9 @@ export const smsBroadcasts = sqliteTable("sms_broadcasts", {
   total: integer("total").notNull().default(0),
   sent: integer("sent").notNull().default(0),
   failed: integer("failed").notNull().default(0),
-  status: text("status", { enum: ["queued", "sending", "done"] }).notNull().default("queued"),
+  status: text("status", { enum: ["queued", "sending", "done"] })
+    .notNull()
+    .default("queued"),
   created_by: integer("created_by").references(() => users.id),
   created_at: createdAt(),
 });
@@ -434,7 +430,9 @@ export const smsMessages = sqliteTable(
     to: text("to").notNull(),
     text: text("text").notNull(),
     purpose: text("purpose").notNull(), // otp, purchase-code, notify, password-reset, broadcast
-    status: text("status", { enum: ["queued", "sent", "failed"] }).notNull().default("queued"),
+    status: text("status", { enum: ["queued", "sent", "failed"] })
+      .notNull()
+      .default("queued"),
     provider: text("provider").notNull(),
     provider_reply: text("provider_reply"),
     error: text("error"),

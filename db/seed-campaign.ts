@@ -22,9 +22,22 @@ type Ctx = {
 };
 
 const PEOPLE = [
-  "Ram Bahadur Thapa", "Sita Kumari Shrestha", "Hari Prasad Koirala", "Gita Devi Poudel", "Krishna Maharjan",
-  "Laxmi Tamang", "Bishnu Adhikari", "Sarita Bhandari", "Prakash Gautam", "Nirmala KC",
-  "Suresh Magar", "Anita Rai", "Dipak Karki", "Kamala Gurung", "Rajesh Yadav", "Puja Sharma",
+  "Ram Bahadur Thapa",
+  "Sita Kumari Shrestha",
+  "Hari Prasad Koirala",
+  "Gita Devi Poudel",
+  "Krishna Maharjan",
+  "Laxmi Tamang",
+  "Bishnu Adhikari",
+  "Sarita Bhandari",
+  "Prakash Gautam",
+  "Nirmala KC",
+  "Suresh Magar",
+  "Anita Rai",
+  "Dipak Karki",
+  "Kamala Gurung",
+  "Rajesh Yadav",
+  "Puja Sharma",
 ];
 
 const SOURCES = ["NEWSPAPER", "SOCIAL MEDIA", "RADIO", "BRAND WEBSITE", "TEST RIDE", "EXISTING CUSTOMER"];
@@ -37,11 +50,26 @@ function seedAllocations(ctx: Ctx, date: string) {
   createAllocation({ type: "preregistration_public", date, amount: 50000, count: 1, probability: 2 }, null);
   createAllocation({ type: "preregistration_public", date, amount: 10000, count: 3, probability: 20 }, null);
   for (const b of ctx.branches) {
-    createAllocation({ type: "preregistration_branch", branch_id: b.id, date, amount: 12000, count: 2, probability: 25 }, null);
-    createAllocation({ type: "preregistration_branch", branch_id: b.id, date, amount: 8000, count: 5, probability: 40 }, null);
-    createAllocation({ type: "registration_branch", branch_id: b.id, date, amount: 20000, count: 1, probability: 10 }, null);
-    createAllocation({ type: "registration_branch", branch_id: b.id, date, amount: 5000, count: 3, probability: 50 }, null);
-    createAllocation({ type: "registration_branch", branch_id: b.id, date, amount: 2000, count: 5, probability: 90 }, null);
+    createAllocation(
+      { type: "preregistration_branch", branch_id: b.id, date, amount: 12000, count: 2, probability: 25 },
+      null,
+    );
+    createAllocation(
+      { type: "preregistration_branch", branch_id: b.id, date, amount: 8000, count: 5, probability: 40 },
+      null,
+    );
+    createAllocation(
+      { type: "registration_branch", branch_id: b.id, date, amount: 20000, count: 1, probability: 10 },
+      null,
+    );
+    createAllocation(
+      { type: "registration_branch", branch_id: b.id, date, amount: 5000, count: 3, probability: 50 },
+      null,
+    );
+    createAllocation(
+      { type: "registration_branch", branch_id: b.id, date, amount: 2000, count: 5, probability: 90 },
+      null,
+    );
   }
 }
 

@@ -23,9 +23,21 @@ export const DEMO_USERS = {
 };
 
 export const DEMO_BRANCHES = [
-  { title: "Kathmandu Central", state: "Bagmati", district: "Kathmandu", city: "Kathmandu", phone: "01-4411223/9851012345" },
+  {
+    title: "Kathmandu Central",
+    state: "Bagmati",
+    district: "Kathmandu",
+    city: "Kathmandu",
+    phone: "01-4411223/9851012345",
+  },
   { title: "Lalitpur Motors", state: "Bagmati", district: "Lalitpur", city: "Patan", phone: "01-5522334" },
-  { title: "Bhaktapur Auto", state: "Bagmati", district: "Bhaktapur", city: "Bhaktapur", phone: "01-6611223/01-6611224" },
+  {
+    title: "Bhaktapur Auto",
+    state: "Bagmati",
+    district: "Bhaktapur",
+    city: "Bhaktapur",
+    phone: "01-6611223/01-6611224",
+  },
   { title: "Pokhara Lakeside", state: "Gandaki", district: "Kaski", city: "Pokhara", phone: "061-456789/9856012345" },
   { title: "Biratnagar Wheels", state: "Koshi", district: "Morang", city: "Biratnagar", phone: "021-445566" },
   { title: "Itahari Riders", state: "Koshi", district: "Sunsari", city: "Itahari", phone: "025-585858/9842012345" },
@@ -69,16 +81,57 @@ export async function seed() {
     );
   }
   const role = (slug: string) => roleBySlug(slug)!.id;
-  await createUser({ first_name: "Head", last_name: "Office", email: DEMO_USERS.admin, phone: "9800000001", role_id: role("super-admin"), password: DEMO_PASSWORD });
-  await createUser({ first_name: "Mina", last_name: "Manager", email: DEMO_USERS.manager, phone: "9800000002", role_id: role("branch-manager"), branch_id: branches[0].id, password: DEMO_PASSWORD });
-  await createUser({ first_name: "Sagar", last_name: "Staff", email: DEMO_USERS.staff, phone: "9800000003", role_id: role("branch-staff"), branch_id: branches[1].id, password: DEMO_PASSWORD });
+  await createUser({
+    first_name: "Head",
+    last_name: "Office",
+    email: DEMO_USERS.admin,
+    phone: "9800000001",
+    role_id: role("super-admin"),
+    password: DEMO_PASSWORD,
+  });
+  await createUser({
+    first_name: "Mina",
+    last_name: "Manager",
+    email: DEMO_USERS.manager,
+    phone: "9800000002",
+    role_id: role("branch-manager"),
+    branch_id: branches[0].id,
+    password: DEMO_PASSWORD,
+  });
+  await createUser({
+    first_name: "Sagar",
+    last_name: "Staff",
+    email: DEMO_USERS.staff,
+    phone: "9800000003",
+    role_id: role("branch-staff"),
+    branch_id: branches[1].id,
+    password: DEMO_PASSWORD,
+  });
 
-  setSetting("scheme", "<h2>The Thrill Scheme</h2><p>Pre-register, verify your phone and win a cash discount of up to Rs. 50,000 on your new bike. Share the campaign on social media for a further Rs. 1,000.</p>");
-  setSetting("scheme_ne", "<h2>थ्रिल योजना</h2><p>पूर्व-दर्ता गर्नुहोस्, आफ्नो फोन प्रमाणित गर्नुहोस् र नयाँ बाइकमा रु. ५०,००० सम्मको नगद छुट जित्नुहोस्।</p>");
-  setSetting("terms", "<h2>Terms and Conditions</h2><ol><li>One pre-registration per phone number.</li><li>Prizes are cash discounts on a purchase at an authorised showroom.</li><li>The company's decision is final.</li></ol>");
-  setSetting("terms_ne", "<h2>नियम तथा सर्तहरू</h2><ol><li>एक फोन नम्बरमा एउटा मात्र पूर्व-दर्ता।</li><li>पुरस्कार अधिकृत शोरुममा खरिदमा नगद छुट हो।</li></ol>");
-  setSetting("policy", "<h2>Privacy Policy</h2><p>We use your phone number to verify your entry and to contact you about the campaign. We do not sell your data.</p>");
-  setSetting("policy_ne", "<h2>गोपनीयता नीति</h2><p>हामी तपाईंको फोन नम्बर प्रविष्टि प्रमाणित गर्न र अभियानबारे सम्पर्क गर्न प्रयोग गर्छौं।</p>");
+  setSetting(
+    "scheme",
+    "<h2>The Thrill Scheme</h2><p>Pre-register, verify your phone and win a cash discount of up to Rs. 50,000 on your new bike. Share the campaign on social media for a further Rs. 1,000.</p>",
+  );
+  setSetting(
+    "scheme_ne",
+    "<h2>थ्रिल योजना</h2><p>पूर्व-दर्ता गर्नुहोस्, आफ्नो फोन प्रमाणित गर्नुहोस् र नयाँ बाइकमा रु. ५०,००० सम्मको नगद छुट जित्नुहोस्।</p>",
+  );
+  setSetting(
+    "terms",
+    "<h2>Terms and Conditions</h2><ol><li>One pre-registration per phone number.</li><li>Prizes are cash discounts on a purchase at an authorised showroom.</li><li>The company's decision is final.</li></ol>",
+  );
+  setSetting(
+    "terms_ne",
+    "<h2>नियम तथा सर्तहरू</h2><ol><li>एक फोन नम्बरमा एउटा मात्र पूर्व-दर्ता।</li><li>पुरस्कार अधिकृत शोरुममा खरिदमा नगद छुट हो।</li></ol>",
+  );
+  setSetting(
+    "policy",
+    "<h2>Privacy Policy</h2><p>We use your phone number to verify your entry and to contact you about the campaign. We do not sell your data.</p>",
+  );
+  setSetting(
+    "policy_ne",
+    "<h2>गोपनीयता नीति</h2><p>हामी तपाईंको फोन नम्बर प्रविष्टि प्रमाणित गर्न र अभियानबारे सम्पर्क गर्न प्रयोग गर्छौं।</p>",
+  );
 
   const today = kathmanduDate();
   const testRideNames = ["Anil Shrestha", "Bimala Gurung", "Chandra Rai", "Deepa Thapa", "Eshan Karki", "Firoj Ansari"];

@@ -17,7 +17,16 @@ import Database from "better-sqlite3";
 import crypto from "node:crypto";
 
 type Category = "html" | "css" | "js" | "fonts" | "images" | "other";
-type Row = { path: string; status: number; requests: number; bytes: Record<Category, number>; headers: number; total: number; inlineScript: number; encodings: string[] };
+type Row = {
+  path: string;
+  status: number;
+  requests: number;
+  bytes: Record<Category, number>;
+  headers: number;
+  total: number;
+  inlineScript: number;
+  encodings: string[];
+};
 
 function args() {
   const argv = process.argv.slice(2);
@@ -27,14 +36,32 @@ function args() {
   };
   const base = argv.find((a) => /^https?:\/\//.test(a));
   if (!base) {
-    console.error("Usage: npx tsx scripts/page-weight.ts <server URL> [--db file] [--verify slug] [--draw slug] [--json]");
+    console.error(
+      "Usage: npx tsx scripts/page-weight.ts <server URL> [--db file] [--verify slug] [--draw slug] [--json]",
+    );
     process.exit(2);
   }
-  return { base: base.replace(/\/$/, ""), db: opt("db"), verify: opt("verify"), draw: opt("draw"), json: argv.includes("--json") };
+  return {
+    base: base.replace(/\/$/, ""),
+    db: opt("db"),
+    verify: opt("verify"),
+    draw: opt("draw"),
+    json: argv.includes("--json"),
+  };
 }
 
 const categoryOf = (type: string): Category =>
-  type === "Document" ? "html" : type === "Stylesheet" ? "css" : type === "Script" ? "js" : type === "Font" ? "fonts" : type === "Image" ? "images" : "other";
+  type === "Document"
+    ? "html"
+    : type === "Stylesheet"
+      ? "css"
+      : type === "Script"
+        ? "js"
+        : type === "Font"
+          ? "fonts"
+          : type === "Image"
+            ? "images"
+            : "other";
 
 async function createEntry(base: string): Promise<{ slug: string; phone: string }> {
   const branches = (await (await fetch(`${base}/api/v1/branches`)).json()) as { data: { id: number }[] };
@@ -47,13 +74,15 @@ async function createEntry(base: string): Promise<{ slug: string; phone: string 
   body.set("nearest_branch_id", String(branches.data[0]?.id ?? 1));
   const res = await fetch(`${base}/api/v1/enquiry`, { method: "POST", body });
   const json = (await res.json()) as { data?: { slug: string }; message?: string };
-  if (!res.ok || !json.data) throw new Error(`Could not pre-register a test visitor: ${res.status} ${json.message ?? ""}`);
+  if (!res.ok || !json.data)
+    throw new Error(`Could not pre-register a test visitor: ${res.status} ${json.message ?? ""}`);
   return { slug: json.data.slug, phone };
 }
 
 async function verifyEntry(base: string, slug: string, phone: string, dbFile: string) {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
-  const sms = db.prepare(`select text from sms_messages where "to" = ? order by id desc limit 1`).get(phone) as { text: string } | undefined;
+  const sms = db.prepare(`select text from sms_messages where "to" = ? order by id desc limit 1`).get(phone) as
+    { text: string } | undefined;
   db.close();
   const code = sms?.text.match(/\b(\d{6})\b/)?.[1];
   if (!code) throw new Error(`No code in the outbox of ${dbFile} for ${phone}`);
@@ -76,18 +105,30 @@ async function measure(base: string, path: string): Promise<Row> {
     const cdp: CDPSession = await context.newCDPSession(page);
     await cdp.send("Network.enable");
     await cdp.send("Network.setCacheDisabled", { cacheDisabled: true });
-    const requests = new Map<string, { type: string; headerBytes: number; status: number; encoding: string; url: string }>();
+    const requests = new Map<
+      string,
+      { type: string; headerBytes: number; status: number; encoding: string; url: string }
+    >();
     const finished = new Map<string, number>();
     cdp.on("Network.responseReceived", (e) => {
       const h = e.response.headers as Record<string, string>;
       const encoding = Object.entries(h).find(([k]) => k.toLowerCase() === "content-encoding")?.[1] ?? "identity";
-      requests.set(e.requestId, { type: e.type ?? "Other", headerBytes: e.response.encodedDataLength ?? 0, status: e.response.status, encoding, url: e.response.url });
+      requests.set(e.requestId, {
+        type: e.type ?? "Other",
+        headerBytes: e.response.encodedDataLength ?? 0,
+        status: e.response.status,
+        encoding,
+        url: e.response.url,
+      });
     });
     cdp.on("Network.loadingFinished", (e) => finished.set(e.requestId, e.encodedDataLength));
     const response = await page.goto(base + path, { waitUntil: "networkidle" });
     await page.waitForTimeout(300);
     const inlineScript = await page.evaluate(() =>
-      Array.from(document.querySelectorAll("script:not([src])")).reduce((n, s) => n + new TextEncoder().encode(s.textContent ?? "").length, 0),
+      Array.from(document.querySelectorAll("script:not([src])")).reduce(
+        (n, s) => n + new TextEncoder().encode(s.textContent ?? "").length,
+        0,
+      ),
     );
     const bytes: Record<Category, number> = { html: 0, css: 0, js: 0, fonts: 0, images: 0, other: 0 };
     let headers = 0;
@@ -101,7 +142,16 @@ async function measure(base: string, path: string): Promise<Row> {
       if (body > 0) encodings.add(`${categoryOf(r.type)}:${r.encoding}`);
     }
     const total = Object.values(bytes).reduce((a, b) => a + b, 0) + headers;
-    return { path, status: response?.status() ?? 0, requests: finished.size, bytes, headers, total, inlineScript, encodings: [...encodings] };
+    return {
+      path,
+      status: response?.status() ?? 0,
+      requests: finished.size,
+      bytes,
+      headers,
+      total,
+      inlineScript,
+      encodings: [...encodings],
+    };
   } finally {
     await browser.close();
   }
@@ -130,7 +180,19 @@ async function main() {
     return;
   }
   console.log(`Page weight of ${opt.base} (first load, empty cache, compressed bytes on the wire)\n`);
-  const head = ["page", "HTML", "CSS", "JS", "fonts", "images", "other", "headers", "total", "requests", "inline JS (raw)"];
+  const head = [
+    "page",
+    "HTML",
+    "CSS",
+    "JS",
+    "fonts",
+    "images",
+    "other",
+    "headers",
+    "total",
+    "requests",
+    "inline JS (raw)",
+  ];
   const table = rows.map((r) => [
     r.path.replace(/\/enquiry\/[^/]+\//, "/enquiry/{slug}/"),
     kb(r.bytes.html),
@@ -145,7 +207,8 @@ async function main() {
     kb(r.inlineScript),
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
   console.log(line(head));
   for (const row of table) console.log(line(row));
   console.log(`\nEncodings: ${[...new Set(rows.flatMap((r) => r.encodings))].join(", ")}`);

@@ -29,7 +29,13 @@ export function makeBikeModel(title = `Model ${uniq()}`) {
 export async function makeUser(role: "super-admin" | "branch-manager" | "branch-staff", branchId: number | null) {
   const r = roleBySlug(role)!;
   const email = `${role}-${uniq()}@example.test`;
-  const user = await createUser({ first_name: role, email, role_id: r.id, branch_id: branchId, password: "secret-pass-1" });
+  const user = await createUser({
+    first_name: role,
+    email,
+    role_id: r.id,
+    branch_id: branchId,
+    password: "secret-pass-1",
+  });
   return { ...user, password: "secret-pass-1" };
 }
 

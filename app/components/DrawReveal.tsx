@@ -25,21 +25,27 @@ export const padDigits = (amount: number) => String(Math.max(0, Math.trunc(amoun
 export function runDrawReveal(root: HTMLElement | null): void {
   if (!root || root.getAttribute("data-started")) return;
   root.setAttribute("data-started", "1");
-  var reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (reduce) {
     root.classList.add("done");
     return;
   }
-  var cells = root.querySelectorAll(".draw-cell");
+  const cells = root.querySelectorAll(".draw-cell");
   root.classList.add("flicker");
-  var timer = setInterval(function () {
-    for (var i = 0; i < cells.length; i++) cells[i].setAttribute("data-f", String(Math.floor(Math.random() * 10)));
-  }, Number(root.getAttribute("data-flicker-ms")) || 50);
-  setTimeout(function () {
-    clearInterval(timer);
-    root.classList.remove("flicker");
-    root.classList.add("done");
-  }, Number(root.getAttribute("data-reveal-ms")) || 5000);
+  const timer = setInterval(
+    function () {
+      for (let i = 0; i < cells.length; i++) cells[i].setAttribute("data-f", String(Math.floor(Math.random() * 10)));
+    },
+    Number(root.getAttribute("data-flicker-ms")) || 50,
+  );
+  setTimeout(
+    function () {
+      clearInterval(timer);
+      root.classList.remove("flicker");
+      root.classList.add("done");
+    },
+    Number(root.getAttribute("data-reveal-ms")) || 5000,
+  );
 }
 
 /** For pages without hydration: runs the reveal on every DrawReveal of the page. */
@@ -70,7 +76,13 @@ function grouped(n: number) {
   return [...groups, last3].join(",");
 }
 
-export function DrawReveal({ amount, total, congratulation, totalLabel = "Total prize", currency = "Rs." }: DrawRevealProps) {
+export function DrawReveal({
+  amount,
+  total,
+  congratulation,
+  totalLabel = "Total prize",
+  currency = "Rs.",
+}: DrawRevealProps) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => runDrawReveal(ref.current), []);
   const digits = padDigits(amount);
@@ -96,7 +108,10 @@ export function DrawReveal({ amount, total, congratulation, totalLabel = "Total 
         </p>
         <p className="draw-congrats">{congratulation}</p>
         <p className="draw-total">
-          {totalLabel}: <strong>{currency} {grouped(total)}</strong>
+          {totalLabel}:{" "}
+          <strong>
+            {currency} {grouped(total)}
+          </strong>
         </p>
       </div>
       <div className="confetti" aria-hidden="true">

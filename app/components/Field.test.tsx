@@ -4,7 +4,9 @@ import { Field, FieldError, SelectField } from "./Field";
 
 describe("field error display", () => {
   it("shows only the first server message under the field and marks it invalid", () => {
-    const html = renderToStaticMarkup(<Field label="Phone" name="phone" errors={["The phone is invalid.", "Second message"]} />);
+    const html = renderToStaticMarkup(
+      <Field label="Phone" name="phone" errors={["The phone is invalid.", "Second message"]} />,
+    );
     expect(html).toContain('<p class="field-error" id="e-phone" role="alert">The phone is invalid.</p>');
     expect(html).not.toContain("Second message");
     expect(html).toContain('aria-invalid="true"');
@@ -19,7 +21,13 @@ describe("field error display", () => {
 
   it("works for selects with a placeholder", () => {
     const html = renderToStaticMarkup(
-      <SelectField label="Mode" name="payment_mode" placeholder="Choose" options={[{ value: "CASH", label: "Cash" }]} errors={["Pick one."]} />,
+      <SelectField
+        label="Mode"
+        name="payment_mode"
+        placeholder="Choose"
+        options={[{ value: "CASH", label: "Cash" }]}
+        errors={["Pick one."]}
+      />,
     );
     expect(html).toContain('<option value="">Choose</option>');
     expect(html).toContain("Pick one.");

@@ -24,7 +24,14 @@ function Label({ label, name, required }: { label: ReactNode; name: string; requ
   );
 }
 
-export function Field({ label, name, errors, required, hint, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+export function Field({
+  label,
+  name,
+  errors,
+  required,
+  hint,
+  ...input
+}: Common & InputHTMLAttributes<HTMLInputElement>) {
   const invalid = Boolean(errors?.length);
   return (
     <div className={`field${invalid ? " invalid" : ""}`}>
@@ -75,7 +82,13 @@ export function SelectField({
   );
 }
 
-export function TextareaField({ label, name, errors, required, ...area }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextareaField({
+  label,
+  name,
+  errors,
+  required,
+  ...area
+}: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
   const invalid = Boolean(errors?.length);
   return (
     <div className={`field${invalid ? " invalid" : ""}`}>

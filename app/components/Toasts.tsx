@@ -2,11 +2,10 @@ import { useEffect, useState } from "react";
 
 type Toast = { type: "success" | "error"; title: string; message: string };
 
-/** A toast from the server; fades out after 10 seconds by CSS alone, and is removed by script when it runs. */
+/** A toast from the server; fades out after 10 seconds by CSS alone, and is removed by script when it runs. Keyed by its content, so a new toast starts afresh. */
 export function Toasts({ toast }: { toast: Toast }) {
   const [shown, setShown] = useState(true);
   useEffect(() => {
-    setShown(true);
     const t = setTimeout(() => setShown(false), 10_000);
     return () => clearTimeout(t);
   }, [toast]);

@@ -325,7 +325,9 @@ export const MAX_PREVIEW_ENTRIES = 1_000_000;
  * branch types when a branch is given.
  */
 export function payoutPreview(args: { date: string; branchId: number | null; entries: number }): PayoutPreview {
-  const entries = Number.isFinite(args.entries) ? Math.max(0, Math.min(MAX_PREVIEW_ENTRIES, Math.floor(args.entries))) : 0;
+  const entries = Number.isFinite(args.entries)
+    ? Math.max(0, Math.min(MAX_PREVIEW_ENTRIES, Math.floor(args.entries)))
+    : 0;
   const types = ALLOCATION_TYPES.filter((t) => t === "preregistration_public" || args.branchId !== null);
   const result: PreviewType[] = types.map((type) => {
     const branchId = type === "preregistration_public" ? null : args.branchId;
@@ -339,7 +341,13 @@ export function payoutPreview(args: { date: string; branchId: number | null; ent
     }));
     const byAmount = new Map<number, PreviewAmount>();
     for (const p of previewPools) {
-      const a = byAmount.get(p.amount) ?? { amount: p.amount, pools: 0, remaining: 0, expectedWinners: 0, expectedCost: 0 };
+      const a = byAmount.get(p.amount) ?? {
+        amount: p.amount,
+        pools: 0,
+        remaining: 0,
+        expectedWinners: 0,
+        expectedCost: 0,
+      };
       a.pools += 1;
       a.remaining += p.remaining;
       a.expectedWinners += p.expectedWinners;

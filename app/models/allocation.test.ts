@@ -24,7 +24,14 @@ function form(values: Record<string, string>) {
   return fd;
 }
 
-const valid = { type: "preregistration_public", branch_id: "", date: "2026-11-21", amount: "4000", count: "1", probability: "10" };
+const valid = {
+  type: "preregistration_public",
+  branch_id: "",
+  date: "2026-11-21",
+  amount: "4000",
+  count: "1",
+  probability: "10",
+};
 
 /** The field errors of a form submission, or null when it parses. */
 function errorsOf(values: Record<string, string>) {
@@ -46,9 +53,12 @@ const paging = { start: 0, length: 10, search: "", order: [] };
 
 describe("allocation form schema", () => {
   it("parses a valid form, with count 1 and probability 0 by default", () => {
-    const submission = parseWithZod(form({ type: "preregistration_public", date: "2026-11-21", amount: "50000", count: "", probability: "" }), {
-      schema: allocationSchema,
-    });
+    const submission = parseWithZod(
+      form({ type: "preregistration_public", date: "2026-11-21", amount: "50000", count: "", probability: "" }),
+      {
+        schema: allocationSchema,
+      },
+    );
     expect(submission.status).toBe("success");
     expect(submission.status === "success" && submission.value).toEqual({
       type: "preregistration_public",
@@ -84,11 +94,15 @@ describe("allocation form schema", () => {
   });
 
   it("wants a branch for the branch types and none for the public type", () => {
-    expect(errorsOf({ type: "preregistration_branch", branch_id: "" })).toEqual({ branch_id: [ALLOCATION_MESSAGES.branchRequired] });
+    expect(errorsOf({ type: "preregistration_branch", branch_id: "" })).toEqual({
+      branch_id: [ALLOCATION_MESSAGES.branchRequired],
+    });
     expect(errorsOf({ type: "registration_branch", branch_id: "", amount: "1000" })).toEqual({
       branch_id: [ALLOCATION_MESSAGES.branchRequired],
     });
-    expect(errorsOf({ type: "preregistration_public", branch_id: "3" })).toEqual({ branch_id: [ALLOCATION_MESSAGES.branchForbidden] });
+    expect(errorsOf({ type: "preregistration_public", branch_id: "3" })).toEqual({
+      branch_id: [ALLOCATION_MESSAGES.branchForbidden],
+    });
     expect(errorsOf({ type: "preregistration_branch", branch_id: "3" })).toBeNull();
   });
 
@@ -96,7 +110,9 @@ describe("allocation form schema", () => {
     expect(errorsOf({ type: "lottery" })).toEqual({ type: [ALLOCATION_MESSAGES.type] });
     expect(errorsOf({ date: "2026-02-30" })).toEqual({ date: [ALLOCATION_MESSAGES.date] });
     expect(errorsOf({ date: "21/11/2026" })).toEqual({ date: [ALLOCATION_MESSAGES.date] });
-    expect(errorsOf({ type: "registration_branch", branch_id: "", amount: "4000.5", count: "6", probability: "101" })).toEqual({
+    expect(
+      errorsOf({ type: "registration_branch", branch_id: "", amount: "4000.5", count: "6", probability: "101" }),
+    ).toEqual({
       branch_id: [ALLOCATION_MESSAGES.branchRequired],
       amount: [ALLOCATION_MESSAGES.amountNotInList],
       count: [ALLOCATION_MESSAGES.count],
@@ -105,7 +121,16 @@ describe("allocation form schema", () => {
   });
 
   it("parses JSON payloads with numbers or strings alike", () => {
-    expect(allocationSchema.parse({ type: "registration_branch", branch_id: 4, date: "2026-11-21", amount: 20000, count: 5, probability: 100 })).toEqual({
+    expect(
+      allocationSchema.parse({
+        type: "registration_branch",
+        branch_id: 4,
+        date: "2026-11-21",
+        amount: 20000,
+        count: 5,
+        probability: 100,
+      }),
+    ).toEqual({
       type: "registration_branch",
       branch_id: 4,
       date: "2026-11-21",
@@ -121,9 +146,36 @@ describe("allocations", () => {
   it("creates, lists with branch title, paid and remaining, and filters", () => {
     const branch = makeBranch({ title: "Lalitpur Motors" });
     const a = createAllocation({ ...valid, date: "2026-10-01", amount: "4000", count: "3" }, null);
-    const b = createAllocation({ type: "registration_branch", branch_id: String(branch.id), date: "2026-10-01", amount: "100000", count: "2", probability: "5" }, null);
-    const c = createAllocation({ type: "preregistration_branch", branch_id: branch.id, date: "2026-10-02", amount: 50000, count: 1, probability: 0 }, null);
-    expect(a).toMatchObject({ type: "preregistration_public", branch_id: null, amount: 4000, count: 3, probability: 10, paid: 0 });
+    const b = createAllocation(
+      {
+        type: "registration_branch",
+        branch_id: String(branch.id),
+        date: "2026-10-01",
+        amount: "100000",
+        count: "2",
+        probability: "5",
+      },
+      null,
+    );
+    const c = createAllocation(
+      {
+        type: "preregistration_branch",
+        branch_id: branch.id,
+        date: "2026-10-02",
+        amount: 50000,
+        count: 1,
+        probability: 0,
+      },
+      null,
+    );
+    expect(a).toMatchObject({
+      type: "preregistration_public",
+      branch_id: null,
+      amount: 4000,
+      count: 3,
+      probability: 10,
+      paid: 0,
+    });
 
     const all = listAllocations(paging);
     expect(all.recordsTotal).toBe(3);
@@ -138,9 +190,9 @@ describe("allocations", () => {
     expect(byDate).toMatchObject({ recordsTotal: 3, recordsFiltered: 2 });
     expect(listAllocations({ ...paging, search: "Lalitpur" }).data.map((r) => r.id)).toEqual([c.id, b.id]);
     expect(listAllocations({ ...paging, search: "1,00,000" }).data.map((r) => r.id)).toEqual([b.id]);
-    expect(listAllocations({ ...paging, order: [{ column: "amount", dir: "asc" }] }).data.map((r) => r.amount)).toEqual([
-      4000, 50000, 100000,
-    ]);
+    expect(listAllocations({ ...paging, order: [{ column: "amount", dir: "asc" }] }).data.map((r) => r.amount)).toEqual(
+      [4000, 50000, 100000],
+    );
     expect(listAllocations({ ...paging, start: 1, length: 1 }).data.map((r) => r.id)).toEqual([b.id]);
     expect(listAllocations(paging, {}, { branchId: branch.id }).recordsTotal).toBe(2);
 
@@ -151,11 +203,19 @@ describe("allocations", () => {
   it("refuses invalid input and a branch that does not exist", () => {
     const invalid = caught(() => createAllocation({ ...valid, count: "6", amount: "1000" }, null));
     expect(invalid.code).toBe("invalid");
-    expect(invalid.fieldErrors).toEqual({ count: [ALLOCATION_MESSAGES.count], amount: [ALLOCATION_MESSAGES.amountNotInList] });
-    const noBranch = caught(() => createAllocation({ ...valid, type: "preregistration_branch", branch_id: "999999" }, null));
+    expect(invalid.fieldErrors).toEqual({
+      count: [ALLOCATION_MESSAGES.count],
+      amount: [ALLOCATION_MESSAGES.amountNotInList],
+    });
+    const noBranch = caught(() =>
+      createAllocation({ ...valid, type: "preregistration_branch", branch_id: "999999" }, null),
+    );
     expect(noBranch.fieldErrors).toEqual({ branch_id: ["Choose a branch from the list."] });
     const deletedBranch = makeBranch({ deleted_at: "2026-01-01T00:00:00Z" });
-    expect(caught(() => createAllocation({ ...valid, type: "preregistration_branch", branch_id: deletedBranch.id }, null)).code).toBe("invalid");
+    expect(
+      caught(() => createAllocation({ ...valid, type: "preregistration_branch", branch_id: deletedBranch.id }, null))
+        .code,
+    ).toBe("invalid");
     expect(listAllocations(paging).recordsTotal).toBe(0);
   });
 
@@ -194,7 +254,10 @@ describe("payout preview", () => {
     createAllocation({ ...valid, date, amount: "10000", count: "2", probability: "100" }, null);
     createAllocation({ ...valid, date, amount: "8000", count: "1", probability: "50" }, null);
     // Branch registrations: one 20000 pool at 10%.
-    createAllocation({ type: "registration_branch", branch_id: branch.id, date, amount: "20000", count: "5", probability: "10" }, null);
+    createAllocation(
+      { type: "registration_branch", branch_id: branch.id, date, amount: "20000", count: "5", probability: "10" },
+      null,
+    );
 
     const preview = payoutPreview({ date, branchId: branch.id, entries: 3 });
     const pub = preview.types.find((t) => t.type === "preregistration_public")!;
@@ -220,7 +283,9 @@ describe("payout preview", () => {
     expect(preview.expectedTotalCost).toBeCloseTo(26750 + 6000 + 16500, 9);
 
     // Without a branch only the public pools are previewed.
-    expect(payoutPreview({ date, branchId: null, entries: 3 }).types.map((t) => t.type)).toEqual(["preregistration_public"]);
+    expect(payoutPreview({ date, branchId: null, entries: 3 }).types.map((t) => t.type)).toEqual([
+      "preregistration_public",
+    ]);
   });
 
   it("counts only the prizes left, and one pool of count 1 at 50% for 2 entries pays 0.75", () => {

@@ -21,11 +21,20 @@ const columns = {
   thumbnail_id: bikeModels.thumbnail_id,
 };
 
-const withUrl = (r: Omit<BikeModelItem, "thumbnail_url">): BikeModelItem => ({ ...r, thumbnail_url: fileUrl(r.thumbnail_id) });
+const withUrl = (r: Omit<BikeModelItem, "thumbnail_url">): BikeModelItem => ({
+  ...r,
+  thumbnail_url: fileUrl(r.thumbnail_id),
+});
 
 /** Every active model, oldest first (so the spec's default bike_model_id 1 leads). */
 export function listBikeModels(): BikeModelItem[] {
-  return db.select(columns).from(bikeModels).where(isNull(bikeModels.deleted_at)).orderBy(asc(bikeModels.id)).all().map(withUrl);
+  return db
+    .select(columns)
+    .from(bikeModels)
+    .where(isNull(bikeModels.deleted_at))
+    .orderBy(asc(bikeModels.id))
+    .all()
+    .map(withUrl);
 }
 
 export function findActiveBikeModel(id: number): BikeModelItem | null {

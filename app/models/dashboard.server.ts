@@ -50,9 +50,16 @@ export { formatChange } from "~/components/counter/labels";
 
 type Counted = { table: typeof R | typeof P | typeof T; created: SQLiteColumn; where: (SQL | undefined)[] };
 
-function counter({ table, created, where }: Counted, days: { today: { start: string; end: string }; yesterday: { start: string; end: string } }) {
+function counter(
+  { table, created, where }: Counted,
+  days: { today: { start: string; end: string }; yesterday: { start: string; end: string } },
+) {
   const countWhere = (...extra: (SQL | undefined)[]) =>
-    db.select({ n: count() }).from(table).where(and(...where, ...extra)).get()?.n ?? 0;
+    db
+      .select({ n: count() })
+      .from(table)
+      .where(and(...where, ...extra))
+      .get()?.n ?? 0;
   return {
     all: countWhere(),
     today: countWhere(gte(created, days.today.start), lt(created, days.today.end)),
@@ -64,9 +71,18 @@ function counter({ table, created, where }: Counted, days: { today: { start: str
 export function dashboardStats(scope: Scope, at: Date = clockNow()): DashboardStats {
   const date = kathmanduDate(at);
   const days = { today: kathmanduDayRange(date), yesterday: kathmanduDayRange(shiftDate(date, -1)) };
-  const sales = counter({ table: R, created: R.created_at, where: [isNull(R.deleted_at), branchCondition(R.branch_id, scope)] }, days);
-  const pre = counter({ table: P, created: P.created_at, where: [isNull(P.deleted_at), preregistrationListScope(scope)] }, days);
-  const rides = counter({ table: T, created: T.created_at, where: [isNull(T.deleted_at), branchCondition(T.branch_id, scope)] }, days);
+  const sales = counter(
+    { table: R, created: R.created_at, where: [isNull(R.deleted_at), branchCondition(R.branch_id, scope)] },
+    days,
+  );
+  const pre = counter(
+    { table: P, created: P.created_at, where: [isNull(P.deleted_at), preregistrationListScope(scope)] },
+    days,
+  );
+  const rides = counter(
+    { table: T, created: T.created_at, where: [isNull(T.deleted_at), branchCondition(T.branch_id, scope)] },
+    days,
+  );
   return {
     total: sales.all,
     preregistrations: pre.all,

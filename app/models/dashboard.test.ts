@@ -16,7 +16,13 @@ let b: ReturnType<typeof makeBranch>;
 let n = 0;
 
 function registration(branchId: number, created_at: string, deleted = false) {
-  const pre = makePreregistration({ branch_id: branchId, is_verified: true, status: "purchased", purchased: true, created_at: "2026-11-01T00:00:00.000Z" });
+  const pre = makePreregistration({
+    branch_id: branchId,
+    is_verified: true,
+    status: "purchased",
+    purchased: true,
+    created_at: "2026-11-01T00:00:00.000Z",
+  });
   n++;
   db.insert(schema.registrations)
     .values({
@@ -42,7 +48,18 @@ function registration(branchId: number, created_at: string, deleted = false) {
 
 function testRide(branchId: number, created_at: string) {
   db.insert(schema.testRides)
-    .values({ slug: randomSlug(), first_name: "T", name: "T", phone: "9800000000", bike_model_id: model.id, branch_id: branchId, state: "S", district: "D", city: "C", created_at })
+    .values({
+      slug: randomSlug(),
+      first_name: "T",
+      name: "T",
+      phone: "9800000000",
+      bike_model_id: model.id,
+      branch_id: branchId,
+      state: "S",
+      district: "D",
+      city: "C",
+      created_at,
+    })
     .run();
 }
 
@@ -65,7 +82,11 @@ beforeAll(() => {
   makePreregistration({ branch_id: null, nearest_branch_id: a.id, created_at: "2026-11-21T17:00:00.000Z" }); // 11-21, public, nearest A
   makePreregistration({ branch_id: b.id, created_at: "2026-11-21T18:14:59.000Z" }); // 11-21 23:59:59
   makePreregistration({ branch_id: a.id, created_at: "2026-11-21T18:15:00.000Z" }); // 11-22 00:00:00
-  makePreregistration({ branch_id: a.id, created_at: "2026-11-21T08:00:00.000Z", deleted_at: "2026-11-21T09:00:00.000Z" }); // deleted
+  makePreregistration({
+    branch_id: a.id,
+    created_at: "2026-11-21T08:00:00.000Z",
+    deleted_at: "2026-11-21T09:00:00.000Z",
+  }); // deleted
   // Test rides:
   testRide(a.id, "2026-11-21T12:00:00.000Z"); // 11-21
   testRide(b.id, "2026-11-21T13:00:00.000Z"); // 11-21
@@ -155,8 +176,20 @@ describe("branchStats", () => {
   it("gives each branch its figures; a branch user sees its own only", () => {
     setClock(() => BEFORE_MIDNIGHT);
     const all = branchStats({ branchId: null });
-    expect(all.find((r) => r.id === a.id)).toMatchObject({ registrations_count: 3, sales_today: 1, sales_yesterday: 1, preregistrations_count: 8, test_rides_count: 2 });
-    expect(all.find((r) => r.id === b.id)).toMatchObject({ registrations_count: 1, sales_today: 1, sales_yesterday: 0, preregistrations_count: 2, test_rides_count: 1 });
+    expect(all.find((r) => r.id === a.id)).toMatchObject({
+      registrations_count: 3,
+      sales_today: 1,
+      sales_yesterday: 1,
+      preregistrations_count: 8,
+      test_rides_count: 2,
+    });
+    expect(all.find((r) => r.id === b.id)).toMatchObject({
+      registrations_count: 1,
+      sales_today: 1,
+      sales_yesterday: 0,
+      preregistrations_count: 2,
+      test_rides_count: 1,
+    });
     const mine = branchStats({ branchId: b.id });
     expect(mine.map((r) => r.id)).toEqual([b.id]);
   });

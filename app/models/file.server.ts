@@ -39,7 +39,8 @@ export async function storeImage(
     throw new UploadError("Only JPEG, PNG or WebP images are accepted.");
   }
   if (!meta.format || !ACCEPTED.has(meta.format)) throw new UploadError("Only JPEG, PNG or WebP images are accepted.");
-  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_PIXELS) throw new UploadError("The image may not exceed 40 megapixels.");
+  if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_PIXELS)
+    throw new UploadError("The image may not exceed 40 megapixels.");
   let out: { data: Buffer; info: OutputInfo };
   try {
     out = await sharp(input, { limitInputPixels: MAX_PIXELS })

@@ -58,7 +58,9 @@ function sendBlock(q: Reader, purpose: CodePurpose, subjectId: number, phone: st
   const recent = q
     .select({ created_at: oneTimeCodes.created_at })
     .from(oneTimeCodes)
-    .where(and(eq(oneTimeCodes.phone, phone), gt(oneTimeCodes.created_at, new Date(at.getTime() - HOUR_MS).toISOString())))
+    .where(
+      and(eq(oneTimeCodes.phone, phone), gt(oneTimeCodes.created_at, new Date(at.getTime() - HOUR_MS).toISOString())),
+    )
     .orderBy(asc(oneTimeCodes.created_at))
     .all();
   if (recent.length >= OTP_RULES.maxSendsPerHour) {
@@ -149,10 +151,7 @@ export function verifyCode(input: {
           .run();
         return { ok: false, reason: "invalid", attemptsLeft: OTP_RULES.maxAttempts - row.attempts - 1 };
       }
-      tx.update(oneTimeCodes)
-        .set({ consumed_at: at.toISOString() })
-        .where(eq(oneTimeCodes.id, row.id))
-        .run();
+      tx.update(oneTimeCodes).set({ consumed_at: at.toISOString() }).where(eq(oneTimeCodes.id, row.id)).run();
       return { ok: true };
     },
     { behavior: "immediate" },

@@ -19,7 +19,13 @@ const codeFromSms = (phone: string) => /(\d{6})/.exec(lastMessageTo(phone)?.text
 const otherThan = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
 
 async function issue(subjectId: number, phone: string, purpose: CodePurpose = "preregistration") {
-  return issueCode({ purpose, subjectId, phone, text, smsPurpose: purpose === "password_reset" ? "password-reset" : "otp" });
+  return issueCode({
+    purpose,
+    subjectId,
+    phone,
+    text,
+    smsPurpose: purpose === "password_reset" ? "password-reset" : "otp",
+  });
 }
 
 function codeRows(purpose: CodePurpose, subjectId: number) {
@@ -53,7 +59,12 @@ describe("issueCode", () => {
     });
     const current = currentCode("preregistration", 1)!;
     expect(current.code).toMatch(/^\d{6}$/);
-    expect(current).toMatchObject({ phone, attemptsLeft: 5, state: "live", expiresAt: new Date(START + 600_000).toISOString() });
+    expect(current).toMatchObject({
+      phone,
+      attemptsLeft: 5,
+      state: "live",
+      expiresAt: new Date(START + 600_000).toISOString(),
+    });
     const sms = lastMessageTo(phone, "otp")!;
     expect(sms.text).toBe(`Your verification code is ${current.code}`);
     const [row] = codeRows("preregistration", 1);
@@ -152,7 +163,9 @@ describe("verifyCode", () => {
   it("accepts the code with surrounding spaces", async () => {
     await issue(21, freshPhone());
     const code = currentCode("preregistration", 21)!.code!;
-    expect(verifyCode({ purpose: "preregistration", subjectId: 21, code: ` ${code.slice(0, 3)} ${code.slice(3)} ` })).toEqual({ ok: true });
+    expect(
+      verifyCode({ purpose: "preregistration", subjectId: 21, code: ` ${code.slice(0, 3)} ${code.slice(3)} ` }),
+    ).toEqual({ ok: true });
   });
 
   it("counts a wrong code as a try", async () => {
@@ -164,7 +177,10 @@ describe("verifyCode", () => {
       attemptsLeft: 4,
     });
     expect(codeRows("preregistration", 22)[0].attempts).toBe(1);
-    expect(verifyCode({ purpose: "preregistration", subjectId: 22, code: "" })).toMatchObject({ reason: "invalid", attemptsLeft: 3 });
+    expect(verifyCode({ purpose: "preregistration", subjectId: 22, code: "" })).toMatchObject({
+      reason: "invalid",
+      attemptsLeft: 3,
+    });
     expect(codeRows("preregistration", 22)[0].attempts).toBe(2);
     expect(verifyCode({ purpose: "preregistration", subjectId: 22, code })).toEqual({ ok: true });
   });
@@ -204,7 +220,10 @@ describe("verifyCode", () => {
     advance(1);
     expect(currentCode("preregistration", 25)).toBeNull();
     expect(latestCode("preregistration", 25)?.state).toBe("expired");
-    expect(verifyCode({ purpose: "preregistration", subjectId: 25, code: code25 })).toEqual({ ok: false, reason: "expired" });
+    expect(verifyCode({ purpose: "preregistration", subjectId: 25, code: code25 })).toEqual({
+      ok: false,
+      reason: "expired",
+    });
   });
 
   it("only the latest code counts after a resend", async () => {
@@ -215,7 +234,9 @@ describe("verifyCode", () => {
     await issue(26, phone);
     const second = currentCode("preregistration", 26)!.code!;
     if (first !== second) {
-      expect(verifyCode({ purpose: "preregistration", subjectId: 26, code: first })).toMatchObject({ reason: "invalid" });
+      expect(verifyCode({ purpose: "preregistration", subjectId: 26, code: first })).toMatchObject({
+        reason: "invalid",
+      });
     }
     expect(verifyCode({ purpose: "preregistration", subjectId: 26, code: second })).toEqual({ ok: true });
   });
@@ -232,7 +253,10 @@ describe("verifyCode", () => {
   });
 
   it("answers none when no code was sent", () => {
-    expect(verifyCode({ purpose: "registration", subjectId: 999, code: "123456" })).toEqual({ ok: false, reason: "none" });
+    expect(verifyCode({ purpose: "registration", subjectId: 999, code: "123456" })).toEqual({
+      ok: false,
+      reason: "none",
+    });
     expect(currentCode("registration", 999)).toBeNull();
     expect(canResendAt("registration", 999).getTime()).toBe(START);
   });

@@ -24,11 +24,7 @@ import { likePrefix, runTable, type TableParams, type TableResult } from "~/util
 import { can, type PermissionHolder } from "~/utils/permissions";
 import { normalizePhone } from "~/utils/phone";
 import { displayDateTime, kathmanduDayRange, kathmanduToUtc, nowIso } from "~/utils/time";
-import {
-  PREREGISTRATION_STATUSES,
-  STATUS_LABELS,
-  type PreregistrationStatus,
-} from "~/components/counter/labels";
+import { PREREGISTRATION_STATUSES, STATUS_LABELS, type PreregistrationStatus } from "~/components/counter/labels";
 import type { Scope } from "./scope.server";
 
 const { preregistrations: P, registrations: R, branches, bikeModels } = schema;
@@ -39,10 +35,7 @@ const nearest = alias(branches, "nearest_branch");
 /** Rows a branch user's lists show: made at its branch, or public with it as nearest showroom. */
 export function preregistrationListScope(scope: Scope): SQL | undefined {
   if (scope.branchId === null) return undefined;
-  return or(
-    eq(P.branch_id, scope.branchId),
-    and(isNull(P.branch_id), eq(P.nearest_branch_id, scope.branchId)),
-  );
+  return or(eq(P.branch_id, scope.branchId), and(isNull(P.branch_id), eq(P.nearest_branch_id, scope.branchId)));
 }
 
 /** Rows a branch user may open by slug: the one rule of app/models/preregistration.server.ts. */
@@ -125,8 +118,11 @@ export function readPreregistrationFilters(params: URLSearchParams): Preregistra
     from: params.get("from") || null,
     to: params.get("to") || null,
     prize: nonNegativeInt(params.get("prize")),
-    status: (PREREGISTRATION_STATUSES as readonly string[]).includes(status ?? "") ? (status as PreregistrationStatus) : null,
-    phone: (params.get("phone") ?? params.get("search[value]") ?? params.get("search") ?? "").trim().slice(0, 100) || null,
+    status: (PREREGISTRATION_STATUSES as readonly string[]).includes(status ?? "")
+      ? (status as PreregistrationStatus)
+      : null,
+    phone:
+      (params.get("phone") ?? params.get("search[value]") ?? params.get("search") ?? "").trim().slice(0, 100) || null,
   };
 }
 
@@ -148,7 +144,10 @@ function filterConditions(f: PreregistrationFilters, scope: Scope): (SQL | undef
  * Conditions of the search term. A branch user typing a customer's full phone
  * number also finds a public pre-registration that named another showroom.
  */
-function searchCondition(term: string | null | undefined, scope: Scope): { base: SQL | undefined; match: SQL | undefined } {
+function searchCondition(
+  term: string | null | undefined,
+  scope: Scope,
+): { base: SQL | undefined; match: SQL | undefined } {
   const t = (term ?? "").trim();
   const phone = normalizePhone(t);
   const listScope = preregistrationListScope(scope);
@@ -254,8 +253,12 @@ export function* exportPreregistrations(scope: Scope, filters: PreregistrationFi
   const { base, match } = searchCondition(filters.phone, scope);
   const where = and(isNull(P.deleted_at), base, ...filterConditions(filters, scope), match);
   const pageSize = 5000;
-  for (let lastId = Number.MAX_SAFE_INTEGER; ; ) {
-    const page = joined().where(and(where, lt(P.id, lastId))).orderBy(desc(P.id)).limit(pageSize).all();
+  for (let lastId = Number.MAX_SAFE_INTEGER; ;) {
+    const page = joined()
+      .where(and(where, lt(P.id, lastId)))
+      .orderBy(desc(P.id))
+      .limit(pageSize)
+      .all();
     if (!page.length) return;
     for (const row of page) yield shape(row);
     lastId = page[page.length - 1].id;
@@ -292,7 +295,11 @@ export type PreregistrationDetail = PreregistrationRow & {
 };
 
 /** One pre-registration the scope may open, or null. */
-export function findPreregistration(scope: Scope, slug: string, { withDeleted = false } = {}): PreregistrationRow | null {
+export function findPreregistration(
+  scope: Scope,
+  slug: string,
+  { withDeleted = false } = {},
+): PreregistrationRow | null {
   const row = joined()
     .where(and(eq(P.slug, slug), withDeleted ? undefined : isNull(P.deleted_at), preregistrationAccessScope(scope)))
     .get();
@@ -300,7 +307,11 @@ export function findPreregistration(scope: Scope, slug: string, { withDeleted = 
 }
 
 /** The detail screen and GET /api/v1/preregistration/{id}: the code only when `showCode`. */
-export function getPreregistrationDetail(scope: Scope, slug: string, { showCode = false } = {}): PreregistrationDetail | null {
+export function getPreregistrationDetail(
+  scope: Scope,
+  slug: string,
+  { showCode = false } = {},
+): PreregistrationDetail | null {
   const row = findPreregistration(scope, slug);
   if (!row) return null;
   return { ...row, code: showCode ? (latestCode("preregistration", row.id)?.code ?? null) : null };
@@ -335,7 +346,11 @@ export const PREREGISTRATION_ADMIN_MESSAGES = {
   branchMissing: "The selected branch is invalid.",
 } as const;
 
-const fail = (status: AdminFailure["status"], message: string, errors: Record<string, string[]> = {}): AdminFailure => ({
+const fail = (
+  status: AdminFailure["status"],
+  message: string,
+  errors: Record<string, string[]> = {},
+): AdminFailure => ({
   ok: false,
   status,
   message,
@@ -422,7 +437,11 @@ export function updatePreregistration(
       for (const key of ["nearest_branch_id", "branch_id"] as const) {
         const id = input[key];
         if (!id) continue;
-        const b = tx.select({ id: branches.id }).from(branches).where(and(eq(branches.id, id), isNull(branches.deleted_at))).get();
+        const b = tx
+          .select({ id: branches.id })
+          .from(branches)
+          .where(and(eq(branches.id, id), isNull(branches.deleted_at)))
+          .get();
         if (!b) errors[key] = [PREREGISTRATION_ADMIN_MESSAGES.branchMissing];
       }
       if (Object.keys(errors).length) return fail(422, Object.values(errors)[0][0], errors);

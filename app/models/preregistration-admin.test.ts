@@ -34,7 +34,9 @@ const A = () => ({ branchId: a.id });
 const B = () => ({ branchId: b.id });
 
 const list = (scope: { branchId: number | null }, filters: PreregistrationFilters = {}) =>
-  listPreregistrations(scope, parseTableParams(new URLSearchParams({ length: "100" })), filters).data.map((r) => r.slug);
+  listPreregistrations(scope, parseTableParams(new URLSearchParams({ length: "100" })), filters).data.map(
+    (r) => r.slug,
+  );
 
 let madeAtA: ReturnType<typeof makePreregistration>;
 let madeAtB: ReturnType<typeof makePreregistration>;
@@ -45,9 +47,21 @@ beforeAll(() => {
   a = makeBranch({ title: "Scope A", city: "Pokhara" });
   b = makeBranch({ title: "Scope B" });
   model = makeBikeModel("Scope Model");
-  madeAtA = makePreregistration({ branch_id: a.id, nearest_branch_id: a.id, name: "Aarati Maharjan", bike_model_id: model.id });
+  madeAtA = makePreregistration({
+    branch_id: a.id,
+    nearest_branch_id: a.id,
+    name: "Aarati Maharjan",
+    bike_model_id: model.id,
+  });
   madeAtB = makePreregistration({ branch_id: b.id, nearest_branch_id: b.id, name: "Bibek Thapa" });
-  publicNearA = makePreregistration({ branch_id: null, nearest_branch_id: a.id, name: "Chandra Online", is_verified: true, status: "verified", prize: 7000 });
+  publicNearA = makePreregistration({
+    branch_id: null,
+    nearest_branch_id: a.id,
+    name: "Chandra Online",
+    is_verified: true,
+    status: "verified",
+    prize: 7000,
+  });
   publicNearB = makePreregistration({ branch_id: null, nearest_branch_id: b.id, name: "Dilmaya Online" });
 });
 
@@ -95,8 +109,13 @@ describe("search and filters", () => {
     const today = kathmanduDate();
     expect(list(A(), { from: today, to: today }).sort()).toEqual([madeAtA.slug, publicNearA.slug].sort());
     expect(list(A(), { to: "2020-01-01" })).toEqual([]);
-    expect(dateBounds("2026-11-21", "2026-11-21")).toEqual({ from: "2026-11-20T18:15:00.000Z", to: "2026-11-21T18:15:00.000Z" });
-    expect(readPreregistrationFilters(new URLSearchParams("phone=98&prize=abc&status=bogus&bike_model=2"))).toMatchObject({
+    expect(dateBounds("2026-11-21", "2026-11-21")).toEqual({
+      from: "2026-11-20T18:15:00.000Z",
+      to: "2026-11-21T18:15:00.000Z",
+    });
+    expect(
+      readPreregistrationFilters(new URLSearchParams("phone=98&prize=abc&status=bogus&bike_model=2")),
+    ).toMatchObject({
       phone: "98",
       prize: null,
       status: null,
@@ -118,7 +137,13 @@ describe("search and filters", () => {
 describe("detail", () => {
   it("shows the latest code only when asked (staff who may see codes)", async () => {
     const pre = makePreregistration({ branch_id: a.id });
-    await issueCode({ purpose: "preregistration", subjectId: pre.id, phone: pre.phone, text: (c) => `code ${c}`, smsPurpose: "otp" });
+    await issueCode({
+      purpose: "preregistration",
+      subjectId: pre.id,
+      phone: pre.phone,
+      text: (c) => `code ${c}`,
+      smsPurpose: "otp",
+    });
     expect(getPreregistrationDetail(A(), pre.slug)?.code).toBeNull();
     expect(getPreregistrationDetail(A(), pre.slug, { showCode: true })?.code).toMatch(/^\d{6}$/);
     expect(canSeeCodes({ permissions: ["read-user"] })).toBe(true);
@@ -127,9 +152,23 @@ describe("detail", () => {
   });
 
   it("offers the actions the state allows", () => {
-    expect(preregistrationActions({ is_verified: false, purchased: false, registration: null })).toMatchObject({ verify: true, register: false, viewRegistration: false, delete: true });
-    expect(preregistrationActions({ is_verified: true, purchased: false, registration: null })).toMatchObject({ verify: false, register: true, viewRegistration: false });
-    expect(preregistrationActions({ is_verified: true, purchased: true, registration: { slug: "x" } })).toMatchObject({ register: false, viewRegistration: true, edit: false, delete: false });
+    expect(preregistrationActions({ is_verified: false, purchased: false, registration: null })).toMatchObject({
+      verify: true,
+      register: false,
+      viewRegistration: false,
+      delete: true,
+    });
+    expect(preregistrationActions({ is_verified: true, purchased: false, registration: null })).toMatchObject({
+      verify: false,
+      register: true,
+      viewRegistration: false,
+    });
+    expect(preregistrationActions({ is_verified: true, purchased: true, registration: { slug: "x" } })).toMatchObject({
+      register: false,
+      viewRegistration: true,
+      edit: false,
+      delete: false,
+    });
   });
 });
 
@@ -139,11 +178,20 @@ describe("changes", () => {
   it("edits within the scope; a verified phone cannot change, a taken one is refused", () => {
     const unverified = makePreregistration({ branch_id: a.id });
     const taken = makePreregistration({ branch_id: a.id });
-    expect(updatePreregistration(A(), unverified.slug, { ...base, phone: taken.phone })).toMatchObject({ ok: false, errors: { phone: [M.phoneTaken] } });
+    expect(updatePreregistration(A(), unverified.slug, { ...base, phone: taken.phone })).toMatchObject({
+      ok: false,
+      errors: { phone: [M.phoneTaken] },
+    });
     const newPhone = nextPhone();
-    expect(updatePreregistration(A(), unverified.slug, { ...base, phone: newPhone })).toMatchObject({ ok: true, row: { name: "Edited Name", phone: newPhone } });
+    expect(updatePreregistration(A(), unverified.slug, { ...base, phone: newPhone })).toMatchObject({
+      ok: true,
+      row: { name: "Edited Name", phone: newPhone },
+    });
     const verified = makePreregistration({ branch_id: a.id, is_verified: true, status: "verified" });
-    expect(updatePreregistration(A(), verified.slug, { ...base, phone: nextPhone() })).toMatchObject({ ok: false, errors: { phone: [M.phoneLocked] } });
+    expect(updatePreregistration(A(), verified.slug, { ...base, phone: nextPhone() })).toMatchObject({
+      ok: false,
+      errors: { phone: [M.phoneLocked] },
+    });
     expect(updatePreregistration(A(), verified.slug, { ...base, phone: verified.phone })).toMatchObject({ ok: true });
     expect(updatePreregistration(B(), unverified.slug, base)).toMatchObject({ ok: false, status: 404 });
   });
@@ -160,8 +208,14 @@ describe("changes", () => {
     expect(deletePreregistration(B(), pre.slug)).toMatchObject({ ok: false, status: 404 });
     expect(deletePreregistration(A(), pre.slug)).toEqual({ ok: true });
     expect(findPreregistration(A(), pre.slug)).toBeNull();
-    expect(db.select().from(schema.preregistrations).where(eq(schema.preregistrations.id, pre.id)).get()?.deleted_at).toBeTruthy();
+    expect(
+      db.select().from(schema.preregistrations).where(eq(schema.preregistrations.id, pre.id)).get()?.deleted_at,
+    ).toBeTruthy();
     const bought = makePreregistration({ branch_id: a.id, is_verified: true, purchased: true, status: "purchased" });
-    expect(deletePreregistration(A(), bought.slug)).toMatchObject({ ok: false, status: 409, message: M.purchasedNoDelete });
+    expect(deletePreregistration(A(), bought.slug)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: M.purchasedNoDelete,
+    });
   });
 });

@@ -74,14 +74,7 @@ export type CreateContext = {
 };
 
 export type FailureReason =
-  | "invalid"
-  | "closed"
-  | "duplicate_phone"
-  | "pending_purchase"
-  | "rate_limited"
-  | "captcha"
-  | "rejected"
-  | "upload";
+  "invalid" | "closed" | "duplicate_phone" | "pending_purchase" | "rate_limited" | "captcha" | "rejected" | "upload";
 
 export type Failure = {
   ok: false;
@@ -156,7 +149,11 @@ export function resolveScreenshotRef(ref: string | null | undefined): number | n
   if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return null;
   const file = getFile(id);
   if (!file || file.type !== "screenshot") return null;
-  const used = db.select({ id: preregistrations.id }).from(preregistrations).where(eq(preregistrations.screenshot_id, id)).get();
+  const used = db
+    .select({ id: preregistrations.id })
+    .from(preregistrations)
+    .where(eq(preregistrations.screenshot_id, id))
+    .get();
   return used ? null : id;
 }
 
@@ -177,7 +174,11 @@ type Exec = Pick<typeof db, "select">;
 /** Phone already taken, or the citizenship/PAN has a pending purchase. */
 function conflicts(exec: Exec, value: PreregistrationInput): Failure | null {
   const samePhone = exec
-    .select({ slug: preregistrations.slug, is_verified: preregistrations.is_verified, deleted_at: preregistrations.deleted_at })
+    .select({
+      slug: preregistrations.slug,
+      is_verified: preregistrations.is_verified,
+      deleted_at: preregistrations.deleted_at,
+    })
     .from(preregistrations)
     .where(and(eq(preregistrations.campaign, CAMPAIGN), eq(preregistrations.phone, value.phone)))
     .get();
@@ -193,7 +194,11 @@ function conflicts(exec: Exec, value: PreregistrationInput): Failure | null {
   }
   const pending = pendingPurchaseOf(exec, value.citizenship_no);
   if (pending) {
-    return fail("pending_purchase", { citizenship_no: [M.pendingPurchase, pending.slug] }, { pendingSlug: pending.slug });
+    return fail(
+      "pending_purchase",
+      { citizenship_no: [M.pendingPurchase, pending.slug] },
+      { pendingSlug: pending.slug },
+    );
   }
   return null;
 }
@@ -219,7 +224,8 @@ function pendingPurchaseOf(exec: Exec, citizenshipNo: string, exceptId?: number)
 function referenceErrors(value: PreregistrationInput): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
   if (value.bike_model_id && !findActiveBikeModel(value.bike_model_id)) errors.bike_model_id = [M.bikeModel];
-  if (value.nearest_branch_id && !findActiveBranch(value.nearest_branch_id)) errors.nearest_branch_id = [M.nearestBranch];
+  if (value.nearest_branch_id && !findActiveBranch(value.nearest_branch_id))
+    errors.nearest_branch_id = [M.nearestBranch];
   return errors;
 }
 
@@ -235,10 +241,7 @@ function formTokenOf(form: FormData, ctx: CreateContext): string | null {
 }
 
 /** Checks shared by the confirmation step and the save: state, abuse, validation, conflicts. */
-async function check(
-  form: FormData,
-  ctx: CreateContext,
-): Promise<{ ok: true; value: PreregistrationInput } | Failure> {
+async function check(form: FormData, ctx: CreateContext): Promise<{ ok: true; value: PreregistrationInput } | Failure> {
   if (ctx.channel === "public") {
     if (!isRegistrationOpen()) return fail("closed", { form: [M.closed] });
     if (honeypotTripped(form)) return fail("rejected", { form: [M.rejected] });
@@ -264,7 +267,11 @@ async function limit(name: "enquiry-ip" | "enquiry-phone", key: string | null | 
   const res = await hit(name, key);
   return res.ok
     ? null
-    : fail("rate_limited", { form: [tooManyMessage(res.retryAfterSeconds)] }, { retryAfterSeconds: res.retryAfterSeconds });
+    : fail(
+        "rate_limited",
+        { form: [tooManyMessage(res.retryAfterSeconds)] },
+        { retryAfterSeconds: res.retryAfterSeconds },
+      );
 }
 
 /**
@@ -325,7 +332,8 @@ export async function createPreregistration(input: unknown, ctx: CreateContext):
 
   if (ctx.channel === "public") {
     const captcha = await verifyCaptcha(form.get(CAPTCHA_FIELD), ctx.clientAddress);
-    if (!captcha.ok) return fail("captcha", { [CAPTCHA_FIELD]: [captcha.message ?? "Please verify that you are not a robot."] });
+    if (!captcha.ok)
+      return fail("captcha", { [CAPTCHA_FIELD]: [captcha.message ?? "Please verify that you are not a robot."] });
     const limited = await limit("enquiry-phone", value.phone);
     if (limited) return limited;
   }
@@ -523,7 +531,11 @@ export type ResendResult =
 export type ClientOptions = { clientAddress?: string | null };
 
 /** Sends a fresh code (the 60-second and 5-per-hour rules of otp.server.ts apply). */
-export async function resendVerificationCode(slug: string, scope?: Scope, opts: ClientOptions = {}): Promise<ResendResult> {
+export async function resendVerificationCode(
+  slug: string,
+  scope?: Scope,
+  opts: ClientOptions = {},
+): Promise<ResendResult> {
   const entry = rowBySlug(slug, scope);
   if (!entry) return { ok: false, reason: "not_found", message: OTP_MESSAGES.notFound };
   if (entry.is_verified) return { ok: false, reason: "already_verified", message: OTP_MESSAGES.alreadyVerified };

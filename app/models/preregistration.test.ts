@@ -60,7 +60,9 @@ const codeOf = (phone: string) => /\b(\d{6})\b/.exec(lastMessageTo(phone, "otp")
 const wrong = (code: string) => String((Number(code) + 1) % 1_000_000).padStart(6, "0");
 
 async function png(width: number, height: number) {
-  return sharp({ create: { width, height, channels: 3, background: "#c8102e" } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: "#c8102e" } })
+    .png()
+    .toBuffer();
 }
 
 async function createOk(input = validInput(), ctx: CreateContext = PUBLIC) {
@@ -130,7 +132,10 @@ describe("createPreregistration (public)", () => {
       ["address", "citizenship_no", "email", "name", "nearest_branch_id", "phone"].sort(),
     );
     expect(result.errors.phone).toEqual(["Please enter your phone number."]);
-    const bad = await createPreregistration(validInput({ phone: "12345", nearest_branch_id: "999999", source: "TV" }), PUBLIC);
+    const bad = await createPreregistration(
+      validInput({ phone: "12345", nearest_branch_id: "999999", source: "TV" }),
+      PUBLIC,
+    );
     expect(bad.ok).toBe(false);
     if (bad.ok) return;
     expect(bad.errors.phone).toEqual(["Please enter a valid mobile number (10 digits starting with 9)."]);
@@ -139,9 +144,14 @@ describe("createPreregistration (public)", () => {
 
   it("accepts a plain object (JSON body) as well as FormData", async () => {
     const phone = nextPhone();
-    const entry = await createOk(
-      { name: "Sita", address: "Pokhara", phone, citizenship_no: nextCitizenship(), nearest_branch_id: branch.id, shared: false } as never,
-    );
+    const entry = await createOk({
+      name: "Sita",
+      address: "Pokhara",
+      phone,
+      citizenship_no: nextCitizenship(),
+      nearest_branch_id: branch.id,
+      shared: false,
+    } as never);
     expect(entry.phone).toBe(phone);
   });
 
@@ -183,7 +193,9 @@ describe("createPreregistration (public)", () => {
     if (third.ok) return;
     expect(third.errors.phone).toEqual(["This phone number is already pre-registered."]);
     expect(third.pendingSlug).toBeUndefined();
-    expect(db.select().from(schema.preregistrations).where(eq(schema.preregistrations.phone, phone)).all()).toHaveLength(1);
+    expect(
+      db.select().from(schema.preregistrations).where(eq(schema.preregistrations.phone, phone)).all(),
+    ).toHaveLength(1);
   });
 
   it("refuses a citizenship/PAN with a pending purchase, naming that entry", async () => {
@@ -196,7 +208,10 @@ describe("createPreregistration (public)", () => {
     expect(result.errors.citizenship_no).toEqual(["This citizenship/pan has pending purchase.", pending.slug]);
     expect(result.pendingSlug).toBe(pending.slug);
 
-    db.update(schema.preregistrations).set({ purchased: true, status: "purchased" }).where(eq(schema.preregistrations.id, pending.id)).run();
+    db.update(schema.preregistrations)
+      .set({ purchased: true, status: "purchased" })
+      .where(eq(schema.preregistrations.id, pending.id))
+      .run();
     await createOk(validInput({ citizenship_no: citizenship }));
   });
 
@@ -244,7 +259,11 @@ describe("screenshots", () => {
   it("reports a file that is not an image under screenshot", async () => {
     const file = new File([new TextEncoder().encode("not an image")], "x.png", { type: "image/png" });
     const result = await createPreregistration(validInput({ shared: "on", screenshot: file }), PUBLIC);
-    expect(result).toMatchObject({ ok: false, reason: "upload", errors: { screenshot: ["Only JPEG, PNG or WebP images are accepted."] } });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: "upload",
+      errors: { screenshot: ["Only JPEG, PNG or WebP images are accepted."] },
+    });
   });
 
   it("keeps the screenshot of the confirmation step by a signed reference, used once", async () => {
@@ -266,7 +285,10 @@ describe("screenshots", () => {
   });
 
   it("does not count as reviewed when the reference is forged", async () => {
-    const result = await createPreregistration(validInput({ shared: "on", screenshot_ref: "1.forgedforgedforgedforgedforged12" }), PUBLIC);
+    const result = await createPreregistration(
+      validInput({ shared: "on", screenshot_ref: "1.forgedforgedforgedforgedforged12" }),
+      PUBLIC,
+    );
     expect(result).toMatchObject({ ok: false, errors: { screenshot: ["Please upload a screenshot of your post."] } });
   });
 });
@@ -295,7 +317,11 @@ describe("captcha", () => {
   it("checks g-recaptcha-response on the server when configured", async () => {
     answer = { success: false };
     const refused = await createPreregistration(validInput({ "g-recaptcha-response": "token" }), PUBLIC);
-    expect(refused).toMatchObject({ ok: false, reason: "captcha", errors: { "g-recaptcha-response": ["Please verify that you are not a robot."] } });
+    expect(refused).toMatchObject({
+      ok: false,
+      reason: "captcha",
+      errors: { "g-recaptcha-response": ["Please verify that you are not a robot."] },
+    });
     answer = { success: true };
     await createOk(validInput({ "g-recaptcha-response": "token" }));
   });
@@ -307,9 +333,17 @@ describe("verification and the second-thrill draw", () => {
     const phone = input.get("phone") as string;
     const entry = await createOk(input);
     const code = codeOf(phone);
-    expect(await verifyPreregistration(entry.slug, "")).toMatchObject({ ok: false, reason: "required", message: "OTP is required" });
+    expect(await verifyPreregistration(entry.slug, "")).toMatchObject({
+      ok: false,
+      reason: "required",
+      message: "OTP is required",
+    });
     for (let i = 0; i < 5; i++) {
-      expect(await verifyPreregistration(entry.slug, wrong(code))).toMatchObject({ ok: false, reason: "invalid", message: "Invalid OTP" });
+      expect(await verifyPreregistration(entry.slug, wrong(code))).toMatchObject({
+        ok: false,
+        reason: "invalid",
+        message: "Invalid OTP",
+      });
     }
     const sixth = await verifyPreregistration(entry.slug, code);
     expect(sixth).toMatchObject({ ok: false, reason: "exhausted" });
@@ -341,7 +375,12 @@ describe("verification and the second-thrill draw", () => {
     expect(draws).toHaveLength(1);
 
     const view = publicView(again.preregistration);
-    expect(view).toMatchObject({ verified: true, prize: result.draw.amount, total_prize: result.draw.amount, first_thrill: 0 });
+    expect(view).toMatchObject({
+      verified: true,
+      prize: result.draw.amount,
+      total_prize: result.draw.amount,
+      first_thrill: 0,
+    });
     expect(view.phone).toBe(`${phone.slice(0, 2)}XXXXXX${phone.slice(-2)}`);
     expect(JSON.stringify(view)).not.toContain(phone);
     expect(Object.keys(view)).not.toContain("code");
@@ -381,11 +420,20 @@ describe("reading", () => {
   it("keeps branch users inside their branch", async () => {
     const staff = await makeUser("branch-staff", branch.id);
     const entry = await createOk(validInput(), { channel: "branch", branchId: branch.id, userId: staff.id });
-    expect(getPreregistrationBySlug(entry.slug, { branchId: branch.id })?.branch).toEqual({ id: branch.id, title: branch.title });
+    expect(getPreregistrationBySlug(entry.slug, { branchId: branch.id })?.branch).toEqual({
+      id: branch.id,
+      title: branch.title,
+    });
     expect(getPreregistrationBySlug(entry.slug, { branchId: otherBranch.id })).toBeNull();
     expect(getPreregistrationBySlug(entry.slug, { branchId: null })?.id).toBe(entry.id);
-    expect(await verifyPreregistration(entry.slug, "123456", { branchId: otherBranch.id })).toMatchObject({ ok: false, reason: "not_found" });
-    expect(await resendVerificationCode(entry.slug, { branchId: otherBranch.id })).toMatchObject({ ok: false, reason: "not_found" });
+    expect(await verifyPreregistration(entry.slug, "123456", { branchId: otherBranch.id })).toMatchObject({
+      ok: false,
+      reason: "not_found",
+    });
+    expect(await resendVerificationCode(entry.slug, { branchId: otherBranch.id })).toMatchObject({
+      ok: false,
+      reason: "not_found",
+    });
   });
 });
 

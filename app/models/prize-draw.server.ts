@@ -72,7 +72,14 @@ export function rollPools<P extends PoolState>(
   for (const pool of orderPools(pools)) {
     const value = random();
     const win = rollWins(value, pool.probability);
-    rolls.push({ stage: "pool", allocation_id: pool.id, amount: pool.amount, probability: pool.probability, value, win });
+    rolls.push({
+      stage: "pool",
+      allocation_id: pool.id,
+      amount: pool.amount,
+      probability: pool.probability,
+      value,
+      win,
+    });
     if (win) return { winner: pool, rolls };
   }
   return { winner: null, rolls };

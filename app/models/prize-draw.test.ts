@@ -100,7 +100,8 @@ describe("prize lists and totals", () => {
       4000, 5000, 6000, 7000, 8000, 9000, 10000, 11000, 12000, 13000, 14000, 15000, 16000, 17000, 18000, 20000, 50000,
     ]);
     expect(REGISTRATION_PRIZES.map((p) => p.amount)).toEqual([
-      1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 11000, 12000, 13000, 14000, 15000, 20000, 50000, 100000,
+      1000, 2000, 3000, 4000, 5000, 6000, 7000, 8000, 9000, 10000, 11000, 12000, 13000, 14000, 15000, 20000, 50000,
+      100000,
     ]);
     expect(REGISTRATION_PRE_PRIZES.map((p) => p.amount)).toEqual([
       8000, 9000, 10000, 11000, 12000, 13000, 14000, 15000, 16000, 17000, 18000, 50000,
@@ -149,9 +150,9 @@ describe("prize lists and totals", () => {
     const r = db.select().from(registrations).where(eq(registrations.id, reg.id)).get()!;
     expect(p.prize).toBe(4000);
     expect(r.coupon_amount).toBe(20000);
-    expect(totalPrize({ shared: p.shared, is_verified: p.is_verified, prize: p.prize, coupon_amount: r.coupon_amount })).toBe(
-      25000,
-    );
+    expect(
+      totalPrize({ shared: p.shared, is_verified: p.is_verified, prize: p.prize, coupon_amount: r.coupon_amount }),
+    ).toBe(25000);
   });
 });
 
@@ -225,7 +226,12 @@ describe("second thrill", () => {
       [highB.id, 0.5, false],
       [low.id, 0.2, true],
     ]);
-    expect(r.draw).toMatchObject({ thrill: 2, entry_type: "preregistration", pool_type: "preregistration_public", date: DATE });
+    expect(r.draw).toMatchObject({
+      thrill: 2,
+      entry_type: "preregistration",
+      pool_type: "preregistration_public",
+      date: DATE,
+    });
     expect(paidOf(low.id)).toBe(1);
     expect(paidOf(highA.id)).toBe(0);
     expect(db.select().from(preregistrations).where(eq(preregistrations.id, entry.id)).get()!.prize).toBe(5000);
@@ -276,7 +282,14 @@ describe("second thrill", () => {
     pool({ date: day, type: "preregistration_public", amount: 20000 });
     pool({ date: "2026-12-04", type: "preregistration_branch", branch_id: mine.id, amount: 50000 });
     pool({ date: day, type: "registration_branch", branch_id: mine.id, amount: 100000 });
-    const full = pool({ date: day, type: "preregistration_branch", branch_id: mine.id, amount: 18000, count: 2, paid: 2 });
+    const full = pool({
+      date: day,
+      type: "preregistration_branch",
+      branch_id: mine.id,
+      amount: 18000,
+      count: 2,
+      paid: 2,
+    });
     const open = pool({ date: day, type: "preregistration_branch", branch_id: mine.id, amount: 9000, count: 1 });
 
     const r = drawSecondThrill(verified({ branch_id: mine.id }).id, { now: at, random: seq(0.99) });
@@ -343,7 +356,12 @@ describe("third thrill", () => {
     const r = drawThirdThrill(reg.id, { now: AT, random });
     expect(random.used()).toBe(1);
     expect(r).toMatchObject({ amount: 0, outcome: "none", allocation_id: null, created: true });
-    expect(r.draw).toMatchObject({ thrill: 3, entry_type: "registration", pool_type: "registration_branch", branch_id: branch.id });
+    expect(r.draw).toMatchObject({
+      thrill: 3,
+      entry_type: "registration",
+      pool_type: "registration_branch",
+      branch_id: branch.id,
+    });
     expect(paidOf(p.id)).toBe(0);
     const row = db.select().from(registrations).where(eq(registrations.id, reg.id)).get()!;
     expect(row).toMatchObject({ status: "drawn", coupon_amount: 0 });
@@ -392,7 +410,12 @@ describe("base table settings", () => {
     };
     expect(bad("second", [{ amount: 0, weight: 1 }])).toHaveProperty(["rows.0.amount"]);
     expect(bad("second", [{ amount: 4000.5, weight: 1 }])).toHaveProperty(["rows.0.amount"]);
-    expect(bad("second", [{ amount: 4000, weight: 1 }, { amount: 5000, weight: 0 }])).toHaveProperty(["rows.1.weight"]);
+    expect(
+      bad("second", [
+        { amount: 4000, weight: 1 },
+        { amount: 5000, weight: 0 },
+      ]),
+    ).toHaveProperty(["rows.1.weight"]);
     expect(bad("second", [])).toEqual({ rows: ["The second-thrill base table needs at least one row."] });
     expect(bad("third", "nope")).toHaveProperty("rows");
     expect(setBaseTable("third", [])).toEqual([]);

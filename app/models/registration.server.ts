@@ -348,7 +348,7 @@ export function* exportRegistrations(
   );
   const pageSize = Math.min(5000, limit);
   let left = limit;
-  for (let lastId = Number.MAX_SAFE_INTEGER; left > 0; ) {
+  for (let lastId = Number.MAX_SAFE_INTEGER; left > 0;) {
     const page = joined()
       .where(and(where, lt(R.id, lastId)))
       .orderBy(desc(R.id))
@@ -382,7 +382,11 @@ export function findRegistration(scope: Scope, slug: string, { withDeleted = fal
 }
 
 /** The detail screen and GET /api/v1/registration/{slug}: deleted rows included; the code only when `showCode`. */
-export function getRegistrationDetail(scope: Scope, slug: string, { showCode = false } = {}): RegistrationDetail | null {
+export function getRegistrationDetail(
+  scope: Scope,
+  slug: string,
+  { showCode = false } = {},
+): RegistrationDetail | null {
   const row = findRegistration(scope, slug, { withDeleted: true });
   if (!row) return null;
   return { ...row, code: showCode ? (latestCode("registration", row.id)?.code ?? null) : null };
@@ -499,14 +503,11 @@ function resolveReferrer(
   selfId: number | null,
 ): Referrer {
   const text = input.referrer?.trim();
-  if (!input.registration_id && !text) return { ok: true, registration_id: null, referred_by: input.referred_by ?? null };
+  if (!input.registration_id && !text)
+    return { ok: true, registration_id: null, referred_by: input.referred_by ?? null };
   const field = input.registration_id ? "registration_id" : "referrer";
   const phone = text ? normalizePhone(text) : null;
-  const cond = input.registration_id
-    ? eq(R.id, input.registration_id)
-    : phone
-      ? eq(R.phone, phone)
-      : eq(R.slug, text!);
+  const cond = input.registration_id ? eq(R.id, input.registration_id) : phone ? eq(R.phone, phone) : eq(R.slug, text!);
   const found = tx
     .select({ id: R.id, name: R.name, phone: R.phone })
     .from(R)
@@ -529,8 +530,7 @@ function bikeModelExists(tx: Executor, id: number): boolean {
 export type Actor = { id: number; scope: Scope };
 
 export type CreateOutcome =
-  | { ok: true; registration: RegistrationRow; created: boolean; code: IssueResult | null }
-  | Failure;
+  { ok: true; registration: RegistrationRow; created: boolean; code: IssueResult | null } | Failure;
 
 /**
  * Registers the purchase of a verified, not yet purchased pre-registration at
@@ -673,7 +673,11 @@ export function updateRegistration(scope: Scope, slug: string, input: Registrati
         const ref =
           input.registration_id || input.referrer
             ? resolveReferrer(tx, input, reg.phone, reg.id)
-            : ({ ok: true, registration_id: reg.registration_id, referred_by: input.referred_by ?? reg.referred_by } as const);
+            : ({
+                ok: true,
+                registration_id: reg.registration_id,
+                referred_by: input.referred_by ?? reg.referred_by,
+              } as const);
         if (!ref.ok) Object.assign(errors, ref.errors);
         if (!ref.ok || Object.keys(errors).length) throw new Abort(fail(422, Object.values(errors)[0][0], errors));
         tx.update(R)
@@ -765,10 +769,12 @@ export async function drawCoupon(scope: Scope, slug: string): Promise<DrawOutcom
   try {
     const result = drawThirdThrill(reg.id);
     const drawn = findRegistration(scope, slug)!;
-    if (result.created && drawn.send_sms) await sendSms({ to: drawn.phone, text: prizeSummary(drawn), purpose: "notify" });
+    if (result.created && drawn.send_sms)
+      await sendSms({ to: drawn.phone, text: prizeSummary(drawn), purpose: "notify" });
     return { ok: true, registration: drawn, created: result.created };
   } catch (err) {
-    if (err instanceof DrawError) return fail(err.code === "not_found" ? 404 : 409, err.message, { form: [err.message] });
+    if (err instanceof DrawError)
+      return fail(err.code === "not_found" ? 404 : 409, err.message, { form: [err.message] });
     throw err;
   }
 }

@@ -141,10 +141,18 @@ describe("createRegistration", () => {
     expect(head).toMatchObject({ ok: false, status: 403, errors: { form: [M.noBranch] } });
 
     const unverified = makePreregistration({ branch_id: branchA.id });
-    expect(await createRegistration(actorA, unverified.slug, input())).toMatchObject({ ok: false, status: 409, message: M.notVerified });
+    expect(await createRegistration(actorA, unverified.slug, input())).toMatchObject({
+      ok: false,
+      status: 409,
+      message: M.notVerified,
+    });
 
     await registered(pre);
-    expect(await createRegistration(actorA, pre.slug, input())).toMatchObject({ ok: false, status: 409, message: M.alreadyPurchased });
+    expect(await createRegistration(actorA, pre.slug, input())).toMatchObject({
+      ok: false,
+      status: 409,
+      message: M.alreadyPurchased,
+    });
   });
 
   it("cannot reach another branch's pre-registration but serves a public one", async () => {
@@ -161,7 +169,12 @@ describe("createRegistration", () => {
     const res = await createRegistration(
       actorA,
       pre.slug,
-      input({ engine_no: first.engine_no.toLowerCase(), chasis_no: first.chasis_no, registration_no: first.registration_no, bill_no: "DUP1" }),
+      input({
+        engine_no: first.engine_no.toLowerCase(),
+        chasis_no: first.chasis_no,
+        registration_no: first.registration_no,
+        bill_no: "DUP1",
+      }),
     );
     expect(res).toMatchObject({
       ok: false,
@@ -176,7 +189,9 @@ describe("createRegistration", () => {
     // Nothing half-saved: the pre-registration is still open for a purchase.
     const after = db.select().from(schema.preregistrations).where(eq(schema.preregistrations.id, pre.id)).get()!;
     expect(after.purchased).toBe(false);
-    expect(db.select().from(schema.registrations).where(eq(schema.registrations.preregistration_id, pre.id)).all()).toHaveLength(0);
+    expect(
+      db.select().from(schema.registrations).where(eq(schema.registrations.preregistration_id, pre.id)).all(),
+    ).toHaveLength(0);
   });
 
   it("lets another branch use the same bill number, and a deleted registration's numbers be used again", async () => {
@@ -185,7 +200,12 @@ describe("createRegistration", () => {
     expect(a.bill_no).toBe(`B${branchA.id}-SHARED-7`);
     expect(b.bill_no).toBe(`B${branchB.id}-SHARED-7`);
     expect(deleteRegistration(actorA.scope, a.slug).ok).toBe(true);
-    const again = await registered(verifiedPre(), actorA, { engine_no: a.engine_no, chasis_no: a.chasis_no, registration_no: a.registration_no, bill_no: "SHARED-7" });
+    const again = await registered(verifiedPre(), actorA, {
+      engine_no: a.engine_no,
+      chasis_no: a.chasis_no,
+      registration_no: a.registration_no,
+      bill_no: "SHARED-7",
+    });
     expect(again.engine_no).toBe(a.engine_no);
   });
 
@@ -193,12 +213,17 @@ describe("createRegistration", () => {
     const pre = verifiedPre();
     const token = `tok_${uniq()}_abcdefgh`;
     const values = input({ form_token: token });
-    const [one, two] = await Promise.all([createRegistration(actorA, pre.slug, values), createRegistration(actorA, pre.slug, values)]);
+    const [one, two] = await Promise.all([
+      createRegistration(actorA, pre.slug, values),
+      createRegistration(actorA, pre.slug, values),
+    ]);
     expect(one.ok && two.ok).toBe(true);
     if (!one.ok || !two.ok) return;
     expect(one.registration.slug).toBe(two.registration.slug);
     expect([one.created, two.created].sort()).toEqual([false, true]);
-    expect(db.select().from(schema.registrations).where(eq(schema.registrations.form_token, token)).all()).toHaveLength(1);
+    expect(db.select().from(schema.registrations).where(eq(schema.registrations.form_token, token)).all()).toHaveLength(
+      1,
+    );
   });
 
   it("resolves the referrer by phone and refuses an unknown one", async () => {
@@ -214,8 +239,17 @@ describe("createRegistration", () => {
 describe("confirmation code and coupon draw", () => {
   it("a wrong code answers the spec's message; the right one confirms", async () => {
     const reg = await registered();
-    const wrong = confirmRegistration(actorA.scope, reg.slug, "000000" === currentCode("registration", reg.id)!.code ? "111111" : "000000");
-    expect(wrong).toMatchObject({ ok: false, status: 422, message: "Incorrect Code. Please Try again", errors: { code: [M.incorrectCode] } });
+    const wrong = confirmRegistration(
+      actorA.scope,
+      reg.slug,
+      "000000" === currentCode("registration", reg.id)!.code ? "111111" : "000000",
+    );
+    expect(wrong).toMatchObject({
+      ok: false,
+      status: 422,
+      message: "Incorrect Code. Please Try again",
+      errors: { code: [M.incorrectCode] },
+    });
     const ok = confirmRegistration(actorA.scope, reg.slug, currentCode("registration", reg.id)!.code!);
     expect(ok.ok && ok.registration.status).toBe("confirmed");
     expect(ok.ok && ok.alreadyConfirmed).toBe(false);
@@ -239,12 +273,30 @@ describe("confirmation code and coupon draw", () => {
   it("draws the coupon only for a confirmed registration, once", async () => {
     const branch = makeBranch({ title: "Draw Branch" });
     const actor = { id: actorA.id, scope: { branchId: branch.id } };
-    createAllocation({ type: "registration_branch", branch_id: branch.id, date: kathmanduDate(), amount: 5000, count: 1, probability: 100 }, null);
+    createAllocation(
+      {
+        type: "registration_branch",
+        branch_id: branch.id,
+        date: kathmanduDate(),
+        amount: 5000,
+        count: 1,
+        probability: 100,
+      },
+      null,
+    );
     const pending = await registered(verifiedPre({ branch_id: branch.id }), actor);
-    expect(await drawCoupon(actor.scope, pending.slug)).toMatchObject({ ok: false, status: 409, message: M.notConfirmed });
+    expect(await drawCoupon(actor.scope, pending.slug)).toMatchObject({
+      ok: false,
+      status: 409,
+      message: M.notConfirmed,
+    });
     const reg = await confirmed(verifiedPre({ branch_id: branch.id, prize: 8000 }), actor);
     const first = await drawCoupon(actor.scope, reg.slug);
-    expect(first).toMatchObject({ ok: true, created: true, registration: { status: "drawn", coupon_amount: 5000, coupon: { amount: 5000 } } });
+    expect(first).toMatchObject({
+      ok: true,
+      created: true,
+      registration: { status: "drawn", coupon_amount: 5000, coupon: { amount: 5000 } },
+    });
     expect(first.ok && first.registration.prizes).toEqual({ first: 0, second: 8000, third: 5000, total: 13000 });
     const again = await drawCoupon(actor.scope, reg.slug);
     expect(again).toMatchObject({ ok: true, created: false, registration: { coupon_amount: 5000 } });
@@ -271,8 +323,16 @@ describe("edit, delete and restore", () => {
   it("updates fields, keeps the phone, and reports duplicates of other rows", async () => {
     const other = await registered();
     const reg = await registered();
-    const res = updateRegistration(actorA.scope, reg.slug, { ...input(), bill_no: "900", name: "Changed Name", engine_no: reg.engine_no });
-    expect(res).toMatchObject({ ok: true, registration: { name: "Changed Name", bill_no: `B${branchA.id}-900`, phone: reg.phone } });
+    const res = updateRegistration(actorA.scope, reg.slug, {
+      ...input(),
+      bill_no: "900",
+      name: "Changed Name",
+      engine_no: reg.engine_no,
+    });
+    expect(res).toMatchObject({
+      ok: true,
+      registration: { name: "Changed Name", bill_no: `B${branchA.id}-900`, phone: reg.phone },
+    });
     const dup = updateRegistration(actorA.scope, reg.slug, { ...input(), chasis_no: other.chasis_no });
     expect(dup).toMatchObject({ ok: false, status: 422, errors: { chasis_no: [M.chasisTaken] } });
     expect(updateRegistration(actorB.scope, reg.slug, input())).toMatchObject({ ok: false, status: 404 });
@@ -300,8 +360,21 @@ describe("lists, search and download", () => {
   it("filters by payment mode, model, branch, dates and prizes, inside the scope", async () => {
     const branch = makeBranch({ title: "Filter Branch" });
     const actor = { id: actorA.id, scope: { branchId: branch.id } };
-    createAllocation({ type: "registration_branch", branch_id: branch.id, date: kathmanduDate(), amount: 3000, count: 1, probability: 100 }, null);
-    const finance = await confirmed(verifiedPre({ branch_id: branch.id, prize: 9000, shared: true }), actor, { payment_mode: "FINANCE", bike_model_id: model2.id });
+    createAllocation(
+      {
+        type: "registration_branch",
+        branch_id: branch.id,
+        date: kathmanduDate(),
+        amount: 3000,
+        count: 1,
+        probability: 100,
+      },
+      null,
+    );
+    const finance = await confirmed(verifiedPre({ branch_id: branch.id, prize: 9000, shared: true }), actor, {
+      payment_mode: "FINANCE",
+      bike_model_id: model2.id,
+    });
     await drawCoupon(actor.scope, finance.slug); // 1000 + 9000 + 3000
     const cash = await registered(verifiedPre({ branch_id: branch.id, prize: 4000 }), actor);
     const scope = actor.scope;
@@ -320,7 +393,11 @@ describe("lists, search and download", () => {
   });
 
   it("searches name, phone, bill, engine and chassis substrings through the full-text index", async () => {
-    const reg = await registered(verifiedPre(), actorA, { name: "Zebulon Khadka", bill_no: "QX-4471", engine_no: "ZZENG98765" });
+    const reg = await registered(verifiedPre(), actorA, {
+      name: "Zebulon Khadka",
+      bill_no: "QX-4471",
+      engine_no: "ZZENG98765",
+    });
     const search = (q: string, scope: { branchId: number | null } = HEAD) =>
       listRegistrations(scope, params({ search: q })).data.map((r) => r.slug);
     expect(search("ebulon")).toContain(reg.slug);
@@ -333,7 +410,14 @@ describe("lists, search and download", () => {
     // A quote in the term is harmless.
     expect(search('"ebulon')).toContain(reg.slug);
     // Renamed rows are found by the new name only (the index follows updates).
-    updateRegistration(actorA.scope, reg.slug, { ...input(), name: "Yolanda Basnet", engine_no: reg.engine_no, chasis_no: reg.chasis_no, registration_no: reg.registration_no, bill_no: "QX-4471" });
+    updateRegistration(actorA.scope, reg.slug, {
+      ...input(),
+      name: "Yolanda Basnet",
+      engine_no: reg.engine_no,
+      chasis_no: reg.chasis_no,
+      registration_no: reg.registration_no,
+      bill_no: "QX-4471",
+    });
     expect(search("ebulon")).not.toContain(reg.slug);
     expect(search("olanda bas")).toContain(reg.slug);
   });
@@ -355,7 +439,11 @@ describe("lists, search and download", () => {
     expect(byName.map((o) => o.slug)).toContain(own.slug);
     expect(byName.map((o) => o.slug)).not.toContain(other.slug);
     const byPhone = searchRegistrants(actorA.scope, other.phone);
-    expect(byPhone).toEqual([expect.objectContaining({ slug: other.slug, phone: expect.stringMatching(/^\d{2}X+\d{2}$/) })]);
-    expect(searchRegistrants(HEAD, "Quentin").map((o) => o.slug)).toEqual(expect.arrayContaining([own.slug, other.slug]));
+    expect(byPhone).toEqual([
+      expect.objectContaining({ slug: other.slug, phone: expect.stringMatching(/^\d{2}X+\d{2}$/) }),
+    ]);
+    expect(searchRegistrants(HEAD, "Quentin").map((o) => o.slug)).toEqual(
+      expect.arrayContaining([own.slug, other.slug]),
+    );
   });
 });

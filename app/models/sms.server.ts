@@ -262,7 +262,12 @@ export async function sendQueued(
       if (rows.length) {
         tx.update(smsMessages)
           .set({ attempts: sql`${smsMessages.attempts} + 1` })
-          .where(inArray(smsMessages.id, rows.map((r) => r.id)))
+          .where(
+            inArray(
+              smsMessages.id,
+              rows.map((r) => r.id),
+            ),
+          )
           .run();
       }
       return rows;

@@ -212,12 +212,17 @@ describe("HTTP gateway provider", () => {
 });
 
 describe("queued messages", () => {
-  const queued = () =>
-    db.select().from(schema.smsMessages).where(eq(schema.smsMessages.status, "queued")).all();
+  const queued = () => db.select().from(schema.smsMessages).where(eq(schema.smsMessages.status, "queued")).all();
 
   it("sends queued rows oldest first and stops at the limit", async () => {
     useGateway();
-    queueSms(["9800000001", "9800000002", "9800000003", "9800000004", "9800000005"].map((to) => ({ to, text: `hi ${to}`, purpose: "broadcast" as const })));
+    queueSms(
+      ["9800000001", "9800000002", "9800000003", "9800000004", "9800000005"].map((to) => ({
+        to,
+        text: `hi ${to}`,
+        purpose: "broadcast" as const,
+      })),
+    );
     expect(queued()).toHaveLength(5);
 
     expect(await sendQueued(3)).toEqual({ sent: 3, failed: 0 });
@@ -247,7 +252,14 @@ describe("queued messages", () => {
       .values({ type: "MOBILE", text: "Offer", total: 3, mobiles: "[]" })
       .returning()
       .get();
-    queueSms(["9800000021", "12345", "9800000023"].map((to) => ({ to, text: "Offer", purpose: "broadcast" as const, broadcastId: broadcast.id })));
+    queueSms(
+      ["9800000021", "12345", "9800000023"].map((to) => ({
+        to,
+        text: "Offer",
+        purpose: "broadcast" as const,
+        broadcastId: broadcast.id,
+      })),
+    );
 
     expect(await sendQueued(1)).toEqual({ sent: 1, failed: 0 });
     const mid = db.select().from(schema.smsBroadcasts).where(eq(schema.smsBroadcasts.id, broadcast.id)).get()!;

@@ -70,7 +70,9 @@ describe("narrowBooking", () => {
     const c = narrowBooking(all, { state: "Bagmati", district: "Lalitpur", city: "Patan" });
     expect(c.branches.map((b) => b.id)).toEqual([2, 4]);
     expect(c.selection).toEqual({ state: "Bagmati", district: "Lalitpur", city: "Patan", branch_id: 2 });
-    expect(narrowBooking(all, { state: "Bagmati", district: "Lalitpur", city: "Patan", branch_id: "4" }).selection.branch_id).toBe(4);
+    expect(
+      narrowBooking(all, { state: "Bagmati", district: "Lalitpur", city: "Patan", branch_id: "4" }).selection.branch_id,
+    ).toBe(4);
   });
 
   it("drops choices that no longer fit (a new state clears district, city and branch)", () => {
@@ -124,14 +126,25 @@ describe("createTestRide", () => {
   });
 
   it("keeps the place consistent with the branch", async () => {
-    const wrongDistrict = await createTestRide(valid({ district: "Kaski", city: "Pokhara", branch_id: String(pokhara.id) }));
-    expect(wrongDistrict).toMatchObject({ ok: false, errors: { district: ["Please choose a district of the chosen state."] } });
+    const wrongDistrict = await createTestRide(
+      valid({ district: "Kaski", city: "Pokhara", branch_id: String(pokhara.id) }),
+    );
+    expect(wrongDistrict).toMatchObject({
+      ok: false,
+      errors: { district: ["Please choose a district of the chosen state."] },
+    });
     const wrongBranch = await createTestRide(valid({ branch_id: String(pokhara.id) }));
-    expect(wrongBranch).toMatchObject({ ok: false, errors: { branch_id: ["Please choose a branch in the chosen city."] } });
+    expect(wrongBranch).toMatchObject({
+      ok: false,
+      errors: { branch_id: ["Please choose a branch in the chosen city."] },
+    });
     const otherInCity = await createTestRide(valid({ branch_id: String(ktm2.id) }));
     expect(otherInCity.ok).toBe(true);
     const unknownModel = await createTestRide(valid({ bike_model_id: "999999" }));
-    expect(unknownModel).toMatchObject({ ok: false, errors: { bike_model_id: ["Please choose a model from the list."] } });
+    expect(unknownModel).toMatchObject({
+      ok: false,
+      errors: { bike_model_id: ["Please choose a model from the list."] },
+    });
   });
 
   it("creates one booking for a form sent twice", async () => {
@@ -161,7 +174,9 @@ describe("createTestRide", () => {
     beforeAll(async () => {
       server = http.createServer((req, res) => {
         req.resume();
-        req.on("end", () => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ success })));
+        req.on("end", () =>
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ success })),
+        );
       });
       await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
       process.env.RECAPTCHA_VERIFY_URL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify`;
@@ -177,9 +192,15 @@ describe("createTestRide", () => {
       process.env.RECAPTCHA_SECRET = "secret";
       success = false;
       const refused = await createTestRide(valid({ "g-recaptcha-response": "t" }), { clientAddress: "10.1.1.1" });
-      expect(refused).toMatchObject({ ok: false, reason: "captcha", errors: { "g-recaptcha-response": ["Please verify that you are not a robot."] } });
+      expect(refused).toMatchObject({
+        ok: false,
+        reason: "captcha",
+        errors: { "g-recaptcha-response": ["Please verify that you are not a robot."] },
+      });
       success = true;
-      expect((await createTestRide(valid({ "g-recaptcha-response": "t" }), { clientAddress: "10.1.1.1" })).ok).toBe(true);
+      expect((await createTestRide(valid({ "g-recaptcha-response": "t" }), { clientAddress: "10.1.1.1" })).ok).toBe(
+        true,
+      );
     });
   });
 });

@@ -107,7 +107,9 @@ export function listTestRides(scope: Scope, params: TableParams, filters: TestRi
 
 /** One booking by slug or id, only inside the scope. */
 export function getTestRide(scope: Scope, key: string): TestRideRow | null {
-  const byKey = /^\d+$/.test(key) ? or(eq(testRides.slug, key), eq(testRides.id, Number(key))) : eq(testRides.slug, key);
+  const byKey = /^\d+$/.test(key)
+    ? or(eq(testRides.slug, key), eq(testRides.id, Number(key)))
+    : eq(testRides.slug, key);
   const row = joined()
     .where(and(byKey, ...baseConditions(scope)))
     .get();
@@ -124,7 +126,7 @@ export function deleteTestRide(scope: Scope, key: string): boolean {
 export function* exportTestRides(scope: Scope, filters: TestRideFilters): Generator<TestRideRow> {
   const where = and(...baseConditions(scope), ...filterConditions(filters));
   const pageSize = 5000;
-  for (let lastId = Number.MAX_SAFE_INTEGER; ; ) {
+  for (let lastId = Number.MAX_SAFE_INTEGER; ;) {
     const page = joined()
       .where(and(where, lt(testRides.id, lastId)))
       .orderBy(desc(testRides.id))
@@ -156,7 +158,12 @@ export const TEST_RIDE_COLUMNS = [
 
 export type BookingBranch = Pick<PublicBranch, "id" | "title" | "state" | "district" | "city">;
 
-export type BookingSelection = { state?: string | null; district?: string | null; city?: string | null; branch_id?: number | string | null };
+export type BookingSelection = {
+  state?: string | null;
+  district?: string | null;
+  city?: string | null;
+  branch_id?: number | string | null;
+};
 
 export type BookingCascade = {
   states: string[];
@@ -212,7 +219,11 @@ function bookingReferenceErrors(value: TestRideInput): Record<string, string[]> 
   else if (!cascade.selection.district) errors.district = [TR.districtOutside];
   else if (!cascade.selection.city) errors.city = [TR.cityOutside];
   const branch = all.find((b) => b.id === value.branch_id);
-  if (!branch || (cascade.selection.city && (branch.city !== value.city || branch.district !== value.district || branch.state !== value.state))) {
+  if (
+    !branch ||
+    (cascade.selection.city &&
+      (branch.city !== value.city || branch.district !== value.district || branch.state !== value.state))
+  ) {
     errors.branch_id = [TR.branchOutside];
   }
   if (!findActiveBikeModel(value.bike_model_id)) errors.bike_model_id = [TR.bikeModelUnknown];
@@ -238,11 +249,18 @@ export async function createTestRide(
   const token = typeof rawToken === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(rawToken.trim()) ? rawToken.trim() : null;
   const again = rideByFormToken(token);
   if (again) return { ok: true, testRide: again, duplicate: true };
-  if (honeypotTripped(form)) return { ok: false, reason: "rejected", errors: { form: ["Your form could not be accepted. Please try again."] } };
+  if (honeypotTripped(form))
+    return { ok: false, reason: "rejected", errors: { form: ["Your form could not be accepted. Please try again."] } };
 
   if (ctx.clientAddress) {
     const res = await hit("test-ride-ip", ctx.clientAddress);
-    if (!res.ok) return { ok: false, reason: "rate_limited", errors: { form: [tooManyMessage(res.retryAfterSeconds)] }, retryAfterSeconds: res.retryAfterSeconds };
+    if (!res.ok)
+      return {
+        ok: false,
+        reason: "rate_limited",
+        errors: { form: [tooManyMessage(res.retryAfterSeconds)] },
+        retryAfterSeconds: res.retryAfterSeconds,
+      };
   }
   const submission = parseWithZod(form, { schema: testRideSchema });
   if (submission.status !== "success") {
@@ -255,9 +273,20 @@ export async function createTestRide(
   if (Object.keys(refErrors).length) return { ok: false, reason: "invalid", errors: refErrors };
 
   const captcha = await verifyCaptcha(form.get(CAPTCHA_FIELD), ctx.clientAddress);
-  if (!captcha.ok) return { ok: false, reason: "captcha", errors: { [CAPTCHA_FIELD]: [captcha.message ?? "Please verify that you are not a robot."] } };
+  if (!captcha.ok)
+    return {
+      ok: false,
+      reason: "captcha",
+      errors: { [CAPTCHA_FIELD]: [captcha.message ?? "Please verify that you are not a robot."] },
+    };
   const byPhone = await hit("test-ride-phone", value.phone);
-  if (!byPhone.ok) return { ok: false, reason: "rate_limited", errors: { form: [tooManyMessage(byPhone.retryAfterSeconds)] }, retryAfterSeconds: byPhone.retryAfterSeconds };
+  if (!byPhone.ok)
+    return {
+      ok: false,
+      reason: "rate_limited",
+      errors: { form: [tooManyMessage(byPhone.retryAfterSeconds)] },
+      retryAfterSeconds: byPhone.retryAfterSeconds,
+    };
 
   const [first_name, ...rest] = value.name.split(" ");
   try {
@@ -284,7 +313,8 @@ export async function createTestRide(
       .get();
     return { ok: true, testRide, duplicate: false };
   } catch (error) {
-    const first = (error as { code?: string })?.code === "SQLITE_CONSTRAINT_UNIQUE" ? rideByFormToken(token) : undefined;
+    const first =
+      (error as { code?: string })?.code === "SQLITE_CONSTRAINT_UNIQUE" ? rideByFormToken(token) : undefined;
     if (first) return { ok: true, testRide: first, duplicate: true };
     throw error;
   }

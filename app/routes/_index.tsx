@@ -40,7 +40,9 @@ export default function Landing() {
   return (
     <PublicShell chrome={chrome} scripts={[PREREG_SCRIPT]}>
       <section className="hero" aria-labelledby="hero-title">
-        <p className={`state ${open ? "open" : "closed"}`}>{open ? t(lang, "landing.open") : t(lang, "landing.closed")}</p>
+        <p className={`state ${open ? "open" : "closed"}`}>
+          {open ? t(lang, "landing.open") : t(lang, "landing.closed")}
+        </p>
         <h1 id="hero-title">{t(lang, "site.title")}</h1>
         <p>{t(lang, "landing.tagline")}</p>
         <p>{t(lang, "landing.bonus")}</p>

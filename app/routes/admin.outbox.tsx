@@ -46,7 +46,14 @@ function outboxTable(params: TableParams, filters: { status?: string | null; pur
     },
     count: (where) => db.select({ n: count() }).from(smsMessages).where(where).get()?.n ?? 0,
     rows: (where, orderBy, limit, offset) =>
-      db.select().from(smsMessages).where(where).orderBy(...orderBy).limit(limit).offset(offset).all(),
+      db
+        .select()
+        .from(smsMessages)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offset)
+        .all(),
   });
 }
 
@@ -76,7 +83,13 @@ export async function action({ request }: ActionFunctionArgs) {
   const form = await request.formData();
   const back = `/admin/outbox${new URL(request.url).search}`;
   const id = Number(form.get("id"));
-  const message = Number.isInteger(id) ? db.select().from(smsMessages).where(and(eq(smsMessages.id, id))).get() : undefined;
+  const message = Number.isInteger(id)
+    ? db
+        .select()
+        .from(smsMessages)
+        .where(and(eq(smsMessages.id, id)))
+        .get()
+    : undefined;
   if (form.get("intent") !== "retry" || !message) return redirectWithToast(back, oops("Message not found."));
   if (message.status !== "failed" || CODE_PURPOSES.has(message.purpose)) {
     return redirectWithToast(back, oops("Only a failed message without a code can be sent again."));
@@ -130,7 +143,11 @@ export default function Outbox() {
           { key: "created_at", header: "Date", render: (r) => displayDateTime(r.created_at) },
           { key: "to", header: "To" },
           { key: "purpose", header: "Purpose" },
-          { key: "status", header: "Status", render: (r) => <span className={`status status-${r.status}`}>{r.status}</span> },
+          {
+            key: "status",
+            header: "Status",
+            render: (r) => <span className={`status status-${r.status}`}>{r.status}</span>,
+          },
           { key: "provider", header: "Provider" },
           { key: "text", header: "Text" },
           {

@@ -61,7 +61,11 @@ export default function PreregistrationDetail() {
             "Phone",
             <>
               {pre.phone}
-              {pre.code ? <span className="otp" title="Latest verification code">Code {pre.code}</span> : null}
+              {pre.code ? (
+                <span className="otp" title="Latest verification code">
+                  Code {pre.code}
+                </span>
+              ) : null}
             </>,
           ],
           ["Citizenship No/PAN", pre.citizenship_no],

@@ -45,7 +45,10 @@ export default function PreregistrationDraw() {
       </div>
       <section className="detail-block" aria-label="Prize breakdown">
         <h2>Prize breakdown</h2>
-        <PrizeBreakdown prizes={{ first: summary.first, second: summary.amount, third: 0, total: summary.total }} third={false} />
+        <PrizeBreakdown
+          prizes={{ first: summary.first, second: summary.amount, third: 0, total: summary.total }}
+          third={false}
+        />
       </section>
       <div className="actions">
         <Link to={`/admin/preregistration/${pre.slug}`} className="button">

@@ -22,7 +22,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const pre = findPreregistration(user.scope, params.slug!);
   if (!pre) throw await redirectWithToast("/admin", oops("Pre-registration not found."));
   if (pre.purchased) {
-    throw await redirectWithToast(`/admin/preregistration/${pre.slug}`, oops("This pre-registration has a registration and can no longer be edited."));
+    throw await redirectWithToast(
+      `/admin/preregistration/${pre.slug}`,
+      oops("This pre-registration has a registration and can no longer be edited."),
+    );
   }
   const values: PreregValues = {
     name: pre.name,

@@ -35,7 +35,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const FILE_KEYS = ["bike_model", "branch", "from", "to", "prize", "status", "search"] as const;
 
-
 export default function Preregistrations() {
   const { table, headOffice, bikeModels, branches, statuses } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
@@ -61,10 +60,24 @@ export default function Preregistrations() {
         searchLabel="Phone"
         filters={
           <>
-            <FilterSelect name="bike_model" label="Model" options={bikeModels.map((m) => ({ value: m.id, label: m.title }))} />
-            {branches ? <FilterSelect name="branch" label="Branch" options={branches.map((b) => ({ value: b.id, label: b.title }))} /> : null}
+            <FilterSelect
+              name="bike_model"
+              label="Model"
+              options={bikeModels.map((m) => ({ value: m.id, label: m.title }))}
+            />
+            {branches ? (
+              <FilterSelect
+                name="branch"
+                label="Branch"
+                options={branches.map((b) => ({ value: b.id, label: b.title }))}
+              />
+            ) : null}
             <FilterSelect name="status" label="Status" options={statuses} />
-            <FilterSelect name="prize" label="Prize" options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))} />
+            <FilterSelect
+              name="prize"
+              label="Prize"
+              options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))}
+            />
             <FilterDate name="from" label="From" />
             <FilterDate name="to" label="To" />
           </>
@@ -76,7 +89,11 @@ export default function Preregistrations() {
                 Create
               </Link>
             </Guard>
-            <a className="button" href={`/api/v1/preregistration/download${query ? `?${query}` : ""}`} download="Preregistrations.xls">
+            <a
+              className="button"
+              href={`/api/v1/preregistration/download${query ? `?${query}` : ""}`}
+              download="Preregistrations.xls"
+            >
               Download
             </a>
           </>

@@ -86,7 +86,11 @@ export async function action({ request }: ActionFunctionArgs): Promise<ActionDat
     const slug = created.preregistration.slug;
     return redirectWithToast(
       `/admin/preregistration/${slug}/verify`,
-      success(created.duplicate ? "Pre-registration saved." : "Pre-registration saved. A verification code was sent to the customer."),
+      success(
+        created.duplicate
+          ? "Pre-registration saved."
+          : "Pre-registration saved. A verification code was sent to the customer.",
+      ),
     );
   }
 
@@ -120,7 +124,9 @@ export default function CreatePreregistration() {
       {confirming ? (
         <Form method="post" className="confirm-step" aria-labelledby="confirm-title">
           {CARRIED.map((k) =>
-            values[k] !== undefined && k !== "form_token" ? <input key={k} type="hidden" name={k} value={values[k]} /> : null,
+            values[k] !== undefined && k !== "form_token" ? (
+              <input key={k} type="hidden" name={k} value={values[k]} />
+            ) : null,
           )}
           <input type="hidden" name="form_token" value={token} />
           <div className="card" role="dialog" aria-modal="true" aria-labelledby="confirm-title">

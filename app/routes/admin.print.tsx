@@ -3,7 +3,13 @@ import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { counterLinks } from "~/components/counter/styles";
 import { prizeLabel } from "~/models/prize-constants";
-import { PRINT_LIMIT, printRegistrations, readRegistrationFilters, toPrintCoupon, type PrintCoupon } from "~/models/registration.server";
+import {
+  PRINT_LIMIT,
+  printRegistrations,
+  readRegistrationFilters,
+  toPrintCoupon,
+  type PrintCoupon,
+} from "~/models/registration.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -27,7 +33,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 function Coupon({ c, copy }: { c: PrintCoupon; copy: "customer" | "dealer" }) {
   const p = c.prizes;
   return (
-    <article className={`coupon coupon-${copy}`} aria-label={`${copy === "customer" ? "Customer" : "Dealer"} copy ${c.coupon_code}`}>
+    <article
+      className={`coupon coupon-${copy}`}
+      aria-label={`${copy === "customer" ? "Customer" : "Dealer"} copy ${c.coupon_code}`}
+    >
       <header>
         <strong>Thrill Coupon</strong>
         <span className="copy">{copy === "customer" ? "Customer Copy" : "Dealer Copy"}</span>
@@ -84,7 +93,8 @@ export default function PrintSheet() {
     <div className="print-sheet">
       <div className="print-toolbar">
         <strong>
-          {coupons.length} registration{coupons.length === 1 ? "" : "s"} · {pages.length} page{pages.length === 1 ? "" : "s"}
+          {coupons.length} registration{coupons.length === 1 ? "" : "s"} · {pages.length} page
+          {pages.length === 1 ? "" : "s"}
         </strong>
         {total > coupons.length ? (
           <span className="notice">

@@ -24,15 +24,24 @@ export async function action({ request }: ActionFunctionArgs) {
   if (submission.status !== "success") return Response.json(submission.reply({ hideFields }), { status: 400 });
   const ok = await changePassword(user.id, submission.value.current_password, submission.value.password);
   if (!ok) {
-    return Response.json(submission.reply({ fieldErrors: { current_password: ["The current password is incorrect."] }, hideFields }), {
-      status: 400,
-    });
+    return Response.json(
+      submission.reply({ fieldErrors: { current_password: ["The current password is incorrect."] }, hideFields }),
+      {
+        status: 400,
+      },
+    );
   }
   return redirectWithToast("/admin/profile", success("Your password has been changed."));
 }
 
 export default function Profile() {
-  const staff = useStaff() as unknown as { name: string; email: string; phone: string | null; role: { title: string }; branch: { title: string } | null };
+  const staff = useStaff() as unknown as {
+    name: string;
+    email: string;
+    phone: string | null;
+    role: { title: string };
+    branch: { title: string } | null;
+  };
   const lastResult = useActionData<typeof action>();
   const [form, fields] = useForm<{ current_password: string; password: string; password_confirmation: string }>({
     lastResult: lastResult as never,

@@ -54,7 +54,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
       if (!res.ok) return redirectWithToast(here, oops(res.message));
       return redirectWithToast(
         here,
-        res.status === "failed" ? oops(`The SMS could not be sent: ${res.error ?? "unknown error"}`) : success("The customer was notified by SMS."),
+        res.status === "failed"
+          ? oops(`The SMS could not be sent: ${res.error ?? "unknown error"}`)
+          : success("The customer was notified by SMS."),
       );
     }
     default:
@@ -62,7 +64,11 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-const STATUS_TEXT = { pending: "Waiting for the customer's code", confirmed: "Confirmed, coupon not drawn", drawn: "Coupon drawn" };
+const STATUS_TEXT = {
+  pending: "Waiting for the customer's code",
+  confirmed: "Confirmed, coupon not drawn",
+  drawn: "Coupon drawn",
+};
 
 export default function RegistrationDetail() {
   const { reg } = useLoaderData<typeof loader>();
@@ -71,7 +77,12 @@ export default function RegistrationDetail() {
   return (
     <>
       <h1>
-        Registration {deleted ? <span className="badge danger">Deleted</span> : <span className={`badge ${reg.status}`}>{reg.status}</span>}
+        Registration{" "}
+        {deleted ? (
+          <span className="badge danger">Deleted</span>
+        ) : (
+          <span className={`badge ${reg.status}`}>{reg.status}</span>
+        )}
       </h1>
       <Details
         title="Customer"
@@ -83,7 +94,11 @@ export default function RegistrationDetail() {
             "Phone",
             <>
               {reg.phone}
-              {reg.code ? <span className="otp" title="Latest purchase code">Code {reg.code}</span> : null}
+              {reg.code ? (
+                <span className="otp" title="Latest purchase code">
+                  Code {reg.code}
+                </span>
+              ) : null}
             </>,
           ],
           ["Citizenship No", reg.citizenship_no],
@@ -99,7 +114,12 @@ export default function RegistrationDetail() {
           ["Branch", pre.branch?.title ?? "Online"],
           ["Prize won", amountText(pre.prize)],
           ["Pre-registered", displayDateTime(pre.created_at)],
-          ["Details", <Link key="l" to={`/admin/preregistration/${pre.slug}`}>View Pre-Registration</Link>],
+          [
+            "Details",
+            <Link key="l" to={`/admin/preregistration/${pre.slug}`}>
+              View Pre-Registration
+            </Link>,
+          ],
         ]}
       />
       <Details

@@ -81,7 +81,13 @@ export default function EditRegistration() {
   return (
     <>
       <h1>Edit Registration</h1>
-      <Form method="post" id={f.form.id} onSubmit={f.form.onSubmit} noValidate={f.form.noValidate} className="card counter-form">
+      <Form
+        method="post"
+        id={f.form.id}
+        onSubmit={f.form.onSubmit}
+        noValidate={f.form.noValidate}
+        className="card counter-form"
+      >
         {f.form.errors?.length ? (
           <p className="form-error" role="alert">
             {f.form.errors[0]}

@@ -5,11 +5,7 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { Field } from "~/components/Field";
 import { counterLinks } from "~/components/counter/styles";
-import {
-  confirmRegistration,
-  findRegistration,
-  resetRegistrationCode,
-} from "~/models/registration.server";
+import { confirmRegistration, findRegistration, resetRegistrationCode } from "~/models/registration.server";
 import { REGISTRATION_MESSAGES, registrationCodeSchema } from "~/schemas/registration";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { maskPhone } from "~/utils/phone";

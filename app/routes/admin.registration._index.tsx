@@ -49,7 +49,11 @@ export default function Registrations() {
         filters={<RegistrationFilters bikeModels={bikeModels} branches={branches} />}
         actions={
           <>
-            <a className="button" href={`/api/v1/registration/download${query ? `?${query}` : ""}`} download="Registrations.xls">
+            <a
+              className="button"
+              href={`/api/v1/registration/download${query ? `?${query}` : ""}`}
+              download="Registrations.xls"
+            >
               Download
             </a>
             <a className="button" href={`/admin/print${query ? `?${query}` : ""}`} target="_blank" rel="noreferrer">
@@ -65,7 +69,9 @@ export default function Registrations() {
           { key: "engine_no", header: "Engine No" },
           { key: "chasis_no", header: "Chassis No" },
           { key: "payment_mode", header: "Payment Mode" },
-          ...(headOffice ? [{ key: "branch", header: "Branch", render: (r: (typeof table.data)[number]) => r.branch.title }] : []),
+          ...(headOffice
+            ? [{ key: "branch", header: "Branch", render: (r: (typeof table.data)[number]) => r.branch.title }]
+            : []),
           { key: "status", header: "Status" },
           { key: "prize", header: "Total Prize", render: (r) => prizeLabel(r.prizes.total) },
           { key: "date", header: "Date of Purchase", render: (r) => r.purchase_date.replaceAll("-", "/") },

@@ -25,7 +25,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const pre = findPreregistration(user.scope, params.slug!);
   if (!pre) throw await redirectWithToast("/admin", oops(REGISTRATION_MESSAGES.preregistrationNotFound));
   if (pre.registration) {
-    throw await redirectWithToast(`/admin/registration/${pre.registration.slug}`, oops(REGISTRATION_MESSAGES.alreadyPurchased));
+    throw await redirectWithToast(
+      `/admin/registration/${pre.registration.slug}`,
+      oops(REGISTRATION_MESSAGES.alreadyPurchased),
+    );
   }
   if (!pre.is_verified) {
     throw await redirectWithToast(`/admin/preregistration/${pre.slug}/verify`, oops(REGISTRATION_MESSAGES.notVerified));
@@ -60,7 +63,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return { result: replyWithErrors(submission, outcome.errors) };
   }
   const slug = outcome.registration.slug;
-  const sent = outcome.code && !outcome.code.ok ? " The last code is still valid." : " A confirmation code was sent to the customer.";
+  const sent =
+    outcome.code && !outcome.code.ok
+      ? " The last code is still valid."
+      : " A confirmation code was sent to the customer.";
   return redirectWithToast(
     `/admin/registration/${slug}/draw`,
     success(outcome.created ? `Registration saved.${sent}` : "Registration saved."),
@@ -95,7 +101,12 @@ export default function CreateRegistration() {
           ["Name", pre.name],
           ["Phone", pre.phone],
           ["Model", pre.bike_model],
-          ["Pre-registration", <Link key="l" to={`/admin/preregistration/${pre.slug}`}>View</Link>],
+          [
+            "Pre-registration",
+            <Link key="l" to={`/admin/preregistration/${pre.slug}`}>
+              View
+            </Link>,
+          ],
         ]}
       />
       {branchId === null ? (
@@ -103,14 +114,26 @@ export default function CreateRegistration() {
           {REGISTRATION_MESSAGES.noBranch}
         </p>
       ) : null}
-      <Form method="post" id={f.form.id} onSubmit={f.form.onSubmit} noValidate={f.form.noValidate} className="card counter-form">
+      <Form
+        method="post"
+        id={f.form.id}
+        onSubmit={f.form.onSubmit}
+        noValidate={f.form.noValidate}
+        className="card counter-form"
+      >
         {formErrors?.length ? (
           <p className="form-error" role="alert">
             {formErrors[0]}
           </p>
         ) : null}
         <input type="hidden" name="form_token" value={formToken} />
-        <RegistrationFields f={f} branchId={branchId} phone={pre.phone} purchaseDate={purchaseDate} bikeModels={bikeModels} />
+        <RegistrationFields
+          f={f}
+          branchId={branchId}
+          phone={pre.phone}
+          purchaseDate={purchaseDate}
+          bikeModels={bikeModels}
+        />
         <div className="actions">
           <Link to={`/admin/preregistration/${pre.slug}`} className="button">
             Cancel

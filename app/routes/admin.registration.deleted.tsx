@@ -41,7 +41,9 @@ export default function DeletedRegistrations() {
           { key: "bill_no", header: "Bill No" },
           { key: "model", header: "Model", render: (r) => r.bike_model.title },
           { key: "engine_no", header: "Engine No" },
-          ...(headOffice ? [{ key: "branch", header: "Branch", render: (r: (typeof table.data)[number]) => r.branch.title }] : []),
+          ...(headOffice
+            ? [{ key: "branch", header: "Branch", render: (r: (typeof table.data)[number]) => r.branch.title }]
+            : []),
           { key: "deleted_at", header: "Deleted", render: (r) => (r.deleted_at ? displayDateTime(r.deleted_at) : "") },
         ]}
       />

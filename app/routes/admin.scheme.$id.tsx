@@ -106,7 +106,10 @@ export default function SchemeDetail() {
         <Link to="/admin/scheme" className="button">
           Close
         </Link>
-        <Link to={`/admin/scheme/draws?pool_type=${scheme.type}${scheme.branch_id ? `&branch_id=${scheme.branch_id}` : ""}&from=${scheme.date}&to=${scheme.date}`} className="button">
+        <Link
+          to={`/admin/scheme/draws?pool_type=${scheme.type}${scheme.branch_id ? `&branch_id=${scheme.branch_id}` : ""}&from=${scheme.date}&to=${scheme.date}`}
+          className="button"
+        >
           Draws of this day
         </Link>
         {scheme.paid === 0 ? (

@@ -1,8 +1,9 @@
 import { useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useHydrated } from "~/components/useHydrated";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useEffect, useState } from "react";
+
 import { Field, SelectField } from "~/components/Field";
 import { schemeFormData } from "~/components/scheme/allocation-form";
 import { reachesBranch } from "~/components/scheme/filters.server";
@@ -71,7 +72,10 @@ export async function action({ request }: ActionFunctionArgs) {
   } catch (err) {
     if (!(err instanceof AllocationError)) throw err;
     const { form: formErrors, ...fieldErrors } = err.fieldErrors;
-    return data<ActionData>({ result: submission.reply({ formErrors: formErrors ?? [err.message], fieldErrors }) }, { status: 400 });
+    return data<ActionData>(
+      { result: submission.reply({ formErrors: formErrors ?? [err.message], fieldErrors }) },
+      { status: 400 },
+    );
   }
   return redirectWithToast("/admin/scheme", success("Scheme saved."));
 }
@@ -83,8 +87,7 @@ export default function CreateScheme() {
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
   // Until the script runs, the type change needs the server (the "Update amounts" button).
-  const [hydrated, setHydrated] = useState(false);
-  useEffect(() => setHydrated(true), []);
+  const hydrated = useHydrated();
 
   const [form, fields] = useForm({
     id: "scheme-create",
@@ -107,7 +110,14 @@ export default function CreateScheme() {
       <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="card scheme-form">
         {!hydrated ? (
           // Enter in a field saves (the first submit button is the default one), not "Update amounts".
-          <button type="submit" name="intent" value="create" className="visually-hidden" tabIndex={-1} aria-hidden="true">
+          <button
+            type="submit"
+            name="intent"
+            value="create"
+            className="visually-hidden"
+            tabIndex={-1}
+            aria-hidden="true"
+          >
             Save
           </button>
         ) : null}

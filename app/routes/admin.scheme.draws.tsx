@@ -67,8 +67,8 @@ export default function DrawAuditPage() {
         <SchemeNav />
       </div>
       <p className="muted">
-        Every second- and third-thrill draw: the pools it considered with their remaining prizes, each value rolled
-        and the outcome. Dates are Kathmandu calendar days.
+        Every second- and third-thrill draw: the pools it considered with their remaining prizes, each value rolled and
+        the outcome. Dates are Kathmandu calendar days.
       </p>
       <div className="scheme-draws">
         <DataTable
@@ -94,7 +94,12 @@ export default function DrawAuditPage() {
                 ALLOCATION_TYPES.map((t) => ({ value: t, label: ALLOCATION_TYPE_LABELS[t] })),
                 "All pool types",
               )}
-              {select("branch_id", "Branch", branches.map((b) => ({ value: b.id, label: b.title })), "All branches")}
+              {select(
+                "branch_id",
+                "Branch",
+                branches.map((b) => ({ value: b.id, label: b.title })),
+                "All branches",
+              )}
               {select(
                 "outcome",
                 "Outcome",

@@ -56,7 +56,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const values: RowValue[] = amounts.map((amount, i) => ({ amount, weight: weights[i] ?? "" }));
   const kept = values.map((v, i) => ({ ...v, at: i })).filter((v) => v.amount.trim() !== "" || v.weight.trim() !== "");
   try {
-    setBaseTable(kind, kept.map(({ amount, weight }) => ({ amount, weight })));
+    setBaseTable(
+      kind,
+      kept.map(({ amount, weight }) => ({ amount, weight })),
+    );
   } catch (err) {
     if (!(err instanceof BaseTableError)) throw err;
     const failure: Failure = { kind, values, rowErrors: {}, formErrors: [] };
@@ -84,7 +87,8 @@ function TableForm({ kind, saved, mean, failure }: TableFormProps) {
     ? mine.values
     : saved.map((r) => ({ amount: String(r.amount), weight: String(r.weight) }));
   const rows = [...values];
-  while (rows.length < Math.max(MIN_ROWS, values.length + (mine ? 0 : BLANK_ROWS))) rows.push({ amount: "", weight: "" });
+  while (rows.length < Math.max(MIN_ROWS, values.length + (mine ? 0 : BLANK_ROWS)))
+    rows.push({ amount: "", weight: "" });
   const id = `table-${kind}`;
   return (
     <Form method="post" className="card base-table" aria-labelledby={id} noValidate>

@@ -19,7 +19,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const form = await request.formData();
-  if (form.get("intent") !== "delete") return redirectWithToast(`/admin/test-ride/${params.slug}`, oops("Unknown action."));
+  if (form.get("intent") !== "delete")
+    return redirectWithToast(`/admin/test-ride/${params.slug}`, oops("Unknown action."));
   if (!deleteTestRide(user.scope, params.slug!)) throw new Response("Not Found", { status: 404 });
   return redirectWithToast("/admin/test-ride", success("Test ride deleted."));
 }

@@ -19,7 +19,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function TestRides() {
-  const table = useLoaderData<typeof loader>() as { data: TestRideRow[]; recordsFiltered: number; input: Record<string, string> };
+  const table = useLoaderData<typeof loader>() as {
+    data: TestRideRow[];
+    recordsFiltered: number;
+    input: Record<string, string>;
+  };
   const [params] = useSearchParams();
   const download = `/api/v1/test-ride/download?${new URLSearchParams({
     from: params.get("from") ?? "",

@@ -15,7 +15,9 @@ export async function loader() {
 export async function action({ request, params, context }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(405, "Method not allowed.");
   const form = await readForm(request).catch(() => new FormData());
-  const result = await verifyPreregistration(params.id ?? "", form.get("code"), undefined, { clientAddress: context.clientAddress });
+  const result = await verifyPreregistration(params.id ?? "", form.get("code"), undefined, {
+    clientAddress: context.clientAddress,
+  });
   if (result.ok) {
     const entry = result.preregistration;
     return apiData(

@@ -1,10 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { currentCode } from "~/models/otp.server";
-import {
-  canSeeCodes,
-  findPreregistration,
-  resolvePreregistrationKey,
-} from "~/models/preregistration-admin.server";
+import { canSeeCodes, findPreregistration, resolvePreregistrationKey } from "~/models/preregistration-admin.server";
 import { resendVerificationCode, verifyPreregistration } from "~/models/preregistration.server";
 import { apiData, apiError, notFound, readForm, requireApiUser, validationError } from "~/utils/api.server";
 
@@ -34,7 +30,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const res = await verifyPreregistration(pre.slug, code);
   if (res.ok) {
     const fresh = findPreregistration(user.scope, pre.slug);
-    return apiData({ ...fresh, draw: { amount: res.draw.amount, outcome: res.draw.outcome } }, "Phone number verified.");
+    return apiData(
+      { ...fresh, draw: { amount: res.draw.amount, outcome: res.draw.outcome } },
+      "Phone number verified.",
+    );
   }
   if (res.reason === "not_found") return notFound("Pre-registration");
   if (res.reason === "pending_purchase" || res.reason === "rate_limited") {

@@ -1,5 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { exportPreregistrations, PREREGISTRATION_COLUMNS, readPreregistrationFilters } from "~/models/preregistration-admin.server";
+import {
+  exportPreregistrations,
+  PREREGISTRATION_COLUMNS,
+  readPreregistrationFilters,
+} from "~/models/preregistration-admin.server";
 import { writeXls, xlsResponse } from "~/utils/spreadsheet.server";
 import { requireStaff } from "~/utils/staff-request.server";
 

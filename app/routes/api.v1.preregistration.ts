@@ -1,6 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { findActiveBranch } from "~/models/branch.server";
-import { canSeeCodes, getPreregistrationDetail, listPreregistrations, readPreregistrationFilters } from "~/models/preregistration-admin.server";
+import {
+  canSeeCodes,
+  getPreregistrationDetail,
+  listPreregistrations,
+  readPreregistrationFilters,
+} from "~/models/preregistration-admin.server";
 import { createPreregistration } from "~/models/preregistration.server";
 import { apiData, apiError, readForm, requireApiUser, validationError } from "~/utils/api.server";
 import { parseTableParams } from "~/utils/datatable.server";
@@ -28,7 +33,8 @@ export async function action({ request }: ActionFunctionArgs) {
   if (branchId === null) {
     const chosen = Number(form.get("branch_id"));
     branchId = Number.isInteger(chosen) && chosen > 0 && findActiveBranch(chosen) ? chosen : null;
-    if (branchId === null) return validationError({ branch_id: ["Choose the branch this pre-registration belongs to."] });
+    if (branchId === null)
+      return validationError({ branch_id: ["Choose the branch this pre-registration belongs to."] });
   }
   const created = await createPreregistration(form, { channel: "branch", branchId, userId: user.id });
   if (!created.ok) {
@@ -39,7 +45,11 @@ export async function action({ request }: ActionFunctionArgs) {
   const detail = getPreregistrationDetail(user.scope, created.preregistration.slug, {
     showCode: canSeeCodes(user),
   });
-  return apiData(detail, created.duplicate ? "Pre-registration saved." : "Pre-registration saved. A verification code was sent.", {
-    status: created.duplicate ? 200 : 201,
-  });
+  return apiData(
+    detail,
+    created.duplicate ? "Pre-registration saved." : "Pre-registration saved. A verification code was sent.",
+    {
+      status: created.duplicate ? 200 : 201,
+    },
+  );
 }

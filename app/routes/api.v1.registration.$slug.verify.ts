@@ -14,5 +14,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const { value } = await parseApiBody(request, registrationCodeSchema);
   const res = confirmRegistration(user.scope, params.slug!, value.code);
   if (!res.ok) return apiError(res.status, res.message, res.errors);
-  return apiData(res.registration, res.alreadyConfirmed ? "The purchase was already confirmed." : "Purchase confirmed.");
+  return apiData(
+    res.registration,
+    res.alreadyConfirmed ? "The purchase was already confirmed." : "Purchase confirmed.",
+  );
 }

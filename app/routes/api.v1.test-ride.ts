@@ -8,7 +8,9 @@ import { parseTableParams } from "~/utils/datatable.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
   const params = new URL(request.url).searchParams;
-  return Response.json(listTestRides(user.scope, parseTableParams(params), { from: params.get("from"), to: params.get("to") }));
+  return Response.json(
+    listTestRides(user.scope, parseTableParams(params), { from: params.get("from"), to: params.get("to") }),
+  );
 }
 
 /**

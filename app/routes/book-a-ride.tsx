@@ -13,7 +13,8 @@ export const handle = { scripts: false };
 export const links = publicLinks;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?.chrome.lang ?? "en", "book.title") }];
 
-const text = (v: FormDataEntryValue | string | null | undefined, max = 100) => (typeof v === "string" ? v.slice(0, max) : "");
+const text = (v: FormDataEntryValue | string | null | undefined, max = 100) =>
+  typeof v === "string" ? v.slice(0, max) : "";
 
 /** "Book a Rides": ?type=BOOKING preselects a booking, ?utm_source is kept with the booking, ?state&district&city narrow. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -62,7 +63,10 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (form.get("intent") === "refresh") return data<Result>({ values, cascade, errors: {} });
   const result = await createTestRide(form, { clientAddress: context.clientAddress });
   if (result.ok) return redirect("/thankyou-for-test-ride-booking");
-  return data<Result>({ values, cascade, errors: result.errors }, { status: result.reason === "rate_limited" ? 429 : 400 });
+  return data<Result>(
+    { values, cascade, errors: result.errors },
+    { status: result.reason === "rate_limited" ? 429 : 400 },
+  );
 }
 
 export default function BookARide() {

@@ -29,7 +29,13 @@ export default function Draw() {
     (first ? ` ${t(lang, "draw.withBonus", { bonus: rupees(lang, first) })}` : "");
   return (
     <ModalPage chrome={chrome} title={t(lang, "draw.title")} scripts={[DRAW_REVEAL_SCRIPT]}>
-      <DrawReveal amount={amount} total={total} congratulation={congratulation} totalLabel={t(lang, "draw.total")} currency={t(lang, "common.rs")} />
+      <DrawReveal
+        amount={amount}
+        total={total}
+        congratulation={congratulation}
+        totalLabel={t(lang, "draw.total")}
+        currency={t(lang, "common.rs")}
+      />
       <p className="draw-phone">{t(lang, "draw.phone", { phone })}</p>
       <div className="actions" style={{ justifyContent: "center" }}>
         <a href="/" className="button primary" data-close="">

@@ -17,7 +17,9 @@ import { maskPhone } from "~/utils/phone";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?.chrome.lang ?? "en", "verify.title") }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: t(data?.chrome.lang ?? "en", "verify.title") },
+];
 
 const notFound = () => new Response("Not Found", { status: 404 });
 
@@ -27,7 +29,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!entry) throw notFound();
   if (entry.is_verified) throw redirect(`/enquiry/${entry.slug}/draw`);
   return data(
-    { chrome: publicChrome(request), slug: entry.slug, phone: maskPhone(entry.phone), resendAt: verificationState(entry).resendAt },
+    {
+      chrome: publicChrome(request),
+      slug: entry.slug,
+      phone: maskPhone(entry.phone),
+      resendAt: verificationState(entry).resendAt,
+    },
     { headers: { "Cache-Control": "private, no-cache" } },
   );
 }
@@ -78,7 +85,14 @@ export default function VerifyOtp() {
             aria-invalid={codeError ? true : undefined}
             aria-describedby="e-code"
           />
-          <p className="field-error" id="e-code" role="alert" data-code-error="" data-required={tm(lang, OTP_MESSAGES.required)} hidden={!codeError}>
+          <p
+            className="field-error"
+            id="e-code"
+            role="alert"
+            data-code-error=""
+            data-required={tm(lang, OTP_MESSAGES.required)}
+            hidden={!codeError}
+          >
             {codeError}
           </p>
         </div>

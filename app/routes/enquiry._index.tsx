@@ -13,7 +13,9 @@ import { t } from "~/utils/i18n";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?.chrome.lang ?? "en", "landing.formTitle") }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: t(data?.chrome.lang ?? "en", "landing.formTitle") },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return data(
@@ -36,7 +38,10 @@ type Result = { step: "form" | "confirm"; values: PreregFormValues; errors: Reco
  */
 export async function action({ request, context }: ActionFunctionArgs) {
   if (tooLarge(request)) {
-    return data<Result>({ step: "form", values: {}, errors: { screenshot: ["The image may not be larger than 10 MB."] } }, { status: 413 });
+    return data<Result>(
+      { step: "form", values: {}, errors: { screenshot: ["The image may not be larger than 10 MB."] } },
+      { status: 413 },
+    );
   }
   const form = await request.formData();
   const intent = String(form.get("intent") ?? "review");
@@ -49,7 +54,8 @@ export async function action({ request, context }: ActionFunctionArgs) {
     return data<Result>({ step: "form", values, errors: result.errors }, { status: failureStatus(result) });
   }
   const review = await reviewPreregistration(form, ctx);
-  if (!review.ok) return data<Result>({ step: "form", values, errors: review.errors }, { status: failureStatus(review) });
+  if (!review.ok)
+    return data<Result>({ step: "form", values, errors: review.errors }, { status: failureStatus(review) });
   const confirmed: PreregFormValues = { ...values, phone: review.value.phone };
   if (review.screenshotRef) confirmed.screenshot_ref = review.screenshotRef;
   else delete confirmed.screenshot_ref;

@@ -9,7 +9,9 @@ function localPath(to: unknown): string {
 }
 
 function switchTo(lang: unknown, to: unknown) {
-  return redirect(localPath(to), { headers: { "Set-Cookie": languageCookie(isLang(lang) ? lang : "en"), "Cache-Control": "no-store" } });
+  return redirect(localPath(to), {
+    headers: { "Set-Cookie": languageCookie(isLang(lang) ? lang : "en"), "Cache-Control": "no-store" },
+  });
 }
 
 /** GET /language?lang=ne&redirectTo=/winner-list: remembers the language (cookie) and returns to the page. */

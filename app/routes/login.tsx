@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import { useHydrated } from "~/components/useHydrated";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import {
   authenticator,
   createUserSession,
@@ -39,9 +40,8 @@ export default function Login() {
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state !== "idle" && navigation.formAction === "/login";
-  const [hydrated, setHydrated] = useState(false);
+  const hydrated = useHydrated();
   const [show, setShow] = useState(false);
-  useEffect(() => setHydrated(true), []);
   return (
     <main className="auth-page">
       <Form method="post" className="card auth-card" replace>
@@ -54,7 +54,14 @@ export default function Login() {
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/admin"} />
         <div className="field">
           <label htmlFor="email">Email</label>
-          <input id="email" name="email" type="email" autoComplete="username" required defaultValue={actionData?.email} />
+          <input
+            id="email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            defaultValue={actionData?.email}
+          />
         </div>
         <div className="field">
           <label htmlFor="password">Password</label>

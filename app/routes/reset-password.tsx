@@ -13,7 +13,10 @@ export const meta: MetaFunction = () => [{ title: "Reset password" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
-  return Response.json({ step: url.searchParams.get("step") === "code" ? "code" : "email", email: url.searchParams.get("email") ?? "" });
+  return Response.json({
+    step: url.searchParams.get("step") === "code" ? "code" : "email",
+    email: url.searchParams.get("email") ?? "",
+  });
 }
 
 export async function action({ request, context }: ActionFunctionArgs) {
@@ -22,18 +25,31 @@ export async function action({ request, context }: ActionFunctionArgs) {
   if (form.get("intent") === "send") {
     const submission = parseWithZod(form, { schema: resetRequestSchema });
     if (submission.status !== "success") return Response.json(submission.reply(), { status: 400 });
-    if (!byAddress.ok) return Response.json(submission.reply({ formErrors: [tooManyMessage(byAddress.retryAfterSeconds)] }), { status: 429 });
+    if (!byAddress.ok)
+      return Response.json(submission.reply({ formErrors: [tooManyMessage(byAddress.retryAfterSeconds)] }), {
+        status: 429,
+      });
     const byAccount = await hit("reset-account", submission.value.email);
     if (byAccount.ok) await requestPasswordReset(submission.value.email);
     return redirect(`/reset-password?step=code&email=${encodeURIComponent(submission.value.email)}`);
   }
   const submission = parseWithZod(form, { schema: resetPasswordSchema });
-  if (submission.status !== "success") return Response.json(submission.reply({ hideFields: ["password", "password_confirmation"] }), { status: 400 });
-  if (!byAddress.ok) return Response.json(submission.reply({ formErrors: [tooManyMessage(byAddress.retryAfterSeconds)] }), { status: 429 });
+  if (submission.status !== "success")
+    return Response.json(submission.reply({ hideFields: ["password", "password_confirmation"] }), { status: 400 });
+  if (!byAddress.ok)
+    return Response.json(submission.reply({ formErrors: [tooManyMessage(byAddress.retryAfterSeconds)] }), {
+      status: 429,
+    });
   const { email, code, password } = submission.value;
   const result = await resetPassword(email, code, password);
   if (!result.ok) {
-    return Response.json(submission.reply({ fieldErrors: { [result.field]: [result.message] }, hideFields: ["password", "password_confirmation"] }), { status: 400 });
+    return Response.json(
+      submission.reply({
+        fieldErrors: { [result.field]: [result.message] },
+        hideFields: ["password", "password_confirmation"],
+      }),
+      { status: 400 },
+    );
   }
   return redirectWithToast("/login", success("Your password has been changed. Please sign in."));
 }
@@ -69,17 +85,30 @@ export default function ResetPassword() {
             <input {...getInputProps(fields.email, { type: "hidden" })} key={fields.email.key} />
             <div className="field">
               <label htmlFor={fields.code.id}>Code</label>
-              <input {...getInputProps(fields.code, { type: "text" })} inputMode="numeric" autoComplete="one-time-code" key={fields.code.key} />
+              <input
+                {...getInputProps(fields.code, { type: "text" })}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                key={fields.code.key}
+              />
               <FieldError errors={fields.code.errors} />
             </div>
             <div className="field">
               <label htmlFor={fields.password.id}>New password</label>
-              <input {...getInputProps(fields.password, { type: "password" })} autoComplete="new-password" key={fields.password.key} />
+              <input
+                {...getInputProps(fields.password, { type: "password" })}
+                autoComplete="new-password"
+                key={fields.password.key}
+              />
               <FieldError errors={fields.password.errors} />
             </div>
             <div className="field">
               <label htmlFor={fields.password_confirmation.id}>Confirm password</label>
-              <input {...getInputProps(fields.password_confirmation, { type: "password" })} autoComplete="new-password" key={fields.password_confirmation.key} />
+              <input
+                {...getInputProps(fields.password_confirmation, { type: "password" })}
+                autoComplete="new-password"
+                key={fields.password_confirmation.key}
+              />
               <FieldError errors={fields.password_confirmation.errors} />
             </div>
             <button type="submit" name="intent" value="reset" className="primary">

@@ -13,7 +13,10 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?
 /** Nearby Showrooms: ?state= (Zone) then ?district= (Location). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const q = new URL(request.url).searchParams;
-  return data({ chrome: publicChrome(request), ...findShowrooms({ state: q.get("state"), district: q.get("district") }) });
+  return data({
+    chrome: publicChrome(request),
+    ...findShowrooms({ state: q.get("state"), district: q.get("district") }),
+  });
 }
 
 export default function Showrooms() {
@@ -35,7 +38,13 @@ export default function Showrooms() {
         </div>
         <div className="field">
           <label htmlFor="f-district">{t(lang, "rooms.location")}</label>
-          <select id="f-district" name="district" defaultValue={district} data-autosubmit="" key={`d-${state}-${district}`}>
+          <select
+            id="f-district"
+            name="district"
+            defaultValue={district}
+            data-autosubmit=""
+            key={`d-${state}-${district}`}
+          >
             <option value="">{t(lang, "common.all")}</option>
             {districts.map((s) => (
               <option key={s} value={s}>

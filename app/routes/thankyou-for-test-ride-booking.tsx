@@ -7,7 +7,9 @@ import { t } from "~/utils/i18n";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?.chrome.lang ?? "en", "thanks.title") }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: t(data?.chrome.lang ?? "en", "thanks.title") },
+];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   return data({ chrome: publicChrome(request) });

@@ -8,7 +8,9 @@ import { t, type TextKey } from "~/utils/i18n";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
-export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?.chrome.lang ?? "en", "winners.title") }];
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: t(data?.chrome.lang ?? "en", "winners.title") },
+];
 
 /** The winner gallery: videos grouped ten_lakhs, one_lakh, fifty_thousand; each thumbnail opens its video in a new tab. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -29,21 +31,27 @@ export default function WinnerList() {
       </div>
       <h1>{t(lang, "winners.title")}</h1>
       {empty ? <p>{t(lang, "winners.none")}</p> : null}
-      {order.filter((g) => groups[g].length).map((g) => (
-        <section key={g} className="video-group" id={g} aria-labelledby={`h-${g}`}>
-          <h2 id={`h-${g}`}>{t(lang, `winners.${g}` as TextKey)}</h2>
-          <ul className="videos">
-            {groups[g].map((v) => (
-              <li key={v.id}>
-                <a href={v.url} target="_blank" rel="noopener noreferrer" title={t(lang, "winners.watch")}>
-                  <span className="thumb">{v.thumbnail_url ? <img src={v.thumbnail_url} alt="" loading="lazy" width={320} height={200} /> : null}</span>
-                  <span className="title">{v.title}</span>
-                </a>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ))}
+      {order
+        .filter((g) => groups[g].length)
+        .map((g) => (
+          <section key={g} className="video-group" id={g} aria-labelledby={`h-${g}`}>
+            <h2 id={`h-${g}`}>{t(lang, `winners.${g}` as TextKey)}</h2>
+            <ul className="videos">
+              {groups[g].map((v) => (
+                <li key={v.id}>
+                  <a href={v.url} target="_blank" rel="noopener noreferrer" title={t(lang, "winners.watch")}>
+                    <span className="thumb">
+                      {v.thumbnail_url ? (
+                        <img src={v.thumbnail_url} alt="" loading="lazy" width={320} height={200} />
+                      ) : null}
+                    </span>
+                    <span className="title">{v.title}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ))}
     </PublicShell>
   );
 }

@@ -65,19 +65,22 @@ export const allocationSchema = z
     count: z.preprocess(toNumber, intField(1, 5, ALLOCATION_MESSAGES.count).default(1)),
     probability: z.preprocess(toNumber, intField(0, 100, ALLOCATION_MESSAGES.probability).default(0)),
   })
-  .superRefine((value, ctx) => {
-    if (!isAllocationType(value.type)) return;
-    if (typeNeedsBranch(value.type)) {
-      if (value.branch_id === undefined) {
-        ctx.addIssue({ code: "custom", path: ["branch_id"], message: ALLOCATION_MESSAGES.branchRequired });
+  .superRefine(
+    (value, ctx) => {
+      if (!isAllocationType(value.type)) return;
+      if (typeNeedsBranch(value.type)) {
+        if (value.branch_id === undefined) {
+          ctx.addIssue({ code: "custom", path: ["branch_id"], message: ALLOCATION_MESSAGES.branchRequired });
+        }
+      } else if (value.branch_id !== undefined) {
+        ctx.addIssue({ code: "custom", path: ["branch_id"], message: ALLOCATION_MESSAGES.branchForbidden });
       }
-    } else if (value.branch_id !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["branch_id"], message: ALLOCATION_MESSAGES.branchForbidden });
-    }
-    if (typeof value.amount === "number" && !amountsForType(value.type).includes(value.amount)) {
-      ctx.addIssue({ code: "custom", path: ["amount"], message: ALLOCATION_MESSAGES.amountNotInList });
-    }
-  }, { when: () => true });
+      if (typeof value.amount === "number" && !amountsForType(value.type).includes(value.amount)) {
+        ctx.addIssue({ code: "custom", path: ["amount"], message: ALLOCATION_MESSAGES.amountNotInList });
+      }
+    },
+    { when: () => true },
+  );
 
 export type AllocationInput = z.output<typeof allocationSchema>;
 export type AllocationFormInput = z.input<typeof allocationSchema>;

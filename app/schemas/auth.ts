@@ -17,7 +17,9 @@ export const resetPasswordSchema = z
   .object({
     email: z.string({ error: "The email field is required." }).trim().email("The email must be a valid email address."),
     code: z.string({ error: "The code field is required." }).regex(/^\d{6}$/, "The code must be 6 digits."),
-    password: z.string({ error: "The password field is required." }).min(8, "The password must be at least 8 characters."),
+    password: z
+      .string({ error: "The password field is required." })
+      .min(8, "The password must be at least 8 characters."),
     password_confirmation: z.string({ error: "Please confirm the password." }),
   })
   .refine((v) => v.password === v.password_confirmation, {
@@ -29,7 +31,9 @@ export const resetPasswordSchema = z
 export const changePasswordSchema = z
   .object({
     current_password: z.string({ error: "The current password field is required." }),
-    password: z.string({ error: "The password field is required." }).min(8, "The password must be at least 8 characters."),
+    password: z
+      .string({ error: "The password field is required." })
+      .min(8, "The password must be at least 8 characters."),
     password_confirmation: z.string({ error: "Please confirm the password." }),
   })
   .refine((v) => v.password === v.password_confirmation, {

@@ -83,14 +83,16 @@ function str(value: unknown): string | undefined {
   return undefined;
 }
 
-const filtered = (filter: (s: string) => string, collapse = false) => (value: unknown) => {
-  const s = str(value);
-  if (s === undefined) return undefined;
-  let out = filter(s);
-  if (collapse) out = out.replace(/\s+/g, " ");
-  out = out.trim();
-  return out === "" ? undefined : out;
-};
+const filtered =
+  (filter: (s: string) => string, collapse = false) =>
+  (value: unknown) => {
+    const s = str(value);
+    if (s === undefined) return undefined;
+    let out = filter(s);
+    if (collapse) out = out.replace(/\s+/g, " ");
+    out = out.trim();
+    return out === "" ? undefined : out;
+  };
 
 const optionalText = (max: number) =>
   z.preprocess(
@@ -98,7 +100,10 @@ const optionalText = (max: number) =>
       const s = str(v)?.trim();
       return s ? s : undefined;
     },
-    z.string().max(max, { error: PREREGISTRATION_MESSAGES.tooLong(max) }).optional(),
+    z
+      .string()
+      .max(max, { error: PREREGISTRATION_MESSAGES.tooLong(max) })
+      .optional(),
   );
 
 const toId = (v: unknown) => {

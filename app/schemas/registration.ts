@@ -68,11 +68,7 @@ export const vehicleNumber = (v: string) => v.replace(/[^A-Za-z0-9\-._]/g, "").t
 export const emailChars = (v: string) => v.replace(/[^A-Za-z0-9\-._@]/g, "");
 
 const text = (required: string, max: number) =>
-  z
-    .string({ error: required })
-    .trim()
-    .min(1, required)
-    .max(max, REGISTRATION_MESSAGES.tooLong(max));
+  z.string({ error: required }).trim().min(1, required).max(max, REGISTRATION_MESSAGES.tooLong(max));
 
 const optionalText = (max: number) => z.string().trim().max(max, REGISTRATION_MESSAGES.tooLong(max)).optional();
 
@@ -117,7 +113,10 @@ export type RegistrationInput = z.output<typeof registrationSchema>;
 
 /** POST /api/v1/registration: the create fields plus the pre-registration's slug. */
 export const registrationApiSchema = registrationSchema.extend({
-  preregistration_id: z.string({ error: "The preregistration id field is required." }).trim().min(1, "The preregistration id field is required."),
+  preregistration_id: z
+    .string({ error: "The preregistration id field is required." })
+    .trim()
+    .min(1, "The preregistration id field is required."),
 });
 
 /** Edit: the same fields; the phone and the pre-registration cannot change. */

@@ -86,10 +86,7 @@ export const testRideSchema = z.object({
   ),
   bike_model_id: requiredId(TEST_RIDE_MESSAGES.bikeModel),
   branch_id: requiredId(TEST_RIDE_MESSAGES.branch),
-  utm_source: z.preprocess(
-    (v) => str(v)?.trim().slice(0, 100) || undefined,
-    z.string().optional(),
-  ),
+  utm_source: z.preprocess((v) => str(v)?.trim().slice(0, 100) || undefined, z.string().optional()),
   form_token: FORM_TOKEN,
 });
 

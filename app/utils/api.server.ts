@@ -39,7 +39,9 @@ export function issueToken(userId: number, remember: boolean): { token: string; 
   const token = randomToken(32);
   const ms = remember ? config.tokenRememberDays * 86400_000 : config.tokenHours * 3600_000;
   const expires_at = new Date(Date.now() + ms).toISOString();
-  db.insert(schema.apiTokens).values({ user_id: userId, token_hash: sha256(token), expires_at }).run();
+  db.insert(schema.apiTokens)
+    .values({ user_id: userId, token_hash: sha256(token), expires_at })
+    .run();
   return { token, expires_at };
 }
 

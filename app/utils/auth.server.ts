@@ -62,9 +62,7 @@ export async function createUserSession(request: Request, user: SessionUser, rem
   const fresh = await sessionStorage.getSession();
   fresh.set("userId", user.id);
   fresh.set("remember", remember);
-  const expires = new Date(
-    Date.now() + (remember ? config.rememberDays * 86400_000 : config.sessionHours * 3600_000),
-  );
+  const expires = new Date(Date.now() + (remember ? config.rememberDays * 86400_000 : config.sessionHours * 3600_000));
   return redirect(to, {
     headers: {
       "Set-Cookie": await sessionStorage.commitSession(fresh, remember ? { expires } : { expires: undefined }),

@@ -1,13 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  CAPTCHA_MESSAGE,
-  HONEYPOT_FIELD,
-  captchaEnabled,
-  honeypotTripped,
-  verifyCaptcha,
-} from "./captcha.server";
+import { CAPTCHA_MESSAGE, HONEYPOT_FIELD, captchaEnabled, honeypotTripped, verifyCaptcha } from "./captcha.server";
 
 /** A local stand-in for Google's siteverify endpoint. */
 type Hit = { form: URLSearchParams; contentType: string | undefined };
@@ -60,7 +54,11 @@ describe("verifyCaptcha", () => {
     expect(result).toEqual({ ok: true, errorCodes: [] });
     expect(hits).toHaveLength(1);
     expect(hits[0].contentType).toMatch(/application\/x-www-form-urlencoded/);
-    expect(Object.fromEntries(hits[0].form)).toEqual({ secret: "secret-key", response: "token-123", remoteip: "10.0.0.7" });
+    expect(Object.fromEntries(hits[0].form)).toEqual({
+      secret: "secret-key",
+      response: "token-123",
+      remoteip: "10.0.0.7",
+    });
   });
 
   it("refuses a token the verify server rejects, with its error codes", async () => {

@@ -67,5 +67,4 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 /** A dummy hash so unknown e-mails take as long as wrong passwords. */
-export const DUMMY_PASSWORD_HASH =
-  "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$" + Buffer.alloc(64).toString("base64");
+export const DUMMY_PASSWORD_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$" + Buffer.alloc(64).toString("base64");

@@ -16,12 +16,20 @@ function table(query: string) {
     columnSearch: { city: branches.city },
     count: (where) => db.select({ n: count() }).from(branches).where(where).get()!.n,
     rows: (where, orderBy, limit, offset) =>
-      db.select({ title: branches.title, city: branches.city }).from(branches).where(where).orderBy(...orderBy).limit(limit).offset(offset).all(),
+      db
+        .select({ title: branches.title, city: branches.city })
+        .from(branches)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offset)
+        .all(),
   });
 }
 
 describe("DataTables protocol", () => {
-  for (let i = 1; i <= 23; i++) makeBranch({ title: `DT Branch ${String(i).padStart(2, "0")}`, city: i % 2 ? "Pokhara" : "Butwal" });
+  for (let i = 1; i <= 23; i++)
+    makeBranch({ title: `DT Branch ${String(i).padStart(2, "0")}`, city: i % 2 ? "Pokhara" : "Butwal" });
 
   it("pages by 10 and counts", () => {
     const first = table("draw=3&start=0&length=10");
@@ -35,7 +43,9 @@ describe("DataTables protocol", () => {
   });
 
   it("searches globally and per column, and orders", () => {
-    const r = table("search[value]=Pokhara&order[0][column]=0&order[0][dir]=desc&columns[0][data]=title&columns[0][search][value]=");
+    const r = table(
+      "search[value]=Pokhara&order[0][column]=0&order[0][dir]=desc&columns[0][data]=title&columns[0][search][value]=",
+    );
     expect(r.recordsFiltered).toBe(12);
     expect(r.recordsTotal).toBe(23);
     expect(r.data[0].title).toBe("DT Branch 23");

@@ -257,7 +257,8 @@ const MESSAGES_NE: Record<string, string> = {
   "Please enter your address.": "कृपया आफ्नो ठेगाना लेख्नुहोस्।",
   "Please enter a valid email address.": "कृपया सही इमेल ठेगाना लेख्नुहोस्।",
   "Please enter your phone number.": "कृपया आफ्नो फोन नम्बर लेख्नुहोस्।",
-  "Please enter a valid mobile number (10 digits starting with 9).": "कृपया ९ बाट सुरु हुने १० अङ्कको सही मोबाइल नम्बर लेख्नुहोस्।",
+  "Please enter a valid mobile number (10 digits starting with 9).":
+    "कृपया ९ बाट सुरु हुने १० अङ्कको सही मोबाइल नम्बर लेख्नुहोस्।",
   "Please enter your citizenship number or PAN.": "कृपया नागरिकता नम्बर वा प्यान लेख्नुहोस्।",
   "The citizenship number or PAN must have 4 to 20 digits.": "नागरिकता नम्बर वा प्यानमा ४ देखि २० अङ्क हुनुपर्छ।",
   "Please choose a bike model from the list.": "कृपया सूचीबाट बाइक मोडल छान्नुहोस्।",
@@ -309,7 +310,10 @@ export function tm(lang: Lang, message: string): string {
 }
 
 /** Field errors with their first message translated (later elements, like the View slug, stay as they are). */
-export function translateErrors(lang: Lang, errors: Record<string, string[]> | null | undefined): Record<string, string[]> {
+export function translateErrors(
+  lang: Lang,
+  errors: Record<string, string[]> | null | undefined,
+): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const [k, v] of Object.entries(errors ?? {})) if (v?.length) out[k] = [tm(lang, v[0]), ...v.slice(1)];
   return out;

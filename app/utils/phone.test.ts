@@ -22,7 +22,16 @@ describe("normalizePhone", () => {
   });
 
   it("returns null for anything else", () => {
-    for (const bad of ["", "981234561", "98123456123", "8812345612", "0981234561", "98123x5612", "+9778812345612", "977"]) {
+    for (const bad of [
+      "",
+      "981234561",
+      "98123456123",
+      "8812345612",
+      "0981234561",
+      "98123x5612",
+      "+9778812345612",
+      "977",
+    ]) {
       expect(normalizePhone(bad), bad).toBeNull();
     }
     expect(normalizePhone(null)).toBeNull();

@@ -10,7 +10,9 @@ const WITH_COUNTRY_CODE = /^(?:\+|00)?977(9\d{9})$/;
 /** The 10-digit form of a Nepali mobile number, or null when it is not one. */
 export function normalizePhone(input: unknown): string | null {
   if (typeof input !== "string" && typeof input !== "number") return null;
-  const compact = String(input).trim().replace(/[\s\-.()]/g, "");
+  const compact = String(input)
+    .trim()
+    .replace(/[\s\-.()]/g, "");
   if (MOBILE.test(compact)) return compact;
   const m = WITH_COUNTRY_CODE.exec(compact);
   return m ? m[1] : null;

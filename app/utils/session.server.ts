@@ -59,7 +59,9 @@ export const sessionStorage = createSessionStorage<SessionData>({
       .run();
   },
   async deleteData(id) {
-    db.delete(schema.sessions).where(eq(schema.sessions.id, sha256(id))).run();
+    db.delete(schema.sessions)
+      .where(eq(schema.sessions.id, sha256(id)))
+      .run();
   },
 });
 
@@ -70,10 +72,7 @@ export function getSession(request: Request) {
 /** Ends every session and API token of a user (password reset, deletion). */
 export function endAllSessionsOf(userId: number) {
   db.delete(schema.sessions).where(eq(schema.sessions.user_id, userId)).run();
-  db.update(schema.apiTokens)
-    .set({ revoked_at: nowIso() })
-    .where(eq(schema.apiTokens.user_id, userId))
-    .run();
+  db.update(schema.apiTokens).set({ revoked_at: nowIso() }).where(eq(schema.apiTokens.user_id, userId)).run();
 }
 
 export function purgeExpiredSessions() {

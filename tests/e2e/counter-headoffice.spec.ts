@@ -7,7 +7,10 @@ import { login, USERS } from "./helpers";
 import { apiRegistration, freshCode, freshDigits, freshPhone, tokenFor } from "./counter-helpers";
 
 async function downloadSheet(page: Page, name: string) {
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download" }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download" }).click(),
+  ]);
   expect(download.suggestedFilename()).toBe(`${name}.xls`);
   const file = await download.path();
   const book = XLSX.read(fs.readFileSync(file!), { type: "buffer" });
@@ -17,10 +20,17 @@ async function downloadSheet(page: Page, name: string) {
   return { header, rows: XLSX.utils.sheet_to_json<Record<string, string | number>>(sheet) };
 }
 
-test("head office filters registrations and downloads Registrations.xls with the same filters", async ({ page, request }) => {
+test("head office filters registrations and downloads Registrations.xls with the same filters", async ({
+  page,
+  request,
+}) => {
   const token = await tokenFor(request, USERS.staff); // Lalitpur Motors
   const tricky = `=HYPERLINK("http://x.test","${freshCode("c")}")`;
-  const reg = await apiRegistration(request, token, { name: tricky, payment_mode: "SELF_FINANCE_EXCHANGE", note: "+1 call back" });
+  const reg = await apiRegistration(request, token, {
+    name: tricky,
+    payment_mode: "SELF_FINANCE_EXCHANGE",
+    note: "+1 call back",
+  });
 
   await login(page, USERS.admin);
   await page.goto("/admin/registration");
@@ -35,11 +45,23 @@ test("head office filters registrations and downloads Registrations.xls with the
   const total = Number(/of (\d+) entries/.exec(info!)![1]);
   expect(total).toBeGreaterThanOrEqual(1);
   for (const cell of await branchCells.all()) await expect(cell).toHaveText("Lalitpur Motors");
-  for (const cell of await page.locator("td[data-label='Payment Mode']").all()) await expect(cell).toHaveText("SELF_FINANCE_EXCHANGE");
+  for (const cell of await page.locator("td[data-label='Payment Mode']").all())
+    await expect(cell).toHaveText("SELF_FINANCE_EXCHANGE");
 
   const { header, rows } = await downloadSheet(page, "Registrations");
   expect(header).toEqual(
-    expect.arrayContaining(["Slug", "Bill No", "Name", "Phone", "Engine No", "Chassis No", "Payment Mode", "Branch", "Total Prize", "Coupon Code"]),
+    expect.arrayContaining([
+      "Slug",
+      "Bill No",
+      "Name",
+      "Phone",
+      "Engine No",
+      "Chassis No",
+      "Payment Mode",
+      "Branch",
+      "Total Prize",
+      "Coupon Code",
+    ]),
   );
   expect(rows).toHaveLength(total);
   for (const row of rows) {
@@ -58,7 +80,14 @@ test("head office downloads Preregistrations.xls with the list's filters", async
   const phone = freshPhone();
   const res = await request.post("/api/v1/preregistration", {
     headers: { Authorization: `Bearer ${token}` },
-    data: { name: "Sheet Customer", address: "Pulchowk", phone, citizenship_no: freshDigits(), note: "=SUM(1,2)", bike_model_id: 3 },
+    data: {
+      name: "Sheet Customer",
+      address: "Pulchowk",
+      phone,
+      citizenship_no: freshDigits(),
+      note: "=SUM(1,2)",
+      bike_model_id: 3,
+    },
   });
   expect(res.status()).toBe(201);
   const pre = (await res.json()).data as { slug: string };
@@ -75,7 +104,9 @@ test("head office downloads Preregistrations.xls with the list's filters", async
   const total = Number(/of (\d+) entries/.exec(info!)![1]);
 
   const { header, rows } = await downloadSheet(page, "Preregistrations");
-  expect(header).toEqual(expect.arrayContaining(["Name", "Phone", "Model", "Status", "Prize", "Branch", "Nearest Branch", "City", "Note"]));
+  expect(header).toEqual(
+    expect.arrayContaining(["Name", "Phone", "Model", "Status", "Prize", "Branch", "Nearest Branch", "City", "Note"]),
+  );
   expect(rows).toHaveLength(total);
   for (const row of rows) {
     expect(row.Status).toBe("Unverified");
@@ -86,7 +117,9 @@ test("head office downloads Preregistrations.xls with the list's filters", async
   expect(mine).toMatchObject({ Name: "Sheet Customer", Phone: phone, Note: "'=SUM(1,2)", Branch: "Lalitpur Motors" });
 });
 
-test("the dashboard shows the four cards and the registered buyers; a branch user sees its branch only", async ({ page }) => {
+test("the dashboard shows the four cards and the registered buyers; a branch user sees its branch only", async ({
+  page,
+}) => {
   await login(page, USERS.admin);
   await page.goto("/admin");
   for (const title of ["Total Sales", "Pre-Registrations", "Daily Sales", "Test Rides"]) {

@@ -23,7 +23,14 @@ export async function verifiedPreregistration(
   const phone = freshPhone();
   const res = await request.post("/api/v1/preregistration", {
     headers: { Authorization: `Bearer ${token}` },
-    data: { name: "Api Customer", address: "Counter Road", phone, citizenship_no: freshDigits(), bike_model_id: 1, ...over },
+    data: {
+      name: "Api Customer",
+      address: "Counter Road",
+      phone,
+      citizenship_no: freshDigits(),
+      bike_model_id: 1,
+      ...over,
+    },
   });
   expect(res.status(), await res.text()).toBe(201);
   const pre = (await res.json()).data as Pre;
@@ -35,10 +42,22 @@ export async function verifiedPreregistration(
   return { ...pre, phone };
 }
 
-export type Reg = { slug: string; id: number; engine_no: string; chasis_no: string; registration_no: string; phone: string; coupon_code: string };
+export type Reg = {
+  slug: string;
+  id: number;
+  engine_no: string;
+  chasis_no: string;
+  registration_no: string;
+  phone: string;
+  coupon_code: string;
+};
 
 /** A registration made through the API from a fresh verified pre-registration. */
-export async function apiRegistration(request: APIRequestContext, token: string, over: Record<string, unknown> = {}): Promise<Reg> {
+export async function apiRegistration(
+  request: APIRequestContext,
+  token: string,
+  over: Record<string, unknown> = {},
+): Promise<Reg> {
   const pre = await verifiedPreregistration(request, token);
   const res = await request.post("/api/v1/registration", {
     headers: { Authorization: `Bearer ${token}` },

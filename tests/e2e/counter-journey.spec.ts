@@ -81,7 +81,9 @@ test("branch staff: pre-registration at the counter to a printed coupon", async 
   const breakdown = page.locator(".prize-breakdown");
   await expect(breakdown.getByRole("row", { name: /Third Thrill/ })).toBeVisible();
   await expect(breakdown.getByRole("row", { name: /Total Prize/ })).toContainText("Rs.");
-  const couponCode = (await page.getByRole("heading", { name: /coupon TH-/ }).textContent())!.match(/TH-[A-Z0-9]{4}-[A-Z0-9]{4}/)![0];
+  const couponCode = (await page.getByRole("heading", { name: /coupon TH-/ }).textContent())!.match(
+    /TH-[A-Z0-9]{4}-[A-Z0-9]{4}/,
+  )![0];
 
   // The detail shows the same registration with its upper-cased engine number.
   await page.goto(regUrl);
@@ -92,7 +94,10 @@ test("branch staff: pre-registration at the counter to a printed coupon", async 
 
   // 7. The print sheet: the registration twice, customer copy (masked phone) and dealer copy.
   await page.goto(`${regUrl}/draw`);
-  const [sheet] = await Promise.all([context.waitForEvent("page"), page.getByRole("link", { name: "Print Coupon" }).click()]);
+  const [sheet] = await Promise.all([
+    context.waitForEvent("page"),
+    page.getByRole("link", { name: "Print Coupon" }).click(),
+  ]);
   await sheet.waitForLoadState();
   await expect(sheet.locator(".coupon")).toHaveCount(2);
   await expect(sheet.locator(".coupon-customer")).toContainText(couponCode);

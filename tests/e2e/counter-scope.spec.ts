@@ -14,7 +14,11 @@ test("another branch's registration and pre-registration stay out of reach", asy
   const theirPre = (await created.json()).data as { slug: string };
 
   await login(page, USERS.staff); // Lalitpur Motors
-  for (const path of [`/admin/registration/${theirs.slug}`, `/admin/registration/${theirs.slug}/edit`, `/admin/registration/${theirs.slug}/draw`]) {
+  for (const path of [
+    `/admin/registration/${theirs.slug}`,
+    `/admin/registration/${theirs.slug}/edit`,
+    `/admin/registration/${theirs.slug}/draw`,
+  ]) {
     const res = await page.goto(path);
     expect(res?.status(), path).toBe(404);
   }
@@ -29,7 +33,16 @@ test("another branch's registration and pre-registration stay out of reach", asy
   const staffToken = await tokenFor(request, USERS.staff);
   const auth = { Authorization: `Bearer ${staffToken}` };
   expect((await request.get(`/api/v1/registration/${theirs.slug}`, { headers: auth })).status()).toBe(404);
-  const edit = { bill_no: "1", name: "x", address: "y", citizenship_no: "1", bike_model_id: 1, engine_no: "E1X", chasis_no: "C1X", registration_no: "R1X" };
+  const edit = {
+    bill_no: "1",
+    name: "x",
+    address: "y",
+    citizenship_no: "1",
+    bike_model_id: 1,
+    engine_no: "E1X",
+    chasis_no: "C1X",
+    registration_no: "R1X",
+  };
   expect((await request.post(`/api/v1/registration/${theirs.slug}`, { headers: auth, data: edit })).status()).toBe(404);
   expect((await request.post(`/api/v1/registration/${theirs.slug}/draw`, { headers: auth })).status()).toBe(404);
   expect((await request.get(`/api/v1/preregistration/${theirPre.slug}`, { headers: auth })).status()).toBe(404);

@@ -78,7 +78,11 @@ test("a branch user cannot open a route its role lacks and does not see its link
 
 test("a branch user gets a 404 for another branch's record", async ({ page }) => {
   const other = readDb((db) =>
-    db.prepare("select t.slug from test_rides t join branches b on b.id = t.branch_id where b.id <> 2 and t.deleted_at is null limit 1").get(),
+    db
+      .prepare(
+        "select t.slug from test_rides t join branches b on b.id = t.branch_id where b.id <> 2 and t.deleted_at is null limit 1",
+      )
+      .get(),
   ) as { slug: string };
   await login(page, USERS.staff);
   const res = await page.goto(`/admin/test-ride/${other.slug}`);
@@ -91,7 +95,10 @@ test("deleting a test ride asks first and shows a Success! toast", async ({ page
   await login(page, USERS.manager);
   await page.goto("/admin/test-ride");
   // the first cell of a row links to its detail page (a click anywhere on the row does too, with JavaScript)
-  await page.getByRole("row", { name: new RegExp(mine.name) }).getByRole("link").click();
+  await page
+    .getByRole("row", { name: new RegExp(mine.name) })
+    .getByRole("link")
+    .click();
   await expect(page).toHaveURL(new RegExp(`/admin/test-ride/${mine.slug}$`));
   await page.locator("summary", { hasText: "Delete" }).click();
   await expect(page.getByText("Are you sure?")).toBeVisible();
@@ -134,14 +141,28 @@ test.describe("route/permission table over HTTP", () => {
    */
   const concrete = (p: string) => {
     const record = readDb((db) => {
-      const pre = db.prepare("select slug from preregistrations where branch_id = 2 and deleted_at is null order by id limit 1").get() as { slug: string };
+      const pre = db
+        .prepare("select slug from preregistrations where branch_id = 2 and deleted_at is null order by id limit 1")
+        .get() as { slug: string };
       const open = db
-        .prepare("select slug from preregistrations where is_verified = 1 and purchased = 0 and branch_id = 2 and deleted_at is null order by id limit 1")
+        .prepare(
+          "select slug from preregistrations where is_verified = 1 and purchased = 0 and branch_id = 2 and deleted_at is null order by id limit 1",
+        )
         .get() as { slug: string } | undefined;
-      const reg = db.prepare("select slug from registrations where branch_id = 2 and deleted_at is null order by id limit 1").get() as { slug: string } | undefined;
-      const ride = db.prepare("select slug from test_rides where branch_id = 2 and deleted_at is null order by id limit 1").get() as { slug: string };
+      const reg = db
+        .prepare("select slug from registrations where branch_id = 2 and deleted_at is null order by id limit 1")
+        .get() as { slug: string } | undefined;
+      const ride = db
+        .prepare("select slug from test_rides where branch_id = 2 and deleted_at is null order by id limit 1")
+        .get() as { slug: string };
       const user = db.prepare("select slug from users order by id limit 1").get() as { slug: string };
-      return { pre: pre.slug, open: open?.slug ?? pre.slug, reg: reg?.slug ?? "none", ride: ride.slug, user: user.slug };
+      return {
+        pre: pre.slug,
+        open: open?.slug ?? pre.slug,
+        reg: reg?.slug ?? "none",
+        ride: ride.slug,
+        user: user.slug,
+      };
     });
     if (p.startsWith("/admin/preregistration/")) return p.replace(":slug", record.pre);
     if (p.startsWith("/admin/registration/create/")) return p.replace(":slug", record.open);
@@ -149,7 +170,12 @@ test.describe("route/permission table over HTTP", () => {
     if (p.startsWith("/admin/test-ride/")) return p.replace(":slug", record.ride);
     return p.replace(/:[a-z]+/g, "no-such-record");
   };
-  const staffPermissions: Permission[] = ["create-preregistration", "read-registration", "create-registration", "update-registration"];
+  const staffPermissions: Permission[] = [
+    "create-preregistration",
+    "read-registration",
+    "create-registration",
+    "update-registration",
+  ];
 
   test("anonymous, without and with the permission", async ({ playwright, baseURL }, info) => {
     test.skip(info.project.name !== "js", "HTTP only: one run is enough");
@@ -172,7 +198,8 @@ test.describe("route/permission table over HTTP", () => {
         const n = await nobody.get(path);
         expect([n.status(), n.headers().location], path).toEqual([302, "/admin"]);
         const s = await staff.get(path);
-        if (staffPermissions.includes(rule.permission)) expect(s.headers().location ?? "", path).not.toMatch(/^\/login|^\/admin$/);
+        if (staffPermissions.includes(rule.permission))
+          expect(s.headers().location ?? "", path).not.toMatch(/^\/login|^\/admin$/);
         else expect(s.headers().location, path).toBe("/admin");
       }
       const ok = await admin.get(path);

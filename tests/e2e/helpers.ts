@@ -68,7 +68,11 @@ export function lastCode(phone: string, purpose?: string): string {
   return code;
 }
 
-export async function login(page: Page, email: string, { remember = false, to }: { remember?: boolean; to?: string } = {}) {
+export async function login(
+  page: Page,
+  email: string,
+  { remember = false, to }: { remember?: boolean; to?: string } = {},
+) {
   await page.goto(to ? `/login?redirectTo=${encodeURIComponent(to)}` : "/login");
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password", { exact: true }).fill(PASSWORD);

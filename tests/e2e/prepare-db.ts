@@ -18,6 +18,12 @@ const { createUser } = await import("../../app/models/user.server");
 await seed();
 const db = getDb();
 const role = db.insert(schema.roles).values({ slug: "no-permissions", title: "No Permissions" }).returning().get();
-await createUser({ first_name: "Nobody", email: "nobody@demo.test", role_id: role.id, branch_id: 2, password: "Demo@12345" });
+await createUser({
+  first_name: "Nobody",
+  email: "nobody@demo.test",
+  role_id: role.id,
+  branch_id: 2,
+  password: "Demo@12345",
+});
 db.$client.close();
 console.log(`e2e database ready in ${path.resolve(dataDir)}`);

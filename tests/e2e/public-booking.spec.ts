@@ -17,7 +17,12 @@ test("book a test ride through the cascade and reach the thank-you page", async 
   await form.getByLabel("Full Name").fill("Anil Shrestha");
   await form.getByLabel("State").selectOption("Bagmati");
   await update();
-  await expect(form.getByLabel("District").locator("option")).toHaveText(["Choose…", "Bhaktapur", "Kathmandu", "Lalitpur"]);
+  await expect(form.getByLabel("District").locator("option")).toHaveText([
+    "Choose…",
+    "Bhaktapur",
+    "Kathmandu",
+    "Lalitpur",
+  ]);
   await form.getByLabel("District").selectOption("Lalitpur");
   await update();
   await expect(form.getByLabel("City").locator("option")).toHaveText(["Choose…", "Patan"]);
@@ -37,7 +42,9 @@ test("book a test ride through the cascade and reach the thank-you page", async 
   await expect(page.getByRole("link", { name: "Visit our official website" })).toHaveAttribute("target", "_blank");
   const ride = readDb((db) =>
     db
-      .prepare("select t.type, t.utm_source, t.city, b.title as branch from test_rides t join branches b on b.id = t.branch_id where t.phone = ?")
+      .prepare(
+        "select t.type, t.utm_source, t.city, b.title as branch from test_rides t join branches b on b.id = t.branch_id where t.phone = ?",
+      )
       .get(phone),
   );
   expect(ride).toEqual({ type: "TESTRIDE", utm_source: "e2e-campaign", city: "Patan", branch: "Lalitpur Motors" });

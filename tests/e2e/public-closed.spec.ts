@@ -2,7 +2,13 @@
 // server refusing a form that was opened before closing. Restores the open state.
 import { expect, test } from "@playwright/test";
 import { readDb } from "./helpers";
-import { fillPreregistration, newVisitor, PHONE_VIEWPORT, setRegistrationOpen, withRegistrationLock } from "./public-helpers";
+import {
+  fillPreregistration,
+  newVisitor,
+  PHONE_VIEWPORT,
+  setRegistrationOpen,
+  withRegistrationLock,
+} from "./public-helpers";
 
 test.use({ viewport: PHONE_VIEWPORT });
 test.describe.configure({ mode: "serial" });
@@ -21,7 +27,9 @@ test("a closed campaign refuses public pre-registrations", async ({ page }) => {
       if (await confirm.isVisible().catch(() => false)) await confirm.getByRole("button", { name: "Save" }).click();
       await expect(page.getByText(BANNER).first()).toBeVisible();
       await expect(page.locator("form[data-prereg]").getByRole("button", { name: "Save" })).toBeDisabled();
-      const count = readDb((db) => db.prepare("select count(*) as n from preregistrations where phone = ?").get(visitor.phone)) as { n: number };
+      const count = readDb((db) =>
+        db.prepare("select count(*) as n from preregistrations where phone = ?").get(visitor.phone),
+      ) as { n: number };
       expect(count.n).toBe(0);
 
       await page.goto("/");

@@ -25,7 +25,12 @@ test("Nearby Showrooms filters by zone, then location, with tappable phone numbe
 
   await dialog.getByLabel("Zone").selectOption("Bagmati");
   await filter();
-  await expect(dialog.getByLabel("Location").locator("option")).toHaveText(["All", "Bhaktapur", "Kathmandu", "Lalitpur"]);
+  await expect(dialog.getByLabel("Location").locator("option")).toHaveText([
+    "All",
+    "Bhaktapur",
+    "Kathmandu",
+    "Lalitpur",
+  ]);
   await dialog.getByLabel("Location").selectOption("Lalitpur");
   await filter();
   await expect(dialog.locator(".room h2")).toHaveText(["Lalitpur Motors"]);
@@ -64,7 +69,10 @@ test("the winner list groups videos, each opening in a new tab", async ({ page }
     const video = group.getByRole("link", { name: title });
     await expect(video).toHaveAttribute("href", "https://www.example.com/watch?v=one-lakh");
     await expect(video).toHaveAttribute("target", "_blank");
-    await expect(page.locator("footer").getByRole("link", { name: "Privacy Policy" })).toHaveAttribute("href", "/privacy-policy");
+    await expect(page.locator("footer").getByRole("link", { name: "Privacy Policy" })).toHaveAttribute(
+      "href",
+      "/privacy-policy",
+    );
     await expect(page.locator("footer .social a").first()).toHaveAttribute("target", "_blank");
   } finally {
     writeDb((db) => db.prepare("delete from videos where slug = ?").run(slug));

@@ -2,7 +2,15 @@
 // pre-register → confirm the phone → verify with the SMS code → the draw.
 import { expect, test } from "@playwright/test";
 import { readDb } from "./helpers";
-import { enterCode, fillPreregistration, lastCode, newVisitor, PHONE_VIEWPORT, saveAndConfirm, withRegistrationLock } from "./public-helpers";
+import {
+  enterCode,
+  fillPreregistration,
+  lastCode,
+  newVisitor,
+  PHONE_VIEWPORT,
+  saveAndConfirm,
+  withRegistrationLock,
+} from "./public-helpers";
 
 test.use({ viewport: PHONE_VIEWPORT });
 
@@ -17,7 +25,9 @@ test("pre-register on the landing page, confirm, verify with the SMS code and se
 
   await enterCode(page, lastCode(visitor.phone));
   await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/draw$`));
-  const prize = readDb((db) => db.prepare("select prize from preregistrations where slug = ?").get(slug)) as { prize: number };
+  const prize = readDb((db) => db.prepare("select prize from preregistrations where slug = ?").get(slug)) as {
+    prize: number;
+  };
   expect(prize.prize).toBeGreaterThan(0);
   const reveal = page.locator("[data-draw-reveal]");
   await expect(reveal.locator(".draw-cell")).toHaveCount(6);
@@ -49,9 +59,13 @@ test("empty code, wrong code, and the sixth try refused", async ({ page }) => {
     await expect(page.locator("#e-code")).toHaveText("Invalid OTP");
   }
   await enterCode(page, code);
-  await expect(page.locator("#e-code")).toHaveText("This OTP was entered wrongly too many times. Please ask for a new code.");
+  await expect(page.locator("#e-code")).toHaveText(
+    "This OTP was entered wrongly too many times. Please ask for a new code.",
+  );
   await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/verify$`));
-  const row = readDb((db) => db.prepare("select is_verified from preregistrations where slug = ?").get(slug)) as { is_verified: number };
+  const row = readDb((db) => db.prepare("select is_verified from preregistrations where slug = ?").get(slug)) as {
+    is_verified: number;
+  };
   expect(row.is_verified).toBe(0);
 });
 
@@ -67,13 +81,18 @@ test("two visitors cannot take the same phone; the first is offered for verifica
   await withRegistrationLock(async () => {
     await page.locator("form[data-prereg]").getByRole("button", { name: "Save" }).click();
     const confirm = page.locator("dialog[open][data-confirm], form.confirm-step");
-    const onConfirmStep = await confirm.getByRole("button", { name: "Save" }).isVisible().catch(() => false);
+    const onConfirmStep = await confirm
+      .getByRole("button", { name: "Save" })
+      .isVisible()
+      .catch(() => false);
     if (onConfirmStep) await confirm.getByRole("button", { name: "Save" }).click();
   });
   await expect(page.locator("#e-phone")).toContainText("already pre-registered");
   await page.getByRole("link", { name: "Continue verification" }).click();
   await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/verify$`));
-  const count = readDb((db) => db.prepare("select count(*) as n from preregistrations where phone = ?").get(first.phone)) as { n: number };
+  const count = readDb((db) =>
+    db.prepare("select count(*) as n from preregistrations where phone = ?").get(first.phone),
+  ) as { n: number };
   expect(count.n).toBe(1);
 });
 
@@ -99,6 +118,8 @@ test("a double-submitted form creates one record", async ({ page, request }) => 
   expect(a.status()).toBe(302);
   expect(b.status()).toBe(302);
   expect(a.headers().location).toBe(b.headers().location);
-  const count = readDb((db) => db.prepare("select count(*) as n from preregistrations where form_token = ?").get(token)) as { n: number };
+  const count = readDb((db) =>
+    db.prepare("select count(*) as n from preregistrations where form_token = ?").get(token),
+  ) as { n: number };
   expect(count.n).toBe(1);
 });

@@ -24,7 +24,9 @@ const WATCHED_TABLES = [
 ];
 
 function snapshot(): string {
-  return readDb((db) => JSON.stringify(WATCHED_TABLES.map((t) => db.prepare(`select * from ${t} order by rowid`).all())));
+  return readDb((db) =>
+    JSON.stringify(WATCHED_TABLES.map((t) => db.prepare(`select * from ${t} order by rowid`).all())),
+  );
 }
 
 /** Real records, so that a request let through by mistake would find something to show or change. */
@@ -52,8 +54,11 @@ const ROUTE_IDS = new Map(
     .filter((f) => /^admin\..*\.tsx$/.test(f))
     .map((f) => {
       const id = f.replace(/\.tsx$/, "");
-      const parts = id.split(".").filter((p) => p !== "_index").map((p) => (p.startsWith("$") ? `:${p.slice(1)}` : p));
-      return [`/${parts.join("/")}`, `routes/${id}`] as const;
+      const parts = id
+        .split(".")
+        .filter((p) => p !== "_index")
+        .map((p) => (p.startsWith("$") ? `:${p.slice(1)}` : p));
+      return [`/${parts.join("/")}` as string, `routes/${id}`] as const;
     }),
 );
 const routeId = (pattern: string) => ROUTE_IDS.get(pattern) ?? "routes/admin.$";
@@ -92,17 +97,29 @@ function refused(status: number, headers: Record<string, string>, body: string):
   return status === 404 || status === 405;
 }
 
-async function as(playwright: { request: { newContext: (o: object) => Promise<APIRequestContext> } }, baseURL: string, email: string) {
+async function as(
+  playwright: { request: { newContext: (o: object) => Promise<APIRequestContext> } },
+  baseURL: string,
+  email: string,
+) {
   const ctx = await playwright.request.newContext({ baseURL, maxRedirects: 0 });
   const res = await ctx.post("/login", { form: { email, password: PASSWORD, redirectTo: "/admin" } });
   expect(res.status()).toBe(302);
   return ctx;
 }
 
-test("every back-office route refuses, however its URL is spelt, a user without its permission", async ({ playwright, baseURL }, info) => {
+test("every back-office route refuses, however its URL is spelt, a user without its permission", async ({
+  playwright,
+  baseURL,
+}, info) => {
   test.skip(info.project.name !== "js", "HTTP only: one run is enough");
   test.setTimeout(240_000);
-  const staffPermissions = ["create-preregistration", "read-registration", "create-registration", "update-registration"];
+  const staffPermissions = [
+    "create-preregistration",
+    "read-registration",
+    "create-registration",
+    "update-registration",
+  ];
   const nobody = await as(playwright, baseURL!, USERS.nobody);
   const staff = await as(playwright, baseURL!, USERS.staff);
   const params = realParams();
@@ -127,7 +144,8 @@ test("every back-office route refuses, however its URL is spelt, a user without 
                 });
           tried++;
           const body = await res.text();
-          if (!refused(res.status(), res.headers(), body)) letThrough.push(`${who} ${method} ${url} → ${res.status()} ${res.headers().location ?? ""}`);
+          if (!refused(res.status(), res.headers(), body))
+            letThrough.push(`${who} ${method} ${url} → ${res.status()} ${res.headers().location ?? ""}`);
         }
       }
     }

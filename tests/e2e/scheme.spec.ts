@@ -5,11 +5,20 @@ import { isJs, login, USERS, writeDb } from "./helpers";
 /** Each project gets its own dates and names: both run at once against one server. */
 const tag = (project: string) => (isJs(project) ? { month: "01", name: "Js" } : { month: "02", name: "NoJs" });
 
-function insertScheme(row: { type: string; branch_id: number | null; date: string; amount: number; count: number; probability: number }) {
+function insertScheme(row: {
+  type: string;
+  branch_id: number | null;
+  date: string;
+  amount: number;
+  count: number;
+  probability: number;
+}) {
   return writeDb((db) =>
     Number(
       db
-        .prepare("insert into allocations (type, branch_id, date, amount, count, probability) values (?, ?, ?, ?, ?, ?)")
+        .prepare(
+          "insert into allocations (type, branch_id, date, amount, count, probability) values (?, ?, ?, ?, ?, ?)",
+        )
         .run(row.type, row.branch_id, row.date, row.amount, row.count, row.probability).lastInsertRowid,
     ),
   );
@@ -19,7 +28,13 @@ const amountOption = (page: Page, amount: number) => page.locator(`#f-amount opt
 
 test("a branch user without manage-allocation is sent to /admin from every scheme screen", async ({ page }) => {
   await login(page, USERS.staff);
-  for (const path of ["/admin/scheme", "/admin/scheme/create", "/admin/scheme/draws", "/admin/scheme/settings", "/admin/scheme/1"]) {
+  for (const path of [
+    "/admin/scheme",
+    "/admin/scheme/create",
+    "/admin/scheme/draws",
+    "/admin/scheme/settings",
+    "/admin/scheme/1",
+  ]) {
     await page.goto(path);
     await expect(page).toHaveURL(/\/admin$/);
   }
@@ -114,7 +129,14 @@ test("deleting a scheme asks 'Are you sure?' first", async ({ page }, info) => {
 test("a scheme that has paid out: no delete, and its count cannot go below what it paid", async ({ page }, info) => {
   const { month } = tag(info.project.name);
   const date = `2032-${month}-15`;
-  const id = insertScheme({ type: "registration_branch", branch_id: 2, date, amount: 15000, count: 3, probability: 20 });
+  const id = insertScheme({
+    type: "registration_branch",
+    branch_id: 2,
+    date,
+    amount: 15000,
+    count: 3,
+    probability: 20,
+  });
   writeDb((db) => db.prepare("update allocations set paid = 2 where id = ?").run(id));
   await login(page, USERS.admin);
   await page.goto(`/admin/scheme?date=${date}`);
@@ -168,7 +190,12 @@ test("the draw audit lists draws with filters, expandable trails and a download"
         `insert into preregistrations (slug, name, address, phone, citizenship_no, is_verified, status, prize)
          values (?, ?, 'Kathmandu', ?, ?, 1, 'verified', 50000)`,
       )
-      .run(`audit-${name.toLowerCase()}-${Date.now()}`, person, `98${month}${String(Date.now()).slice(-6)}`, `AUD${Date.now()}`);
+      .run(
+        `audit-${name.toLowerCase()}-${Date.now()}`,
+        person,
+        `98${month}${String(Date.now()).slice(-6)}`,
+        `AUD${Date.now()}`,
+      );
     db.prepare(
       `insert into draws (thrill, entry_type, entry_id, pool_type, branch_id, date, amount, outcome, pools, rolls)
        values (2, 'preregistration', ?, 'preregistration_public', null, ?, 50000, 'pool', ?, ?)`,
@@ -176,7 +203,9 @@ test("the draw audit lists draws with filters, expandable trails and a download"
       pre.lastInsertRowid,
       date,
       JSON.stringify([{ id: 901, amount: 50000, count: 2, paid: 0, probability: 40, remaining: 2 }]),
-      JSON.stringify([{ stage: "pool", allocation_id: 901, amount: 50000, probability: 40, value: 0.123456, win: true }]),
+      JSON.stringify([
+        { stage: "pool", allocation_id: 901, amount: 50000, probability: 40, value: 0.123456, win: true },
+      ]),
     );
   });
   await login(page, USERS.admin);
@@ -184,7 +213,8 @@ test("the draw audit lists draws with filters, expandable trails and a download"
   await page.getByRole("link", { name: "Draw audit" }).click();
   await expect(page).toHaveURL(/\/admin\/scheme\/draws$/);
   await expect(page.getByRole("heading", { name: "Draw audit" })).toBeVisible();
-  for (const label of ["From", "To", "Pool type", "Branch", "Outcome"]) await expect(page.getByLabel(label, { exact: true })).toBeVisible();
+  for (const label of ["From", "To", "Pool type", "Branch", "Outcome"])
+    await expect(page.getByLabel(label, { exact: true })).toBeVisible();
   await expect(page.getByText(/Showing \d+ - \d+ of \d+ entries/)).toBeVisible();
 
   await page.getByLabel("From", { exact: true }).fill(date);
@@ -198,7 +228,10 @@ test("the draw audit lists draws with filters, expandable trails and a download"
   await row.getByText("1 pool, 1 roll").click();
   await expect(row.getByText("Pools considered")).toBeVisible();
   await expect(row.getByText(/rolled 0\.123456, win/)).toBeVisible();
-  await expect(page.getByRole("link", { name: "Download" })).toHaveAttribute("href", new RegExp(`/api/v1/draws/download\\?from=${date}&to=${date}&outcome=pool`));
+  await expect(page.getByRole("link", { name: "Download" })).toHaveAttribute(
+    "href",
+    new RegExp(`/api/v1/draws/download\\?from=${date}&to=${date}&outcome=pool`),
+  );
 
   await page.getByLabel("Outcome").selectOption("none");
   await page.getByRole("button", { name: "Filter" }).click();

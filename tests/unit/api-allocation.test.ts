@@ -88,7 +88,10 @@ describe("POST /api/v1/allocation", () => {
   });
 
   it("422 with the errors map: count 6, an amount not in the type's list, a branch type without branch", async () => {
-    const res = await create({ type: "preregistration_branch", amount: 100000, date: DATE, probability: 5, count: 6 }, adminToken);
+    const res = await create(
+      { type: "preregistration_branch", amount: 100000, date: DATE, probability: 5, count: 6 },
+      adminToken,
+    );
     expect(res.status).toBe(422);
     const body = await res.json();
     expect(body.errors.count).toEqual(["The count must be between 1 and 5."]);
@@ -109,7 +112,10 @@ describe("POST /api/v1/allocation", () => {
     expect(errors.probability).toEqual(["The probability must be a whole number between 0 and 100."]);
     expect(errors.branch_id).toEqual(["A public pre-registration scheme has no branch; leave the branch empty."]);
 
-    const unknown = await create({ type: "registration_branch", branch_id: 999999, amount: 1000, date: DATE }, adminToken);
+    const unknown = await create(
+      { type: "registration_branch", branch_id: 999999, amount: 1000, date: DATE },
+      adminToken,
+    );
     expect(unknown.status).toBe(422);
     expect((await unknown.json()).errors.branch_id).toEqual(["Choose a branch from the list."]);
   });
@@ -126,7 +132,10 @@ describe("POST /api/v1/allocation", () => {
 
 describe("GET /api/v1/allocation", () => {
   it("answers the DataTables shape with branch, paid and remaining, filtered by type, branch and date", async () => {
-    const res = await list(`?draw=3&start=0&length=10&type=registration_branch&branch_id=${branchId}&date=${DATE}`, adminToken);
+    const res = await list(
+      `?draw=3&start=0&length=10&type=registration_branch&branch_id=${branchId}&date=${DATE}`,
+      adminToken,
+    );
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.draw).toBe(3);
@@ -152,7 +161,8 @@ describe("GET /api/v1/allocation", () => {
 
 describe("GET, PATCH and DELETE /api/v1/allocation/{id}", () => {
   it("reads one pool, 404 for an unknown one, 403 for a branch user", async () => {
-    const id = (await (await create({ type: "preregistration_public", amount: 5000, date: DATE }, adminToken)).json()).data.id;
+    const id = (await (await create({ type: "preregistration_public", amount: 5000, date: DATE }, adminToken)).json())
+      .data.id;
     const res = await one("GET", id, adminToken);
     expect(res.status).toBe(200);
     expect((await res.json()).data).toMatchObject({ id, amount: 5000, remaining: 1 });
@@ -162,7 +172,8 @@ describe("GET, PATCH and DELETE /api/v1/allocation/{id}", () => {
   });
 
   it("deletes a pool that has paid nothing: 200, then 404", async () => {
-    const id = (await (await create({ type: "preregistration_public", amount: 6000, date: DATE }, adminToken)).json()).data.id;
+    const id = (await (await create({ type: "preregistration_public", amount: 6000, date: DATE }, adminToken)).json())
+      .data.id;
     expect((await one("DELETE", id, staffToken)).status).toBe(403);
     expect((await one("DELETE", id)).status).toBe(401);
     const res = await one("DELETE", id, adminToken);
@@ -183,7 +194,9 @@ describe("GET, PATCH and DELETE /api/v1/allocation/{id}", () => {
 
     const refused = await one("DELETE", id, adminToken);
     expect(refused.status).toBe(409);
-    expect((await refused.json()).message).toBe("This scheme has already paid out 1 prize and can no longer be deleted.");
+    expect((await refused.json()).message).toBe(
+      "This scheme has already paid out 1 prize and can no longer be deleted.",
+    );
     expect((await (await one("GET", id, adminToken)).json()).data).toMatchObject({ paid: 1, remaining: 1 });
 
     const tooFew = await one("PATCH", id, adminToken, { count: 0 });
@@ -199,7 +212,13 @@ describe("GET, PATCH and DELETE /api/v1/allocation/{id}", () => {
 
 describe("the draw audit API", () => {
   it("GET /api/v1/draws lists draws with their pools and rolls; branch staff get 403", async () => {
-    const res = await call(drawsLoader({ request: req("GET", "/api/v1/draws?outcome=pool&pool_type=preregistration_public", adminToken), context, params: {} }));
+    const res = await call(
+      drawsLoader({
+        request: req("GET", "/api/v1/draws?outcome=pool&pool_type=preregistration_public", adminToken),
+        context,
+        params: {},
+      }),
+    );
     expect(res.status).toBe(200);
     const body = await res.json();
     expect(body.recordsFiltered).toBe(1);
@@ -212,13 +231,17 @@ describe("the draw audit API", () => {
   });
 
   it("GET /api/v1/draws/download answers Draws.xls; 403 for branch staff", async () => {
-    const res = await call(downloadLoader({ request: req("GET", "/api/v1/draws/download?outcome=pool", adminToken), context, params: {} }));
+    const res = await call(
+      downloadLoader({ request: req("GET", "/api/v1/draws/download?outcome=pool", adminToken), context, params: {} }),
+    );
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("application/vnd.ms-excel");
     expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="Draws.xls"');
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 4)]).toEqual([0xd0, 0xcf, 0x11, 0xe0]); // a compound (BIFF8) file
-    const denied = await call(downloadLoader({ request: req("GET", "/api/v1/draws/download", staffToken), context, params: {} }));
+    const denied = await call(
+      downloadLoader({ request: req("GET", "/api/v1/draws/download", staffToken), context, params: {} }),
+    );
     expect(denied.status).toBe(403);
   });
 });

@@ -32,7 +32,13 @@ let admin: Awaited<ReturnType<typeof makeUser>>;
 let staff: Awaited<ReturnType<typeof makeUser>>;
 
 async function tokenFor(email: string, password: string, remember = false) {
-  const res = await call(loginAction({ request: json("/api/v1/auth/login", { email, password, remember_me: remember }), context: ctx, params: {} }));
+  const res = await call(
+    loginAction({
+      request: json("/api/v1/auth/login", { email, password, remember_me: remember }),
+      context: ctx,
+      params: {},
+    }),
+  );
   return { res, body: await res.json() };
 }
 
@@ -49,7 +55,11 @@ describe("POST /api/v1/auth/login", () => {
     expect(body.user.email).toBe(admin.email);
     expect(body.user.permissions).toContain("manage-allocation");
     expect(body.user.isAdmin).toBe(true);
-    const row = db.select().from(schema.apiTokens).where(eq(schema.apiTokens.token_hash, sha256(body.access_token))).get();
+    const row = db
+      .select()
+      .from(schema.apiTokens)
+      .where(eq(schema.apiTokens.token_hash, sha256(body.access_token)))
+      .get();
     expect(row?.user_id).toBe(admin.id);
     expect(JSON.stringify(db.select().from(schema.apiTokens).all())).not.toContain(body.access_token);
   });
@@ -61,7 +71,9 @@ describe("POST /api/v1/auth/login", () => {
   });
 
   it("answers 422 with the errors map for invalid input", async () => {
-    const res = await call(loginAction({ request: json("/api/v1/auth/login", { email: "not-an-email" }), context: ctx, params: {} }));
+    const res = await call(
+      loginAction({ request: json("/api/v1/auth/login", { email: "not-an-email" }), context: ctx, params: {} }),
+    );
     expect(res.status).toBe(422);
     const body = await res.json();
     expect(body.errors.email).toEqual(["The email must be a valid email address."]);
@@ -79,7 +91,9 @@ describe("POST /api/v1/auth/login", () => {
 describe("bearer tokens", () => {
   it("/auth/me answers the user of the token", async () => {
     const { body } = await tokenFor(staff.email, staff.password);
-    const res = await call(meAction({ request: json("/api/v1/auth/me", {}, body.access_token), context: ctx, params: {} }));
+    const res = await call(
+      meAction({ request: json("/api/v1/auth/me", {}, body.access_token), context: ctx, params: {} }),
+    );
     expect(res.status).toBe(200);
     const me = await res.json();
     expect(me.data.email).toBe(staff.email);
@@ -89,12 +103,18 @@ describe("bearer tokens", () => {
 
   it("401 without a token, with a made-up token, after logout and after expiry", async () => {
     expect((await call(meAction({ request: json("/api/v1/auth/me", {}), context: ctx, params: {} }))).status).toBe(401);
-    expect((await call(meAction({ request: json("/api/v1/auth/me", {}, "made-up"), context: ctx, params: {} }))).status).toBe(401);
+    expect(
+      (await call(meAction({ request: json("/api/v1/auth/me", {}, "made-up"), context: ctx, params: {} }))).status,
+    ).toBe(401);
 
     const { body } = await tokenFor(staff.email, staff.password);
-    const out = await call(logoutAction({ request: json("/api/v1/auth/logout", {}, body.access_token), context: ctx, params: {} }));
+    const out = await call(
+      logoutAction({ request: json("/api/v1/auth/logout", {}, body.access_token), context: ctx, params: {} }),
+    );
     expect(out.status).toBe(200);
-    const after = await call(meAction({ request: json("/api/v1/auth/me", {}, body.access_token), context: ctx, params: {} }));
+    const after = await call(
+      meAction({ request: json("/api/v1/auth/me", {}, body.access_token), context: ctx, params: {} }),
+    );
     expect(after.status).toBe(401);
     expect((await after.json()).message).toBe("Unauthenticated.");
 
@@ -103,7 +123,9 @@ describe("bearer tokens", () => {
       .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
       .where(eq(schema.apiTokens.token_hash, sha256(other)))
       .run();
-    expect((await call(meAction({ request: json("/api/v1/auth/me", {}, other), context: ctx, params: {} }))).status).toBe(401);
+    expect(
+      (await call(meAction({ request: json("/api/v1/auth/me", {}, other), context: ctx, params: {} }))).status,
+    ).toBe(401);
   });
 
   it("403 for a permission-gated call without the permission, 200 with it", async () => {

@@ -51,6 +51,7 @@ const call = async (p: unknown): Promise<Response> => {
 };
 const json = async (p: unknown) => {
   const res = await call(p);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read JSON bodies of many shapes field by field
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
 
@@ -91,7 +92,14 @@ const page = (path: string, init: RequestInit = {}) =>
 const args = (request: Request, params: Record<string, string> = {}) => ({ request, context: ctx, params });
 
 function verifiedPre(branchId: number | null, over: Partial<typeof schema.preregistrations.$inferInsert> = {}) {
-  return makePreregistration({ branch_id: branchId, nearest_branch_id: branchId ?? a.id, is_verified: true, status: "verified", prize: 6000, ...over });
+  return makePreregistration({
+    branch_id: branchId,
+    nearest_branch_id: branchId ?? a.id,
+    is_verified: true,
+    status: "verified",
+    prize: 6000,
+    ...over,
+  });
 }
 
 async function registrationAt(branchId: number, userId: number) {
@@ -121,15 +129,33 @@ beforeAll(async () => {
   tokens.managerA = issueToken(managerA.id, false).token;
   tokens.managerB = issueToken(managerB.id, false).token;
   tokens.admin = issueToken(admin.id, false).token;
-  const role = db.insert(schema.roles).values({ slug: `none-${u()}`, title: "None" }).returning().get();
+  const role = db
+    .insert(schema.roles)
+    .values({ slug: `none-${u()}`, title: "None" })
+    .returning()
+    .get();
   const { createUser } = await import("~/models/user.server");
-  const nobody = await createUser({ first_name: "No", email: `no-${u()}@example.test`, role_id: role.id, branch_id: a.id, password: "secret-pass-1" });
+  const nobody = await createUser({
+    first_name: "No",
+    email: `no-${u()}@example.test`,
+    role_id: role.id,
+    branch_id: a.id,
+    password: "secret-pass-1",
+  });
   tokens.nobody = issueToken(nobody.id, false).token;
   const login = (await loginAction(
-    args(new Request("http://localhost/login", { method: "POST", body: new URLSearchParams({ email: managerA.email, password: managerA.password }) })),
+    args(
+      new Request("http://localhost/login", {
+        method: "POST",
+        body: new URLSearchParams({ email: managerA.email, password: managerA.password }),
+      }),
+    ),
   )) as Response;
   cookieA = (login.headers.get("Set-Cookie") ?? "").split(";")[0];
-  createAllocation({ type: "registration_branch", branch_id: a.id, date: kathmanduDate(), amount: 4000, count: 5, probability: 100 }, null);
+  createAllocation(
+    { type: "registration_branch", branch_id: a.id, date: kathmanduDate(), amount: 4000, count: 5, probability: 100 },
+    null,
+  );
   mineReg = await registrationAt(a.id, staffAId);
   theirReg = await registrationAt(b.id, managerBId);
   theirPre = makePreregistration({ branch_id: b.id, nearest_branch_id: b.id, name: "Their Prereg" });
@@ -138,52 +164,102 @@ beforeAll(async () => {
 describe("registration journey by API", () => {
   it("creates from a pre-registration slug, confirms with the code, draws and notifies", async () => {
     const pre = verifiedPre(a.id);
-    const created = await json(regCreate(args(api("/api/v1/registration", tokens.staffA, { json: { ...regValues({ bill_no: "77" }), preregistration_id: pre.slug } }))));
+    const created = await json(
+      regCreate(
+        args(
+          api("/api/v1/registration", tokens.staffA, {
+            json: { ...regValues({ bill_no: "77" }), preregistration_id: pre.slug },
+          }),
+        ),
+      ),
+    );
     expect(created.status).toBe(201);
     const slug = created.body.data.slug as string;
     expect(created.body.data).toMatchObject({ bill_no: `B${a.id}-77`, status: "pending", phone: pre.phone });
 
-    const wrong = await json(regVerify(args(api(`/api/v1/registration/${slug}/verify`, tokens.staffA, { json: { code: "12345x" } }), { slug })));
+    const wrong = await json(
+      regVerify(
+        args(api(`/api/v1/registration/${slug}/verify`, tokens.staffA, { json: { code: "12345x" } }), { slug }),
+      ),
+    );
     expect(wrong.status).toBe(422);
-    expect(wrong.body).toEqual({ message: "The code must be 6 digits.", errors: { code: ["The code must be 6 digits."] } });
+    expect(wrong.body).toEqual({
+      message: "The code must be 6 digits.",
+      errors: { code: ["The code must be 6 digits."] },
+    });
     const code = currentCode("registration", created.body.data.id)!.code!;
     const other = code === "000000" ? "111111" : "000000";
-    const miss = await json(regVerify(args(api(`/api/v1/registration/${slug}/verify`, tokens.staffA, { json: { code: other } }), { slug })));
-    expect(miss).toEqual({ status: 422, body: { message: "Incorrect Code. Please Try again", errors: { code: ["Incorrect Code. Please Try again"] } } });
-    const reset = await json(regReset(args(api(`/api/v1/registration/${slug}/reset`, tokens.staffA, { method: "POST" }), { slug })));
+    const miss = await json(
+      regVerify(args(api(`/api/v1/registration/${slug}/verify`, tokens.staffA, { json: { code: other } }), { slug })),
+    );
+    expect(miss).toEqual({
+      status: 422,
+      body: { message: "Incorrect Code. Please Try again", errors: { code: ["Incorrect Code. Please Try again"] } },
+    });
+    const reset = await json(
+      regReset(args(api(`/api/v1/registration/${slug}/reset`, tokens.staffA, { method: "POST" }), { slug })),
+    );
     expect(reset.status).toBe(200);
     expect(reset.body.message).toBe("Incorrect Code. Please Try again");
 
-    const early = await json(regDraw(args(api(`/api/v1/registration/${slug}/draw`, tokens.staffA, { method: "POST" }), { slug })));
+    const early = await json(
+      regDraw(args(api(`/api/v1/registration/${slug}/draw`, tokens.staffA, { method: "POST" }), { slug })),
+    );
     expect(early.status).toBe(409);
 
     const live = currentCode("registration", created.body.data.id)!.code!;
-    const ok = await json(regVerify(args(api(`/api/v1/registration/${slug}/verify`, tokens.staffA, { json: { code: live } }), { slug })));
+    const ok = await json(
+      regVerify(args(api(`/api/v1/registration/${slug}/verify`, tokens.staffA, { json: { code: live } }), { slug })),
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.data.status).toBe("confirmed");
 
-    const drawn = await json(regDraw(args(api(`/api/v1/registration/${slug}/draw`, tokens.staffA, { method: "POST" }), { slug })));
+    const drawn = await json(
+      regDraw(args(api(`/api/v1/registration/${slug}/draw`, tokens.staffA, { method: "POST" }), { slug })),
+    );
     expect(drawn.status).toBe(200);
-    expect(drawn.body.data).toMatchObject({ status: "drawn", coupon: { amount: 4000 }, prizes: { first: 0, second: 6000, third: 4000, total: 10000 } });
+    expect(drawn.body.data).toMatchObject({
+      status: "drawn",
+      coupon: { amount: 4000 },
+      prizes: { first: 0, second: 6000, third: 4000, total: 10000 },
+    });
 
-    const notified = await json(regNotify(args(api(`/api/v1/registration/${slug}/notify`, tokens.staffA, { method: "POST" }), { slug })));
+    const notified = await json(
+      regNotify(args(api(`/api/v1/registration/${slug}/notify`, tokens.staffA, { method: "POST" }), { slug })),
+    );
     expect(notified.status).toBe(200);
   });
 
   it("answers duplicates with the spec's error shape and keeps the first record only", async () => {
     const pre = verifiedPre(a.id);
     const res = await json(
-      regCreate(args(api("/api/v1/registration", tokens.staffA, { json: { ...regValues({ engine_no: mineReg.engine_no }), preregistration_id: pre.slug } }))),
+      regCreate(
+        args(
+          api("/api/v1/registration", tokens.staffA, {
+            json: { ...regValues({ engine_no: mineReg.engine_no }), preregistration_id: pre.slug },
+          }),
+        ),
+      ),
     );
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ message: "The engine no has already been taken.", errors: { engine_no: ["The engine no has already been taken."] } });
-    const missing = await json(regCreate(args(api("/api/v1/registration", tokens.staffA, { json: { preregistration_id: pre.slug } }))));
+    expect(res.body).toEqual({
+      message: "The engine no has already been taken.",
+      errors: { engine_no: ["The engine no has already been taken."] },
+    });
+    const missing = await json(
+      regCreate(args(api("/api/v1/registration", tokens.staffA, { json: { preregistration_id: pre.slug } }))),
+    );
     expect(missing.status).toBe(422);
-    expect(missing.body.errors).toMatchObject({ bill_no: ["The bill no field is required."], engine_no: ["The engine no field is required."] });
+    expect(missing.body.errors).toMatchObject({
+      bill_no: ["The bill no field is required."],
+      engine_no: ["The engine no field is required."],
+    });
   });
 
   it("searches registrants for the referrer field", async () => {
-    const res = await json(regSearch(args(api("/api/v1/registration/search", tokens.staffA, { json: { q: mineReg.engine_no } }))));
+    const res = await json(
+      regSearch(args(api("/api/v1/registration/search", tokens.staffA, { json: { q: mineReg.engine_no } }))),
+    );
     expect(res.status).toBe(200);
     expect(res.body.data[0]).toMatchObject({ value: mineReg.id, slug: mineReg.slug });
   });
@@ -191,11 +267,19 @@ describe("registration journey by API", () => {
   it("deletes, lists the trash and restores (delete-registration only)", async () => {
     const reg = await registrationAt(a.id, staffAId);
     const slug = reg.slug;
-    expect((await call(regWrite(args(api(`/api/v1/registration/${slug}`, tokens.staffA, { method: "DELETE" }), { slug })))).status).toBe(403);
-    expect((await call(regWrite(args(api(`/api/v1/registration/${slug}`, tokens.managerA, { method: "DELETE" }), { slug })))).status).toBe(200);
+    expect(
+      (await call(regWrite(args(api(`/api/v1/registration/${slug}`, tokens.staffA, { method: "DELETE" }), { slug }))))
+        .status,
+    ).toBe(403);
+    expect(
+      (await call(regWrite(args(api(`/api/v1/registration/${slug}`, tokens.managerA, { method: "DELETE" }), { slug }))))
+        .status,
+    ).toBe(200);
     const trash = await json(regDeleted(args(api("/api/v1/registration/deleted", tokens.managerA))));
     expect(trash.body.data.map((r: { slug: string }) => r.slug)).toContain(slug);
-    const restored = await json(regRestore(args(api(`/api/v1/registration/${slug}/restore`, tokens.managerA, { method: "POST" }), { slug })));
+    const restored = await json(
+      regRestore(args(api(`/api/v1/registration/${slug}/restore`, tokens.managerA, { method: "POST" }), { slug })),
+    );
     expect(restored.status).toBe(200);
     expect(restored.body.data.deleted_at).toBeNull();
   });
@@ -211,34 +295,65 @@ describe("pre-registration API", () => {
   it("creates at the caller's branch and verifies with the code; no body only for staff who may see codes", async () => {
     const phone = nextPhone();
     const created = await json(
-      preCreate(args(api("/api/v1/preregistration", tokens.staffA, { json: { name: "Counter Customer", address: "Patan", phone, citizenship_no: "44556677", bike_model_id: model.id } }))),
+      preCreate(
+        args(
+          api("/api/v1/preregistration", tokens.staffA, {
+            json: {
+              name: "Counter Customer",
+              address: "Patan",
+              phone,
+              citizenship_no: "44556677",
+              bike_model_id: model.id,
+            },
+          }),
+        ),
+      ),
     );
     expect(created.status).toBe(201);
     const slug = created.body.data.slug as string;
     expect(created.body.data).toMatchObject({ branch_id: a.id, is_verified: false, code: null });
 
-    const blank = await json(preVerify(args(api(`/api/v1/preregistration/${slug}/verify`, tokens.staffA, { method: "POST" }), { id: slug })));
+    const blank = await json(
+      preVerify(args(api(`/api/v1/preregistration/${slug}/verify`, tokens.staffA, { method: "POST" }), { id: slug })),
+    );
     expect(blank.status).toBe(422);
     expect(blank.body.errors.code).toEqual(["Enter the registration code the customer received"]);
 
     const code = currentCode("preregistration", created.body.data.id)!.code!;
     const miss = await json(
-      preVerify(args(api(`/api/v1/preregistration/${slug}/verify`, tokens.staffA, { json: { code: code === "000000" ? "111111" : "000000" } }), { id: slug })),
+      preVerify(
+        args(
+          api(`/api/v1/preregistration/${slug}/verify`, tokens.staffA, {
+            json: { code: code === "000000" ? "111111" : "000000" },
+          }),
+          { id: slug },
+        ),
+      ),
     );
     expect(miss.status).toBe(422);
     expect(miss.body.message).toBe("the code you have selected is incorrect. Please try again or resend the code");
 
     // The head office admin (read-user) may verify without sending the code, as the old client did.
-    const ok = await json(preVerify(args(api(`/api/v1/preregistration/${slug}/verify`, tokens.admin, { method: "POST" }), { id: slug })));
+    const ok = await json(
+      preVerify(args(api(`/api/v1/preregistration/${slug}/verify`, tokens.admin, { method: "POST" }), { id: slug })),
+    );
     expect(ok.status).toBe(200);
     expect(ok.body.data).toMatchObject({ is_verified: true });
     expect(ok.body.data.prize).toBeGreaterThan(0);
 
-    const resend = await json(preResend(args(api(`/api/v1/preregistration/${slug}/resend`, tokens.staffA, { method: "POST" }), { id: slug })));
+    const resend = await json(
+      preResend(args(api(`/api/v1/preregistration/${slug}/resend`, tokens.staffA, { method: "POST" }), { id: slug })),
+    );
     expect(resend.status).toBe(409);
 
     // Update with only the fields sent; the rest stay.
-    const updated = await json(preWrite(args(api(`/api/v1/preregistration/${slug}`, tokens.staffA, { json: { note: "Prefers evening calls" } }), { id: slug })));
+    const updated = await json(
+      preWrite(
+        args(api(`/api/v1/preregistration/${slug}`, tokens.staffA, { json: { note: "Prefers evening calls" } }), {
+          id: slug,
+        }),
+      ),
+    );
     expect(updated.status).toBe(200);
     expect(updated.body.data).toMatchObject({ note: "Prefers evening calls", name: "Counter Customer", phone });
     const shown = await json(preOne(args(api(`/api/v1/preregistration/${slug}`, tokens.admin), { id: slug })));
@@ -250,9 +365,18 @@ describe("branch scope", () => {
   it("API: another branch's registration cannot be seen, edited, deleted, printed or downloaded", async () => {
     const slug = theirReg.slug;
     expect((await call(regOne(args(api(`/api/v1/registration/${slug}`, tokens.staffA), { slug })))).status).toBe(404);
-    expect((await call(regWrite(args(api(`/api/v1/registration/${slug}`, tokens.staffA, { json: regValues() }), { slug })))).status).toBe(404);
-    expect((await call(regWrite(args(api(`/api/v1/registration/${slug}`, tokens.managerA, { method: "DELETE" }), { slug })))).status).toBe(404);
-    expect((await call(regDraw(args(api(`/api/v1/registration/${slug}/draw`, tokens.staffA, { method: "POST" }), { slug })))).status).toBe(404);
+    expect(
+      (await call(regWrite(args(api(`/api/v1/registration/${slug}`, tokens.staffA, { json: regValues() }), { slug }))))
+        .status,
+    ).toBe(404);
+    expect(
+      (await call(regWrite(args(api(`/api/v1/registration/${slug}`, tokens.managerA, { method: "DELETE" }), { slug }))))
+        .status,
+    ).toBe(404);
+    expect(
+      (await call(regDraw(args(api(`/api/v1/registration/${slug}/draw`, tokens.staffA, { method: "POST" }), { slug }))))
+        .status,
+    ).toBe(404);
     const list = await json(regList(args(api("/api/v1/registration?length=100", tokens.staffA))));
     const listed = list.body.data.map((r: { slug: string }) => r.slug);
     expect(listed).toContain(mineReg.slug);
@@ -264,38 +388,78 @@ describe("branch scope", () => {
 
     const file = await call(regDownload(args(api("/api/v1/registration/download", tokens.staffA))));
     expect(file.headers.get("Content-Disposition")).toContain("Registrations.xls");
-    const rows = XLSX.utils.sheet_to_json<Record<string, string>>(XLSX.read(new Uint8Array(await file.arrayBuffer()), { type: "array" }).Sheets.Registrations);
+    const rows = XLSX.utils.sheet_to_json<Record<string, string>>(
+      XLSX.read(new Uint8Array(await file.arrayBuffer()), { type: "array" }).Sheets.Registrations,
+    );
     const slugs = rows.map((r) => r.Slug);
     expect(slugs).toContain(mineReg.slug);
     expect(slugs).not.toContain(slug);
     // The POST reading of the download takes its filters from the body.
-    const posted = await call(regDownloadPost(args(api("/api/v1/registration/download", tokens.admin, { json: { branch: b.id } }))));
-    const postedRows = XLSX.utils.sheet_to_json<Record<string, string>>(XLSX.read(new Uint8Array(await posted.arrayBuffer()), { type: "array" }).Sheets.Registrations);
+    const posted = await call(
+      regDownloadPost(args(api("/api/v1/registration/download", tokens.admin, { json: { branch: b.id } }))),
+    );
+    const postedRows = XLSX.utils.sheet_to_json<Record<string, string>>(
+      XLSX.read(new Uint8Array(await posted.arrayBuffer()), { type: "array" }).Sheets.Registrations,
+    );
     expect(postedRows.map((r) => r.Slug)).toEqual([slug]);
   });
 
   it("API: another branch's pre-registration cannot be seen, edited, deleted or downloaded", async () => {
     const id = theirPre.slug;
     expect((await call(preOne(args(api(`/api/v1/preregistration/${id}`, tokens.staffA), { id })))).status).toBe(404);
-    expect((await call(preOne(args(api(`/api/v1/preregistration/${theirPre.id}`, tokens.staffA), { id: String(theirPre.id) })))).status).toBe(404);
-    expect((await call(preWrite(args(api(`/api/v1/preregistration/${id}`, tokens.staffA, { json: { note: "x" } }), { id })))).status).toBe(404);
-    expect((await call(preWrite(args(api(`/api/v1/preregistration/${id}`, tokens.managerA, { method: "DELETE" }), { id })))).status).toBe(404);
-    expect((await call(preVerify(args(api(`/api/v1/preregistration/${id}/verify`, tokens.staffA, { json: { code: "123456" } }), { id })))).status).toBe(404);
+    expect(
+      (
+        await call(
+          preOne(args(api(`/api/v1/preregistration/${theirPre.id}`, tokens.staffA), { id: String(theirPre.id) })),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (await call(preWrite(args(api(`/api/v1/preregistration/${id}`, tokens.staffA, { json: { note: "x" } }), { id }))))
+        .status,
+    ).toBe(404);
+    expect(
+      (await call(preWrite(args(api(`/api/v1/preregistration/${id}`, tokens.managerA, { method: "DELETE" }), { id }))))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await call(
+          preVerify(
+            args(api(`/api/v1/preregistration/${id}/verify`, tokens.staffA, { json: { code: "123456" } }), { id }),
+          ),
+        )
+      ).status,
+    ).toBe(404);
     const file = await call(preDownload(args(api("/api/v1/preregistration/download", tokens.staffA))));
     expect(file.headers.get("Content-Disposition")).toContain("Preregistrations.xls");
-    const rows = XLSX.utils.sheet_to_json<Record<string, string>>(XLSX.read(new Uint8Array(await file.arrayBuffer()), { type: "array" }).Sheets.Preregistrations);
+    const rows = XLSX.utils.sheet_to_json<Record<string, string>>(
+      XLSX.read(new Uint8Array(await file.arrayBuffer()), { type: "array" }).Sheets.Preregistrations,
+    );
     expect(rows.map((r) => r.Slug)).not.toContain(id);
-    expect(db.select().from(schema.preregistrations).where(eq(schema.preregistrations.id, theirPre.id)).get()?.deleted_at).toBeNull();
+    expect(
+      db.select().from(schema.preregistrations).where(eq(schema.preregistrations.id, theirPre.id)).get()?.deleted_at,
+    ).toBeNull();
   });
 
   it("pages: another branch's records are not found, cannot be deleted, and are not printed", async () => {
     const slug = theirReg.slug;
-    expect((await call(regPage(args(page(`/admin/registration/${mineReg.slug}`), { slug: mineReg.slug })))).status).toBe(200);
+    expect(
+      (await call(regPage(args(page(`/admin/registration/${mineReg.slug}`), { slug: mineReg.slug })))).status,
+    ).toBe(200);
     expect((await call(regPage(args(page(`/admin/registration/${slug}`), { slug })))).status).toBe(404);
     expect((await call(regEditPage(args(page(`/admin/registration/${slug}/edit`), { slug })))).status).toBe(404);
-    const del = await call(regPageAction(args(page(`/admin/registration/${slug}`, { method: "POST", body: new URLSearchParams({ intent: "delete" }) }), { slug })));
+    const del = await call(
+      regPageAction(
+        args(page(`/admin/registration/${slug}`, { method: "POST", body: new URLSearchParams({ intent: "delete" }) }), {
+          slug,
+        }),
+      ),
+    );
     expect(del.status).toBe(302);
-    expect(db.select().from(schema.registrations).where(eq(schema.registrations.id, theirReg.id)).get()?.deleted_at).toBeNull();
+    expect(
+      db.select().from(schema.registrations).where(eq(schema.registrations.id, theirReg.id)).get()?.deleted_at,
+    ).toBeNull();
     const pre = await call(prePage(args(page(`/admin/preregistration/${theirPre.slug}`), { slug: theirPre.slug })));
     expect(pre.status).toBe(302);
     expect(pre.headers.get("Location")).toBe("/admin");
@@ -306,9 +470,13 @@ describe("branch scope", () => {
     expect(all.coupons.map((c) => c.slug)).toContain(mineReg.slug);
     expect(all.coupons.map((c) => c.slug)).not.toContain(slug);
 
-    const list = (await regListPage(args(page("/admin/registration?branch=" + b.id)))) as { table: { data: { slug: string }[] } };
+    const list = (await regListPage(args(page("/admin/registration?branch=" + b.id)))) as {
+      table: { data: { slug: string }[] };
+    };
     expect(list.table.data.map((r) => r.slug)).not.toContain(slug);
-    const preList = (await preListPage(args(page("/admin/preregistration")))) as { table: { data: { slug: string }[] } };
+    const preList = (await preListPage(args(page("/admin/preregistration")))) as {
+      table: { data: { slug: string }[] };
+    };
     expect(preList.table.data.map((r) => r.slug)).not.toContain(theirPre.slug);
   });
 

@@ -29,6 +29,7 @@ let branch: ReturnType<typeof makeBranch>;
 let model: ReturnType<typeof makeBikeModel>;
 let citizen = 70_000_000;
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read JSON bodies of many shapes field by field
 type Json = { data?: any; message?: string; errors?: Record<string, string[]> } & Record<string, any>;
 const json = async (res: Response | unknown) => (await (res as Response).json()) as Json;
 
@@ -58,6 +59,7 @@ function post(path: string, body: FormData | object, headers: Record<string, str
 const get = (path: string, headers: Record<string, string> = {}) => new Request(URL_BASE + path, { headers });
 
 /** A loader or action result: a Response, or `data()` with its init. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read JSON bodies of many shapes field by field
 function unwrap(result: unknown): { data: any; status: number } {
   if (result instanceof Response) return { data: null, status: result.status };
   const r = result as { type?: string; data?: unknown; init?: { status?: number } };
@@ -76,7 +78,11 @@ async function thrown(fn: () => Promise<unknown>): Promise<Response> {
 }
 
 async function createViaApi(fields = enquiryFields()) {
-  const res = (await enquiryAction({ request: post("/api/v1/enquiry", multipart(fields)), context, params: {} })) as Response;
+  const res = (await enquiryAction({
+    request: post("/api/v1/enquiry", multipart(fields)),
+    context,
+    params: {},
+  })) as Response;
   expect(res.status).toBe(201);
   return { body: await json(res), phone: fields.phone };
 }
@@ -84,7 +90,13 @@ async function createViaApi(fields = enquiryFields()) {
 const codeFor = (phone: string) => /\b(\d{6})\b/.exec(lastMessageTo(phone, "otp")?.text ?? "")![1];
 
 beforeAll(() => {
-  branch = makeBranch({ title: "Pokhara Lakeside API", state: "Gandaki", district: "Kaski", city: "Pokhara", phone: "061-111111/9856000000" });
+  branch = makeBranch({
+    title: "Pokhara Lakeside API",
+    state: "Gandaki",
+    district: "Kaski",
+    city: "Pokhara",
+    phone: "061-111111/9856000000",
+  });
   model = makeBikeModel("API Model");
 });
 
@@ -104,7 +116,11 @@ describe("POST /api/v1/enquiry", () => {
   });
 
   it("answers 422 with {message, errors} for invalid data", async () => {
-    const res = (await enquiryAction({ request: post("/api/v1/enquiry", multipart({ phone: "123" })), context, params: {} })) as Response;
+    const res = (await enquiryAction({
+      request: post("/api/v1/enquiry", multipart({ phone: "123" })),
+      context,
+      params: {},
+    })) as Response;
     expect(res.status).toBe(422);
     const body = await json(res);
     expect(body.message).toBe("Please enter your full name.");
@@ -122,7 +138,11 @@ describe("POST /api/v1/enquiry", () => {
     const again = (await enquiryAction({ request: post("/api/v1/enquiry", fields), context, params: {} })) as Response;
     expect(again.status).toBe(200);
     expect((await json(again)).data.slug).toBe((await json(first)).data.slug);
-    const taken = (await enquiryAction({ request: post("/api/v1/enquiry", { ...fields, form_token: undefined }), context, params: {} })) as Response;
+    const taken = (await enquiryAction({
+      request: post("/api/v1/enquiry", { ...fields, form_token: undefined }),
+      context,
+      params: {},
+    })) as Response;
     expect(taken.status).toBe(422);
     const body = await json(taken);
     expect(body.errors!.phone[0]).toMatch(/already pre-registered/);
@@ -130,7 +150,11 @@ describe("POST /api/v1/enquiry", () => {
 
   it("answers 403 with the spec's message while registration is closed", async () => {
     setSetting("registration_open", false);
-    const res = (await enquiryAction({ request: post("/api/v1/enquiry", multipart(enquiryFields())), context, params: {} })) as Response;
+    const res = (await enquiryAction({
+      request: post("/api/v1/enquiry", multipart(enquiryFields())),
+      context,
+      params: {},
+    })) as Response;
     expect(res.status).toBe(403);
     expect(await json(res)).toEqual({
       message: "Registration is closed. Please contact the admin for more information.",
@@ -146,10 +170,18 @@ describe("POST /api/v1/enquiry", () => {
 describe("GET /api/v1/enquiry/{id} and POST /api/v1/enquiry/{id}/verify", () => {
   it("loads the public view by slug, 404 otherwise", async () => {
     const { body } = await createViaApi();
-    const res = (await enquiryLoader({ request: get(`/api/v1/enquiry/${body.data.slug}`), context, params: { id: body.data.slug } })) as Response;
+    const res = (await enquiryLoader({
+      request: get(`/api/v1/enquiry/${body.data.slug}`),
+      context,
+      params: { id: body.data.slug },
+    })) as Response;
     expect(res.status).toBe(200);
     expect((await json(res)).data).toEqual(body.data);
-    const missing = (await enquiryLoader({ request: get("/api/v1/enquiry/nope"), context, params: { id: "nope" } })) as Response;
+    const missing = (await enquiryLoader({
+      request: get("/api/v1/enquiry/nope"),
+      context,
+      params: { id: "nope" },
+    })) as Response;
     expect(missing.status).toBe(404);
     expect(await json(missing)).toEqual({ message: "Pre-registration not found." });
   });
@@ -158,10 +190,17 @@ describe("GET /api/v1/enquiry/{id} and POST /api/v1/enquiry/{id}/verify", () => 
     const { body, phone } = await createViaApi();
     const slug = body.data.slug as string;
     const verify = (code: unknown) =>
-      verifyAction({ request: post(`/api/v1/enquiry/${slug}/verify`, { code }), context, params: { id: slug } }) as Promise<Response>;
+      verifyAction({
+        request: post(`/api/v1/enquiry/${slug}/verify`, { code }),
+        context,
+        params: { id: slug },
+      }) as Promise<Response>;
     const empty = await verify("");
     expect(empty.status).toBe(422);
-    expect(await json(empty)).toEqual({ message: "OTP is required", errors: { code: ["OTP is required"], otp: ["OTP is required"] } });
+    expect(await json(empty)).toEqual({
+      message: "OTP is required",
+      errors: { code: ["OTP is required"], otp: ["OTP is required"] },
+    });
     const code = codeFor(phone);
     const wrong = await verify(String((Number(code) + 1) % 1_000_000).padStart(6, "0"));
     expect(wrong.status).toBe(422);
@@ -177,7 +216,11 @@ describe("GET /api/v1/enquiry/{id} and POST /api/v1/enquiry/{id}/verify", () => 
 
     const again = await json(await verify("whatever"));
     expect(again.data.draw.amount).toBe(verified.data.draw.amount);
-    const notFound = (await verifyAction({ request: post("/api/v1/enquiry/nope/verify", { code: "1" }), context, params: { id: "nope" } })) as Response;
+    const notFound = (await verifyAction({
+      request: post("/api/v1/enquiry/nope/verify", { code: "1" }),
+      context,
+      params: { id: "nope" },
+    })) as Response;
     expect(notFound.status).toBe(404);
   });
 });
@@ -205,10 +248,23 @@ describe("POST /api/v1/test-ride", () => {
   });
 
   it("answers 422 with the booking error fields", async () => {
-    const res = (await testRideAction({ request: post("/api/v1/test-ride", multipart({ type: "X" })), context, params: {} })) as Response;
+    const res = (await testRideAction({
+      request: post("/api/v1/test-ride", multipart({ type: "X" })),
+      context,
+      params: {},
+    })) as Response;
     expect(res.status).toBe(422);
     const body = await json(res);
-    expect(Object.keys(body.errors!).sort()).toEqual(["bike_model_id", "branch_id", "city", "district", "name", "phone", "state", "type"]);
+    expect(Object.keys(body.errors!).sort()).toEqual([
+      "bike_model_id",
+      "branch_id",
+      "city",
+      "district",
+      "name",
+      "phone",
+      "state",
+      "type",
+    ]);
   });
 
   it("keeps the staff list behind a token", async () => {
@@ -219,8 +275,12 @@ describe("POST /api/v1/test-ride", () => {
 
 describe("lookups", () => {
   it("GET /api/v1/videos groups winner videos by prize", async () => {
-    db.insert(schema.videos).values({ slug: "vid-api-1", title: "Ten lakh winner", url: "https://example.com/a", amount: 1_000_000 }).run();
-    db.insert(schema.videos).values({ slug: "vid-api-2", title: "Bad link", url: "javascript:alert(1)", amount: 50_000 }).run();
+    db.insert(schema.videos)
+      .values({ slug: "vid-api-1", title: "Ten lakh winner", url: "https://example.com/a", amount: 1_000_000 })
+      .run();
+    db.insert(schema.videos)
+      .values({ slug: "vid-api-2", title: "Bad link", url: "javascript:alert(1)", amount: 50_000 })
+      .run();
     const body = await json(await videosLoader());
     expect(Object.keys(body.data)).toEqual(["ten_lakhs", "one_lakh", "fifty_thousand"]);
     expect(body.data.ten_lakhs.map((v: { title: string }) => v.title)).toContain("Ten lakh winner");
@@ -230,19 +290,35 @@ describe("lookups", () => {
 
   it("GET /api/v1/branches lists branches with id and title", async () => {
     const body = await json(await branchesLoader());
-    expect(body.data.find((b: { id: number }) => b.id === branch.id)).toMatchObject({ id: branch.id, title: branch.title, district: "Kaski" });
+    expect(body.data.find((b: { id: number }) => b.id === branch.id)).toMatchObject({
+      id: branch.id,
+      title: branch.title,
+      district: "Kaski",
+    });
   });
 
   it("GET /api/v1/bike-model?all and /api/v1/bike-models are public; paging needs a token", async () => {
     const all = await json(await bikeModelLoader({ request: get("/api/v1/bike-model?all"), context, params: {} }));
-    expect(all.data.find((m: { id: number }) => m.id === model.id)).toMatchObject({ id: model.id, title: "API Model", thumbnail_url: null });
+    expect(all.data.find((m: { id: number }) => m.id === model.id)).toMatchObject({
+      id: model.id,
+      title: "API Model",
+      thumbnail_url: null,
+    });
     const list = await json(await bikeModelsLoader());
     expect(list.data.map((m: { id: number }) => m.id)).toContain(model.id);
-    expect((await thrown(() => bikeModelLoader({ request: get("/api/v1/bike-model?draw=3"), context, params: {} }))).status).toBe(401);
+    expect(
+      (await thrown(() => bikeModelLoader({ request: get("/api/v1/bike-model?draw=3"), context, params: {} }))).status,
+    ).toBe(401);
     const admin = await makeUser("super-admin", null);
     const { token } = issueToken(admin.id, false);
     const paged = await json(
-      await bikeModelLoader({ request: get("/api/v1/bike-model?draw=3&start=0&length=10&search[value]=API", { Authorization: `Bearer ${token}` }), context, params: {} }),
+      await bikeModelLoader({
+        request: get("/api/v1/bike-model?draw=3&start=0&length=10&search[value]=API", {
+          Authorization: `Bearer ${token}`,
+        }),
+        context,
+        params: {},
+      }),
     );
     expect(paged).toMatchObject({ draw: 3, recordsFiltered: 1 });
     expect(paged.data[0].title).toBe("API Model");
@@ -252,40 +328,95 @@ describe("lookups", () => {
 describe("public pages", () => {
   it("/enquiry: Save shows the phone confirmation, Save there creates and goes to verify", async () => {
     const fields = { ...enquiryFields(), form_token: "page-token-0123456789abcd" };
-    const review = unwrap(await enquiryPageAction({ request: post("/enquiry", multipart({ ...fields, intent: "review" })), context, params: {} }));
-    expect(review.data).toMatchObject({ step: "confirm", values: { phone: fields.phone, form_token: fields.form_token } });
-    const back = unwrap(await enquiryPageAction({ request: post("/enquiry", multipart({ ...fields, intent: "back" })), context, params: {} }));
+    const review = unwrap(
+      await enquiryPageAction({
+        request: post("/enquiry", multipart({ ...fields, intent: "review" })),
+        context,
+        params: {},
+      }),
+    );
+    expect(review.data).toMatchObject({
+      step: "confirm",
+      values: { phone: fields.phone, form_token: fields.form_token },
+    });
+    const back = unwrap(
+      await enquiryPageAction({
+        request: post("/enquiry", multipart({ ...fields, intent: "back" })),
+        context,
+        params: {},
+      }),
+    );
     expect(back.data.step).toBe("form");
-    const saved = (await enquiryPageAction({ request: post("/enquiry", multipart({ ...fields, intent: "save" })), context, params: {} })) as Response;
+    const saved = (await enquiryPageAction({
+      request: post("/enquiry", multipart({ ...fields, intent: "save" })),
+      context,
+      params: {},
+    })) as Response;
     expect(saved.status).toBe(302);
     const slug = /\/enquiry\/([^/]+)\/verify$/.exec(saved.headers.get("Location")!)![1];
 
     const page = unwrap(await verifyPageLoader({ request: get(`/enquiry/${slug}/verify`), context, params: { slug } }));
     expect(page.data.phone).toMatch(/^\d{2}X{6}\d{2}$/);
     expect(JSON.stringify(page.data)).not.toContain(codeFor(fields.phone));
-    const empty = unwrap(await verifyPageAction({ request: post(`/enquiry/${slug}/verify`, multipart({ code: "" })), context, params: { slug } }));
+    const empty = unwrap(
+      await verifyPageAction({
+        request: post(`/enquiry/${slug}/verify`, multipart({ code: "" })),
+        context,
+        params: { slug },
+      }),
+    );
     expect(empty).toEqual({ status: 400, data: { errors: { code: ["OTP is required"] } } });
-    const resend = unwrap(await verifyPageAction({ request: post(`/enquiry/${slug}/verify`, multipart({ intent: "resend" })), context, params: { slug } }));
+    const resend = unwrap(
+      await verifyPageAction({
+        request: post(`/enquiry/${slug}/verify`, multipart({ intent: "resend" })),
+        context,
+        params: { slug },
+      }),
+    );
     expect(resend.status).toBe(429);
     expect(resend.data.errors.form[0]).toMatch(/^Please wait \d+ seconds/);
-    const ok = (await verifyPageAction({ request: post(`/enquiry/${slug}/verify`, multipart({ code: codeFor(fields.phone) })), context, params: { slug } })) as Response;
+    const ok = (await verifyPageAction({
+      request: post(`/enquiry/${slug}/verify`, multipart({ code: codeFor(fields.phone) })),
+      context,
+      params: { slug },
+    })) as Response;
     expect(ok.headers.get("Location")).toBe(`/enquiry/${slug}/draw`);
     const draw = unwrap(await drawPageLoader({ request: get(`/enquiry/${slug}/draw`), context, params: { slug } }));
     expect(draw.data.amount).toBeGreaterThan(0);
     expect(draw.data.total).toBe(draw.data.amount);
-    const verifiedPage = await thrown(() => verifyPageLoader({ request: get(`/enquiry/${slug}/verify`), context, params: { slug } }));
+    const verifiedPage = await thrown(() =>
+      verifyPageLoader({ request: get(`/enquiry/${slug}/verify`), context, params: { slug } }),
+    );
     expect(verifiedPage.headers.get("Location")).toBe(`/enquiry/${slug}/draw`);
   });
 
   it("/book-a-ride narrows on Update choices and books on Submit", async () => {
     const refresh = unwrap(
-      await bookPageAction({ request: post("/book-a-ride", multipart({ intent: "refresh", state: "Gandaki", district: "Kaski", city: "Pokhara", name: "Ram" })), context, params: {} }),
+      await bookPageAction({
+        request: post(
+          "/book-a-ride",
+          multipart({ intent: "refresh", state: "Gandaki", district: "Kaski", city: "Pokhara", name: "Ram" }),
+        ),
+        context,
+        params: {},
+      }),
     );
     expect(refresh.data.cascade.selection).toMatchObject({ state: "Gandaki", district: "Kaski", city: "Pokhara" });
     expect(refresh.data.cascade.selection.branch_id).toBe(refresh.data.cascade.branches[0].id);
     expect(refresh.data.values.name).toBe("Ram");
     const booked = (await bookPageAction({
-      request: post("/book-a-ride", multipart({ name: "Ram", state: "Gandaki", district: "Kaski", city: "Pokhara", branch_id: String(branch.id), phone: nextPhone(), bike_model_id: String(model.id) })),
+      request: post(
+        "/book-a-ride",
+        multipart({
+          name: "Ram",
+          state: "Gandaki",
+          district: "Kaski",
+          city: "Pokhara",
+          branch_id: String(branch.id),
+          phone: nextPhone(),
+          bike_model_id: String(model.id),
+        }),
+      ),
       context,
       params: {},
     })) as Response;
@@ -293,7 +424,9 @@ describe("public pages", () => {
   });
 
   it("/showrooms filters by zone and location and splits phones on /", async () => {
-    const res = unwrap(await showroomsLoader({ request: get("/showrooms?state=Gandaki&district=Kaski"), context, params: {} }));
+    const res = unwrap(
+      await showroomsLoader({ request: get("/showrooms?state=Gandaki&district=Kaski"), context, params: {} }),
+    );
     const card = res.data.showrooms.find((s: { id: number }) => s.id === branch.id);
     expect(card.phones).toEqual([
       { label: "061-111111", href: "tel:061111111" },
@@ -303,10 +436,18 @@ describe("public pages", () => {
   });
 
   it("/language sets the cookie and goes back to a local page only", async () => {
-    const res = (await languageLoader({ request: get("/language?lang=ne&redirectTo=/winner-list"), context, params: {} })) as Response;
+    const res = (await languageLoader({
+      request: get("/language?lang=ne&redirectTo=/winner-list"),
+      context,
+      params: {},
+    })) as Response;
     expect(res.headers.get("Location")).toBe("/winner-list");
     expect(res.headers.get("Set-Cookie")).toMatch(/^lang=ne;/);
-    const evil = (await languageLoader({ request: get("/language?lang=en&redirectTo=//evil.example"), context, params: {} })) as Response;
+    const evil = (await languageLoader({
+      request: get("/language?lang=en&redirectTo=//evil.example"),
+      context,
+      params: {},
+    })) as Response;
     expect(evil.headers.get("Location")).toBe("/");
   });
 });
@@ -321,28 +462,45 @@ describe("/admin/outbox", () => {
     const { getSessionUser } = await import("~/models/user.server");
     const login = await createUserSession(get("/login"), getSessionUser(admin.id)!, false, "/admin");
     const cookie = login.headers.get("Set-Cookie")!.split(";")[0];
-    const page = unwrap(await outboxLoader({ request: get(`/admin/outbox?search=${phone}`, { Cookie: cookie }), context, params: {} }));
+    const page = unwrap(
+      await outboxLoader({ request: get(`/admin/outbox?search=${phone}`, { Cookie: cookie }), context, params: {} }),
+    );
     expect(page.data.recordsFiltered).toBe(1);
     expect(page.data.data[0].text).toContain(codeFor(phone));
     const rows = db.select().from(schema.smsMessages).where(eq(schema.smsMessages.to, phone)).all();
     expect(rows).toHaveLength(1);
 
     // A role with send-sms only: the outbox, without the codes.
-    const role = db.insert(schema.roles).values({ slug: `sms-only-${Date.now()}`, title: "SMS only" }).returning().get();
+    const role = db
+      .insert(schema.roles)
+      .values({ slug: `sms-only-${Date.now()}`, title: "SMS only" })
+      .returning()
+      .get();
     const perm = db.select().from(schema.permissions).where(eq(schema.permissions.name, "send-sms")).get()!;
     db.insert(schema.rolePermissions).values({ role_id: role.id, permission_id: perm.id }).run();
     const { createUser } = await import("~/models/user.server");
-    const smsUser = await createUser({ first_name: "Sms", email: `sms-${Date.now()}@example.test`, role_id: role.id, password: "secret-pass-1" });
+    const smsUser = await createUser({
+      first_name: "Sms",
+      email: `sms-${Date.now()}@example.test`,
+      role_id: role.id,
+      password: "secret-pass-1",
+    });
     const smsLogin = await createUserSession(get("/login"), getSessionUser(smsUser.id)!, false, "/admin");
     const smsCookie = smsLogin.headers.get("Set-Cookie")!.split(";")[0];
-    const masked = unwrap(await outboxLoader({ request: get(`/admin/outbox?search=${phone}`, { Cookie: smsCookie }), context, params: {} }));
+    const masked = unwrap(
+      await outboxLoader({ request: get(`/admin/outbox?search=${phone}`, { Cookie: smsCookie }), context, params: {} }),
+    );
     expect(masked.data.data[0].text).not.toContain(codeFor(phone));
     expect(masked.data.data[0].text).toContain("••••••");
 
     const manager = await makeUser("branch-manager", branch.id);
     const managerLogin = await createUserSession(get("/login"), getSessionUser(manager.id)!, false, "/admin");
     const refused = await thrown(() =>
-      outboxLoader({ request: get("/admin/outbox", { Cookie: managerLogin.headers.get("Set-Cookie")!.split(";")[0] }), context, params: {} }),
+      outboxLoader({
+        request: get("/admin/outbox", { Cookie: managerLogin.headers.get("Set-Cookie")!.split(";")[0] }),
+        context,
+        params: {},
+      }),
     );
     expect(refused.headers.get("Location")).toBe("/admin");
   });

@@ -29,7 +29,11 @@ beforeAll(async () => {
 
 describe("login", () => {
   it("refuses a wrong password with Invalid Credentials", async () => {
-    const res = (await loginAction({ request: loginRequest(admin.email, "nope"), context: ctx, params: {} })) as Response;
+    const res = (await loginAction({
+      request: loginRequest(admin.email, "nope"),
+      context: ctx,
+      params: {},
+    })) as Response;
     expect(res.status).toBe(400);
     expect((await res.json()).error).toBe("Invalid Credentials");
   });
@@ -73,7 +77,11 @@ describe("login", () => {
   });
 
   it("an authenticated visit to /login goes to the page asked for", async () => {
-    const res = (await loginAction({ request: loginRequest(admin.email, admin.password), context: ctx, params: {} })) as Response;
+    const res = (await loginAction({
+      request: loginRequest(admin.email, admin.password),
+      context: ctx,
+      params: {},
+    })) as Response;
     const cookie = (await cookieOf(res)).split(";")[0];
     const thrown = await loginLoader({
       request: new Request("http://localhost/login?redirectTo=/admin/user", { headers: { Cookie: cookie } }),
@@ -85,15 +93,31 @@ describe("login", () => {
   });
 
   it("sign out ends the session on the server", async () => {
-    const res = (await loginAction({ request: loginRequest(admin.email, admin.password), context: ctx, params: {} })) as Response;
+    const res = (await loginAction({
+      request: loginRequest(admin.email, admin.password),
+      context: ctx,
+      params: {},
+    })) as Response;
     const cookie = (await cookieOf(res)).split(";")[0];
-    const ok = await adminLoader({ request: new Request("http://localhost/admin", { headers: { Cookie: cookie } }), context: ctx, params: {} });
+    const ok = await adminLoader({
+      request: new Request("http://localhost/admin", { headers: { Cookie: cookie } }),
+      context: ctx,
+      params: {},
+    });
     expect((ok as Response).status).toBe(200);
-    const out = (await logoutAction({ request: new Request("http://localhost/logout", { method: "POST", headers: { Cookie: cookie } }), context: ctx, params: {} })) as Response;
+    const out = (await logoutAction({
+      request: new Request("http://localhost/logout", { method: "POST", headers: { Cookie: cookie } }),
+      context: ctx,
+      params: {},
+    })) as Response;
     expect(out.headers.get("Location")).toBe("/login");
     // The old cookie no longer opens the back office.
     await expect(
-      adminLoader({ request: new Request("http://localhost/admin", { headers: { Cookie: cookie } }), context: ctx, params: {} }),
+      adminLoader({
+        request: new Request("http://localhost/admin", { headers: { Cookie: cookie } }),
+        context: ctx,
+        params: {},
+      }),
     ).rejects.toMatchObject({ status: 302 });
   });
 
@@ -101,10 +125,18 @@ describe("login", () => {
     const branch = makeBranch();
     const victim = await makeUser("branch-staff", branch.id);
     for (let i = 0; i < 10; i++) {
-      const res = (await loginAction({ request: loginRequest(victim.email, "wrong"), context: { clientAddress: `10.1.0.${i}` }, params: {} })) as Response;
+      const res = (await loginAction({
+        request: loginRequest(victim.email, "wrong"),
+        context: { clientAddress: `10.1.0.${i}` },
+        params: {},
+      })) as Response;
       expect((await res.json()).error).toBe("Invalid Credentials");
     }
-    const res = (await loginAction({ request: loginRequest(victim.email, victim.password), context: { clientAddress: "10.2.0.1" }, params: {} })) as Response;
+    const res = (await loginAction({
+      request: loginRequest(victim.email, victim.password),
+      context: { clientAddress: "10.2.0.1" },
+      params: {},
+    })) as Response;
     expect(res.status).toBe(400);
     expect((await res.json()).error).toMatch(/Too many attempts/);
   });
@@ -112,26 +144,50 @@ describe("login", () => {
   it("limits attempts per address", async () => {
     let last: Response | undefined;
     for (let i = 0; i < 31; i++) {
-      last = (await loginAction({ request: loginRequest(`nobody${i}@example.test`, "x"), context: { clientAddress: "10.9.9.9" }, params: {} })) as Response;
+      last = (await loginAction({
+        request: loginRequest(`nobody${i}@example.test`, "x"),
+        context: { clientAddress: "10.9.9.9" },
+        params: {},
+      })) as Response;
     }
     expect((await last!.json()).error).toMatch(/Too many attempts/);
   });
 
   it("the profile page changes one's own password only with the current one", async () => {
     const user = await makeUser("branch-staff", makeBranch().id);
-    const res = (await loginAction({ request: loginRequest(user.email, user.password), context: ctx, params: {} })) as Response;
+    const res = (await loginAction({
+      request: loginRequest(user.email, user.password),
+      context: ctx,
+      params: {},
+    })) as Response;
     const cookie = (await cookieOf(res)).split(";")[0];
     const post = (body: Record<string, string>) =>
       profileAction({
-        request: new Request("http://localhost/admin/profile", { method: "POST", headers: { Cookie: cookie }, body: new URLSearchParams(body) }),
+        request: new Request("http://localhost/admin/profile", {
+          method: "POST",
+          headers: { Cookie: cookie },
+          body: new URLSearchParams(body),
+        }),
         context: ctx,
         params: {},
       }) as Promise<Response>;
-    const wrong = await post({ current_password: "nope", password: "new-pass-123", password_confirmation: "new-pass-123" });
+    const wrong = await post({
+      current_password: "nope",
+      password: "new-pass-123",
+      password_confirmation: "new-pass-123",
+    });
     expect((await wrong.json()).error.current_password).toEqual(["The current password is incorrect."]);
-    const mismatch = await post({ current_password: user.password, password: "new-pass-123", password_confirmation: "other" });
+    const mismatch = await post({
+      current_password: user.password,
+      password: "new-pass-123",
+      password_confirmation: "other",
+    });
     expect((await mismatch.json()).error.password_confirmation).toEqual(["The password confirmation does not match."]);
-    const ok = await post({ current_password: user.password, password: "new-pass-123", password_confirmation: "new-pass-123" });
+    const ok = await post({
+      current_password: user.password,
+      password: "new-pass-123",
+      password_confirmation: "new-pass-123",
+    });
     expect(ok.status).toBe(302);
     expect(await verifyLogin(user.email, "new-pass-123")).not.toBeNull();
     expect(await verifyLogin(user.email, user.password)).toBeNull();

@@ -26,7 +26,17 @@ const call = async (p: unknown) => {
 function ride(branchId: number, modelId: number, name: string) {
   return db
     .insert(schema.testRides)
-    .values({ slug: randomSlug(), first_name: name, name, phone: "9841000000", bike_model_id: modelId, branch_id: branchId, state: "Bagmati", district: "Kathmandu", city: "Kathmandu" })
+    .values({
+      slug: randomSlug(),
+      first_name: name,
+      name,
+      phone: "9841000000",
+      bike_model_id: modelId,
+      branch_id: branchId,
+      state: "Bagmati",
+      district: "Kathmandu",
+      city: "Kathmandu",
+    })
     .returning()
     .get();
 }
@@ -46,7 +56,10 @@ beforeAll(async () => {
   const user = await makeUser("branch-manager", a.id);
   const admin = await makeUser("super-admin", null);
   const res = (await loginAction({
-    request: new Request("http://localhost/login", { method: "POST", body: new URLSearchParams({ email: user.email, password: user.password }) }),
+    request: new Request("http://localhost/login", {
+      method: "POST",
+      body: new URLSearchParams({ email: user.email, password: user.password }),
+    }),
     context: ctx,
     params: {},
   })) as Response;
@@ -62,18 +75,35 @@ const api = (path: string, init: RequestInit = {}, t = token) =>
 
 describe("branch scope", () => {
   it("the page opens its own branch's record and 404s on another branch's slug", async () => {
-    expect((await call(detailLoader({ request: page(`/admin/test-ride/${mine.slug}`), context: ctx, params: { slug: mine.slug } }))).status).toBe(200);
-    const res = await call(detailLoader({ request: page(`/admin/test-ride/${theirs.slug}`), context: ctx, params: { slug: theirs.slug } }));
+    expect(
+      (
+        await call(
+          detailLoader({ request: page(`/admin/test-ride/${mine.slug}`), context: ctx, params: { slug: mine.slug } }),
+        )
+      ).status,
+    ).toBe(200);
+    const res = await call(
+      detailLoader({ request: page(`/admin/test-ride/${theirs.slug}`), context: ctx, params: { slug: theirs.slug } }),
+    );
     expect(res.status).toBe(404);
     // by numeric id as well
-    const byId = await call(detailLoader({ request: page(`/admin/test-ride/${theirs.id}`), context: ctx, params: { slug: String(theirs.id) } }));
+    const byId = await call(
+      detailLoader({
+        request: page(`/admin/test-ride/${theirs.id}`),
+        context: ctx,
+        params: { slug: String(theirs.id) },
+      }),
+    );
     expect(byId.status).toBe(404);
   });
 
   it("the page cannot delete another branch's record", async () => {
     const res = await call(
       detailAction({
-        request: page(`/admin/test-ride/${theirs.slug}`, { method: "POST", body: new URLSearchParams({ intent: "delete" }) }),
+        request: page(`/admin/test-ride/${theirs.slug}`, {
+          method: "POST",
+          body: new URLSearchParams({ intent: "delete" }),
+        }),
         context: ctx,
         params: { slug: theirs.slug },
       }),
@@ -90,14 +120,40 @@ describe("branch scope", () => {
   });
 
   it("the API answers 404 for another branch's record and cannot delete it", async () => {
-    expect((await call(apiDetailLoader({ request: api(`/api/v1/test-ride/${mine.slug}`), context: ctx, params: { id: mine.slug } }))).status).toBe(200);
-    expect((await call(apiDetailLoader({ request: api(`/api/v1/test-ride/${theirs.slug}`), context: ctx, params: { id: theirs.slug } }))).status).toBe(404);
-    const del = await call(apiDeleteAction({ request: api(`/api/v1/test-ride/${theirs.id}`, { method: "DELETE" }), context: ctx, params: { id: String(theirs.id) } }));
+    expect(
+      (
+        await call(
+          apiDetailLoader({ request: api(`/api/v1/test-ride/${mine.slug}`), context: ctx, params: { id: mine.slug } }),
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await call(
+          apiDetailLoader({
+            request: api(`/api/v1/test-ride/${theirs.slug}`),
+            context: ctx,
+            params: { id: theirs.slug },
+          }),
+        )
+      ).status,
+    ).toBe(404);
+    const del = await call(
+      apiDeleteAction({
+        request: api(`/api/v1/test-ride/${theirs.id}`, { method: "DELETE" }),
+        context: ctx,
+        params: { id: String(theirs.id) },
+      }),
+    );
     expect(del.status).toBe(404);
     expect(db.select().from(schema.testRides).where(eq(schema.testRides.id, theirs.id)).get()?.deleted_at).toBeNull();
-    const list = await (await call(apiListLoader({ request: api("/api/v1/test-ride"), context: ctx, params: {} }))).json();
+    const list = await (
+      await call(apiListLoader({ request: api("/api/v1/test-ride"), context: ctx, params: {} }))
+    ).json();
     expect(list.recordsTotal).toBe(1);
-    const all = await (await call(apiListLoader({ request: api("/api/v1/test-ride", {}, adminToken), context: ctx, params: {} }))).json();
+    const all = await (
+      await call(apiListLoader({ request: api("/api/v1/test-ride", {}, adminToken), context: ctx, params: {} }))
+    ).json();
     expect(all.recordsTotal).toBe(2);
   });
 

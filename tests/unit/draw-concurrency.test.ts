@@ -38,7 +38,7 @@ type WorkerReport = { results: WorkerResult[]; errors: { id: number; message: st
 function shuffled<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
   let s = seed >>> 0;
-  const next = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  const next = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(next() * (i + 1));
     [out[i], out[j]] = [out[j], out[i]];
@@ -71,93 +71,104 @@ function runWorkers(ids: number[]): Promise<WorkerReport[]> {
 }
 
 describe("concurrent draws", () => {
-  it(
-    `${WORKERS} threads with their own connections draw ${ENTRIES} entries each over ${POOLS} pools: no pool overpays, every entry drawn once`,
-    async () => {
-      const { allocations, draws, preregistrations } = schema;
-      const branch = makeBranch();
-      const counts = Array.from({ length: POOLS }, (_, i) => (i % 5) + 1);
-      const totalPrizes = counts.reduce((s, c) => s + c, 0);
+  it(`${WORKERS} threads with their own connections draw ${ENTRIES} entries each over ${POOLS} pools: no pool overpays, every entry drawn once`, async () => {
+    const { allocations, draws, preregistrations } = schema;
+    const branch = makeBranch();
+    const counts = Array.from({ length: POOLS }, (_, i) => (i % 5) + 1);
+    const totalPrizes = counts.reduce((s, c) => s + c, 0);
 
-      const { poolIds, otherIds, ids } = db.transaction(
-        (tx) => {
-          const poolIds = counts.map(
-            (count, i) =>
-              tx
-                .insert(allocations)
-                .values({
-                  type: "preregistration_public",
-                  date: DATE,
-                  amount: PRE_PRIZES[i % PRE_PRIZES.length].amount,
-                  count,
-                  probability: 100,
-                })
-                .returning()
-                .get().id,
-          );
-          // Pools the public entries must never touch: another date, a branch pool.
-          const otherIds = [
-            tx.insert(allocations).values({ type: "preregistration_public", date: "2026-11-22", amount: 50000, count: 5, probability: 100 }).returning().get().id,
-            tx.insert(allocations).values({ type: "preregistration_branch", branch_id: branch.id, date: DATE, amount: 50000, count: 5, probability: 100 }).returning().get().id,
-          ];
-          const ids = Array.from(
-            { length: ENTRIES },
-            (_, i) =>
-              makePreregistration({
-                phone: `97${String(i).padStart(8, "0")}`,
-                is_verified: true,
-                status: "verified",
-                verified_at: NOW,
-              }).id,
-          );
-          return { poolIds, otherIds, ids };
-        },
-        { behavior: "immediate" },
-      );
+    const { poolIds, otherIds, ids } = db.transaction(
+      (tx) => {
+        const poolIds = counts.map(
+          (count, i) =>
+            tx
+              .insert(allocations)
+              .values({
+                type: "preregistration_public",
+                date: DATE,
+                amount: PRE_PRIZES[i % PRE_PRIZES.length].amount,
+                count,
+                probability: 100,
+              })
+              .returning()
+              .get().id,
+        );
+        // Pools the public entries must never touch: another date, a branch pool.
+        const otherIds = [
+          tx
+            .insert(allocations)
+            .values({ type: "preregistration_public", date: "2026-11-22", amount: 50000, count: 5, probability: 100 })
+            .returning()
+            .get().id,
+          tx
+            .insert(allocations)
+            .values({
+              type: "preregistration_branch",
+              branch_id: branch.id,
+              date: DATE,
+              amount: 50000,
+              count: 5,
+              probability: 100,
+            })
+            .returning()
+            .get().id,
+        ];
+        const ids = Array.from(
+          { length: ENTRIES },
+          (_, i) =>
+            makePreregistration({
+              phone: `97${String(i).padStart(8, "0")}`,
+              is_verified: true,
+              status: "verified",
+              verified_at: NOW,
+            }).id,
+        );
+        return { poolIds, otherIds, ids };
+      },
+      { behavior: "immediate" },
+    );
 
-      const reports = await runWorkers(ids);
+    const reports = await runWorkers(ids);
 
-      expect(reports.flatMap((r) => r.errors)).toEqual([]);
+    expect(reports.flatMap((r) => r.errors)).toEqual([]);
 
-      // Every pool paid exactly its count; the untouched pools paid nothing.
-      const pools = db.select().from(allocations).all();
-      const byId = new Map(pools.map((p) => [p.id, p]));
-      for (const [i, id] of poolIds.entries()) expect(byId.get(id)!.paid, `pool ${id}`).toBe(counts[i]);
-      for (const id of otherIds) expect(byId.get(id)!.paid).toBe(0);
+    // Every pool paid exactly its count; the untouched pools paid nothing.
+    const pools = db.select().from(allocations).all();
+    const byId = new Map(pools.map((p) => [p.id, p]));
+    for (const [i, id] of poolIds.entries()) expect(byId.get(id)!.paid, `pool ${id}`).toBe(counts[i]);
+    for (const id of otherIds) expect(byId.get(id)!.paid).toBe(0);
 
-      // Exactly one draws row per entry, and pool wins match what the pools paid.
-      const drawRows = db.select().from(draws).where(eq(draws.entry_type, "preregistration")).all();
-      expect(drawRows).toHaveLength(ENTRIES);
-      expect(new Set(drawRows.map((d) => d.entry_id)).size).toBe(ENTRIES);
-      const poolWins = drawRows.filter((d) => d.outcome === "pool");
-      expect(poolWins).toHaveLength(totalPrizes);
-      const winsPerPool = new Map<number, number>();
-      for (const d of poolWins) winsPerPool.set(d.allocation_id!, (winsPerPool.get(d.allocation_id!) ?? 0) + 1);
-      for (const [i, id] of poolIds.entries()) expect(winsPerPool.get(id) ?? 0).toBe(counts[i]);
-      expect(drawRows.filter((d) => d.outcome === "fallback")).toHaveLength(ENTRIES - totalPrizes);
+    // Exactly one draws row per entry, and pool wins match what the pools paid.
+    const drawRows = db.select().from(draws).where(eq(draws.entry_type, "preregistration")).all();
+    expect(drawRows).toHaveLength(ENTRIES);
+    expect(new Set(drawRows.map((d) => d.entry_id)).size).toBe(ENTRIES);
+    const poolWins = drawRows.filter((d) => d.outcome === "pool");
+    expect(poolWins).toHaveLength(totalPrizes);
+    const winsPerPool = new Map<number, number>();
+    for (const d of poolWins) winsPerPool.set(d.allocation_id!, (winsPerPool.get(d.allocation_id!) ?? 0) + 1);
+    for (const [i, id] of poolIds.entries()) expect(winsPerPool.get(id) ?? 0).toBe(counts[i]);
+    expect(drawRows.filter((d) => d.outcome === "fallback")).toHaveLength(ENTRIES - totalPrizes);
 
-      // Every thread saw the same single draw per entry; exactly one thread made it.
-      const seen = new Map<number, WorkerResult[]>();
-      for (const r of reports.flatMap((rep) => rep.results)) seen.set(r.id, [...(seen.get(r.id) ?? []), r]);
-      expect(seen.size).toBe(ENTRIES);
-      for (const [id, results] of seen) {
-        expect(results, `entry ${id}`).toHaveLength(WORKERS);
-        expect(new Set(results.map((r) => r.draw_id)).size).toBe(1);
-        expect(results.filter((r) => r.created)).toHaveLength(1);
-      }
+    // Every thread saw the same single draw per entry; exactly one thread made it.
+    const seen = new Map<number, WorkerResult[]>();
+    for (const r of reports.flatMap((rep) => rep.results)) seen.set(r.id, [...(seen.get(r.id) ?? []), r]);
+    expect(seen.size).toBe(ENTRIES);
+    for (const [id, results] of seen) {
+      expect(results, `entry ${id}`).toHaveLength(WORKERS);
+      expect(new Set(results.map((r) => r.draw_id)).size).toBe(1);
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+    }
 
-      // The threads really ran side by side: each of them made some of the draws.
-      for (const rep of reports) expect(rep.results.filter((r) => r.created).length).toBeGreaterThan(0);
+    // The threads really ran side by side: each of them made some of the draws.
+    for (const rep of reports) expect(rep.results.filter((r) => r.created).length).toBeGreaterThan(0);
 
-      // The entry's prize is the amount of its draw.
-      const mismatched = db
-        .select({ n: sql<number>`count(*)` })
-        .from(preregistrations)
-        .innerJoin(draws, and(eq(draws.entry_type, "preregistration"), eq(draws.entry_id, preregistrations.id)))
-        .where(sql`${preregistrations.prize} is not ${draws.amount}`)
-        .get()!.n;
-      expect(mismatched).toBe(0);
-    },
-    180_000,
-  );
+    // The entry's prize is the amount of its draw.
+    const mismatched = db
+      .select({ n: sql<number>`count(*)` })
+      .from(preregistrations)
+      .innerJoin(draws, and(eq(draws.entry_type, "preregistration"), eq(draws.entry_id, preregistrations.id)))
+      .where(sql`${preregistrations.prize} is not ${draws.amount}`)
+      .get()!.n;
+    expect(mismatched).toBe(0);
+  }, 180_000);
 });

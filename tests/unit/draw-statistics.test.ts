@@ -75,7 +75,10 @@ describe("draw statistics (cryptographic random source)", () => {
       const losers = ENTRIES - wins;
       expect([...fallbackAmounts.keys()].every((a) => table.some((r) => r.amount === a))).toBe(true);
       const expected = losers / table.length;
-      const chiSquare = table.reduce((s, r) => s + ((fallbackAmounts.get(r.amount) ?? 0) - expected) ** 2 / expected, 0);
+      const chiSquare = table.reduce(
+        (s, r) => s + ((fallbackAmounts.get(r.amount) ?? 0) - expected) ** 2 / expected,
+        0,
+      );
       expect(chiSquare).toBeLessThan(16.266); // chi-square, 3 degrees of freedom, 99.9%
     },
     120_000,

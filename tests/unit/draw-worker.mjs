@@ -27,7 +27,14 @@ const at = new Date(now);
 for (const id of ids) {
   try {
     const r = draw.drawSecondThrill(id, { now: at });
-    results.push({ id, amount: r.amount, outcome: r.outcome, allocation_id: r.allocation_id, draw_id: r.draw.id, created: r.created });
+    results.push({
+      id,
+      amount: r.amount,
+      outcome: r.outcome,
+      allocation_id: r.allocation_id,
+      draw_id: r.draw.id,
+      created: r.created,
+    });
   } catch (err) {
     errors.push({ id, message: String(err && err.message ? err.message : err) });
   }

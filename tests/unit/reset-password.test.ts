@@ -8,29 +8,61 @@ import { createUser, roleBySlug } from "~/models/user.server";
 
 const ctx = { clientAddress: "10.6.0.1" };
 const post = (body: Record<string, string>) =>
-  action({ request: new Request("http://localhost/reset-password", { method: "POST", body: new URLSearchParams(body) }), context: ctx, params: {} }) as Promise<Response>;
+  action({
+    request: new Request("http://localhost/reset-password", { method: "POST", body: new URLSearchParams(body) }),
+    context: ctx,
+    params: {},
+  }) as Promise<Response>;
 
 describe("password reset", () => {
   it("sends a code by SMS, refuses a wrong one, sets the password with the right one", async () => {
-    const user = await createUser({ first_name: "Reset", email: "reset@example.test", phone: "9812345678", role_id: roleBySlug("branch-staff")!.id, password: "old-pass-123" });
+    const user = await createUser({
+      first_name: "Reset",
+      email: "reset@example.test",
+      phone: "9812345678",
+      role_id: roleBySlug("branch-staff")!.id,
+      password: "old-pass-123",
+    });
     const sent = await post({ intent: "send", email: "reset@example.test" });
     expect(sent.headers.get("Location")).toBe("/reset-password?step=code&email=reset%40example.test");
     const sms = lastMessageTo("9812345678", "password-reset");
     const code = /\b(\d{6})\b/.exec(sms!.text)![1];
     // the code is stored only as a hash
-    const row = db.select().from(schema.oneTimeCodes).all().find((r) => r.subject_id === user.id && r.purpose === "password_reset")!;
+    const row = db
+      .select()
+      .from(schema.oneTimeCodes)
+      .all()
+      .find((r) => r.subject_id === user.id && r.purpose === "password_reset")!;
     expect(row.code).toBeNull();
     expect(row.code_hash).not.toContain(code);
 
     const wrongCode = code === "000000" ? "111111" : "000000";
-    const bad = await post({ intent: "reset", email: "reset@example.test", code: wrongCode, password: "new-pass-123", password_confirmation: "new-pass-123" });
+    const bad = await post({
+      intent: "reset",
+      email: "reset@example.test",
+      code: wrongCode,
+      password: "new-pass-123",
+      password_confirmation: "new-pass-123",
+    });
     expect((await bad.json()).error.code).toEqual(["The code is invalid or has expired."]);
 
-    const ok = await post({ intent: "reset", email: "reset@example.test", code, password: "new-pass-123", password_confirmation: "new-pass-123" });
+    const ok = await post({
+      intent: "reset",
+      email: "reset@example.test",
+      code,
+      password: "new-pass-123",
+      password_confirmation: "new-pass-123",
+    });
     expect(ok.headers.get("Location")).toBe("/login");
     expect(await verifyLogin("reset@example.test", "new-pass-123")).not.toBeNull();
     // the code works once
-    const again = await post({ intent: "reset", email: "reset@example.test", code, password: "other-pass-123", password_confirmation: "other-pass-123" });
+    const again = await post({
+      intent: "reset",
+      email: "reset@example.test",
+      code,
+      password: "other-pass-123",
+      password_confirmation: "other-pass-123",
+    });
     expect(again.status).toBe(400);
   });
 

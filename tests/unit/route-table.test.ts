@@ -38,7 +38,10 @@ const concrete = (pattern: string) => pattern.replace(/:[a-z]+/g, "some-slug");
 
 async function sessionFor(email: string) {
   const res = (await loginAction({
-    request: new Request("http://localhost/login", { method: "POST", body: new URLSearchParams({ email, password: "Secret-pass-9" }) }),
+    request: new Request("http://localhost/login", {
+      method: "POST",
+      body: new URLSearchParams({ email, password: "Secret-pass-9" }),
+    }),
     context: ctx,
     params: {},
   })) as Response;
@@ -56,27 +59,50 @@ async function call(
   if (method !== "GET") init.body = new URLSearchParams({ intent: "delete", count: "5", amount: "50000", weight: "1" });
   let res: unknown;
   try {
-    res = await fn({ request: new Request(`http://localhost${path}`, init), context: ctx, params: { slug: "some-slug", id: "1", "*": "x" } });
+    res = await fn({
+      request: new Request(`http://localhost${path}`, init),
+      context: ctx,
+      params: { slug: "some-slug", id: "1", "*": "x" },
+    });
   } catch (e) {
     if (!(e instanceof Response)) return { status: 500, location: String(e) };
     res = e;
   }
   if (!(res instanceof Response)) return { status: 200, location: null };
-  const out: { status: number; location: string | null; toast?: string } = { status: res.status, location: res.headers.get("Location") };
+  const out: { status: number; location: string | null; toast?: string } = {
+    status: res.status,
+    location: res.headers.get("Location"),
+  };
   const setCookie = res.headers.get("Set-Cookie");
-  const toast = setCookie ? (await readToast(new Request("http://localhost/", { headers: { Cookie: setCookie.split(";")[0] } }))).toast : null;
+  const toast = setCookie
+    ? (await readToast(new Request("http://localhost/", { headers: { Cookie: setCookie.split(";")[0] } }))).toast
+    : null;
   if (toast) out.toast = toast.message;
   return out;
 }
 
 /** A role holding exactly one permission (or none), with a user at a branch. */
 async function userWith(permission: string | null) {
-  const role = db.insert(schema.roles).values({ slug: `only-${permission ?? "none"}`, title: `Only ${permission ?? "none"}` }).returning().get();
+  const role = db
+    .insert(schema.roles)
+    .values({ slug: `only-${permission ?? "none"}`, title: `Only ${permission ?? "none"}` })
+    .returning()
+    .get();
   if (permission) {
-    const p = db.select().from(schema.permissions).all().find((x) => x.name === permission)!;
+    const p = db
+      .select()
+      .from(schema.permissions)
+      .all()
+      .find((x) => x.name === permission)!;
     db.insert(schema.rolePermissions).values({ role_id: role.id, permission_id: p.id }).run();
   }
-  const user = await createUser({ first_name: "T", email: `only-${permission ?? "none"}@example.test`, role_id: role.id, branch_id: branchId, password: "Secret-pass-9" });
+  const user = await createUser({
+    first_name: "T",
+    email: `only-${permission ?? "none"}@example.test`,
+    role_id: role.id,
+    branch_id: branchId,
+    password: "Secret-pass-9",
+  });
   return sessionFor(user.email);
 }
 
@@ -86,8 +112,18 @@ let everything: string;
 
 beforeAll(async () => {
   branchId = makeBranch().id;
-  const superAdmin = db.select().from(schema.roles).all().find((r) => r.slug === "super-admin")!;
-  const admin = await createUser({ first_name: "All", email: "all@example.test", role_id: superAdmin.id, branch_id: null, password: "Secret-pass-9" });
+  const superAdmin = db
+    .select()
+    .from(schema.roles)
+    .all()
+    .find((r) => r.slug === "super-admin")!;
+  const admin = await createUser({
+    first_name: "All",
+    email: "all@example.test",
+    role_id: superAdmin.id,
+    branch_id: null,
+    password: "Secret-pass-9",
+  });
   everything = await sessionFor(admin.email);
   sessions.set(null, await userWith(null));
   for (const p of PERMISSIONS) sessions.set(p, await userWith(p));
@@ -136,7 +172,9 @@ describe("each module enforces its own declaration", () => {
           const refused = { status: 302, location: "/admin", toast: permissionRefusal(permission) };
           expect(await call(fn, path, { cookie: sessions.get(null), method })).toEqual(refused);
           for (const other of PERMISSIONS.filter((p) => p !== permission)) {
-            expect(await call(fn, path, { cookie: sessions.get(other), method }), `with only ${other}`).toEqual(refused);
+            expect(await call(fn, path, { cookie: sessions.get(other), method }), `with only ${other}`).toEqual(
+              refused,
+            );
           }
         }
         if (kind === "loader" && file !== LAYOUT) {
@@ -153,7 +191,11 @@ describe("each module enforces its own declaration", () => {
 describe("seeded roles", () => {
   it("the migration's seeded roles hold exactly the permissions of SEEDED_ROLES", () => {
     for (const role of SEEDED_ROLES) {
-      const row = db.select().from(schema.roles).all().find((r) => r.slug === role.slug)!;
+      const row = db
+        .select()
+        .from(schema.roles)
+        .all()
+        .find((r) => r.slug === role.slug)!;
       expect(row.title).toBe(role.title);
       expect([...permissionsOfRole(row.id)].sort()).toEqual([...role.permissions].sort());
     }

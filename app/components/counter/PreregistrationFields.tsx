@@ -50,9 +50,30 @@ export function PreregistrationFields({
           errors={errors.branch_id}
         />
       ) : null}
-      <Field label="Full Name" name="name" required defaultValue={values.name} errors={errors.name} onInput={filterInput(FILTERS.text)} />
-      <Field label="Address" name="address" required defaultValue={values.address} errors={errors.address} onInput={filterInput(FILTERS.text)} />
-      <Field label="Email" name="email" type="email" defaultValue={values.email} errors={errors.email} onInput={filterInput(FILTERS.email)} />
+      <Field
+        label="Full Name"
+        name="name"
+        required
+        defaultValue={values.name}
+        errors={errors.name}
+        onInput={filterInput(FILTERS.text)}
+      />
+      <Field
+        label="Address"
+        name="address"
+        required
+        defaultValue={values.address}
+        errors={errors.address}
+        onInput={filterInput(FILTERS.text)}
+      />
+      <Field
+        label="Email"
+        name="email"
+        type="email"
+        defaultValue={values.email}
+        errors={errors.email}
+        onInput={filterInput(FILTERS.email)}
+      />
       <div className={`field${errors.phone?.length ? " invalid" : ""}`}>
         <label htmlFor="f-phone">
           Phone Number<span className="req"> *</span>
@@ -69,7 +90,9 @@ export function PreregistrationFields({
         />
         {phoneLocked ? <small>The phone of a verified pre-registration cannot change.</small> : null}
         <FieldError id="e-phone" errors={errors.phone} />
-        {pendingPhone ? <Link to={`/admin/preregistration/${pendingPhone}/verify`}>Continue its verification</Link> : null}
+        {pendingPhone ? (
+          <Link to={`/admin/preregistration/${pendingPhone}/verify`}>Continue its verification</Link>
+        ) : null}
       </div>
       <div className={`field${errors.citizenship_no?.length ? " invalid" : ""}`}>
         <label htmlFor="f-citizenship_no">
@@ -124,7 +147,12 @@ export function PreregistrationFields({
         />
       </div>
       <label className="check">
-        <input type="checkbox" name="send_sms" defaultChecked={values.send_sms === undefined ? true : values.send_sms === "on"} /> Send SMS
+        <input
+          type="checkbox"
+          name="send_sms"
+          defaultChecked={values.send_sms === undefined ? true : values.send_sms === "on"}
+        />{" "}
+        Send SMS
       </label>
     </div>
   );

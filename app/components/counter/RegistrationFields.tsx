@@ -72,7 +72,14 @@ export function RegistrationFields({
 }) {
   return (
     <div className="form-grid">
-      <Field label="Date of Purchase" name="purchase_date_display" value={purchaseDate.replaceAll("-", "/")} readOnly required disabled />
+      <Field
+        label="Date of Purchase"
+        name="purchase_date_display"
+        value={purchaseDate.replaceAll("-", "/")}
+        readOnly
+        required
+        disabled
+      />
       <div className={`field${f.errors("bill_no")?.length ? " invalid" : ""}`}>
         <label htmlFor="f-bill_no">
           Bill/Chalan No<span className="req"> *</span>

@@ -19,22 +19,46 @@ export function RegistrationFilters({
   const [params] = useSearchParams();
   return (
     <>
-      <FilterSelect name="payment_mode" label="Payment Mode" options={PAYMENT_MODES.map((m) => ({ value: m, label: PAYMENT_MODE_LABELS[m] }))} />
-      <FilterSelect name="bike_model" label="Model" options={bikeModels.map((m) => ({ value: m.id, label: m.title }))} />
-      {branches ? <FilterSelect name="branch" label="Branch" options={branches.map((b) => ({ value: b.id, label: b.title }))} /> : null}
+      <FilterSelect
+        name="payment_mode"
+        label="Payment Mode"
+        options={PAYMENT_MODES.map((m) => ({ value: m, label: PAYMENT_MODE_LABELS[m] }))}
+      />
+      <FilterSelect
+        name="bike_model"
+        label="Model"
+        options={bikeModels.map((m) => ({ value: m.id, label: m.title }))}
+      />
+      {branches ? (
+        <FilterSelect name="branch" label="Branch" options={branches.map((b) => ({ value: b.id, label: b.title }))} />
+      ) : null}
       <FilterDate name="from" label="From" />
       <FilterDate name="to" label="To" />
       {prizes ? (
         <>
           <label>
             <span>Total Prize</span>
-            <input type="number" name="prize" min={0} step={1000} defaultValue={params.get("prize") ?? ""} className="narrow-input" />
+            <input
+              type="number"
+              name="prize"
+              min={0}
+              step={1000}
+              defaultValue={params.get("prize") ?? ""}
+              className="narrow-input"
+            />
           </label>
-          <FilterSelect name="pre_prize" label="Pre Prize" options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))} />
+          <FilterSelect
+            name="pre_prize"
+            label="Pre Prize"
+            options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))}
+          />
           <FilterSelect
             name="post_prize"
             label="Post Prize"
-            options={[{ value: 0, label: "No coupon" }, ...REGISTRATION_PRIZES.map((p) => ({ value: p.amount, label: p.label }))]}
+            options={[
+              { value: 0, label: "No coupon" },
+              ...REGISTRATION_PRIZES.map((p) => ({ value: p.amount, label: p.label })),
+            ]}
           />
         </>
       ) : null}

@@ -20,7 +20,9 @@ export type BookingCascadeView = {
   selection: { state: string; district: string; city: string; branch_id: number | null };
 };
 
-export type BookingValues = Partial<Record<"type" | "name" | "email" | "phone" | "bike_model_id" | "utm_source" | "form_token", string>>;
+export type BookingValues = Partial<
+  Record<"type" | "name" | "email" | "phone" | "bike_model_id" | "utm_source" | "form_token", string>
+>;
 
 export function BookingForm({
   lang,
@@ -65,7 +67,16 @@ export function BookingForm({
         ))}
         <FieldError errors={errors.type} />
       </fieldset>
-      <PInput id="bk-name" label={t(lang, "form.name")} name="name" required errors={errors.name} defaultValue={values.name} autoComplete="name" maxLength={100} />
+      <PInput
+        id="bk-name"
+        label={t(lang, "form.name")}
+        name="name"
+        required
+        errors={errors.name}
+        defaultValue={values.name}
+        autoComplete="name"
+        maxLength={100}
+      />
       <PSelect
         key={`s-${sel.state}`}
         id="bk-state"
@@ -105,7 +116,16 @@ export function BookingForm({
         </button>
         <small>{t(lang, "book.updateHint")}</small>
       </div>
-      <PInput id="bk-email" label={t(lang, "form.email")} name="email" type="email" errors={errors.email} defaultValue={values.email} autoComplete="email" maxLength={100} />
+      <PInput
+        id="bk-email"
+        label={t(lang, "form.email")}
+        name="email"
+        type="email"
+        errors={errors.email}
+        defaultValue={values.email}
+        autoComplete="email"
+        maxLength={100}
+      />
       <PInput
         id="bk-phone"
         label={t(lang, "form.phone")}

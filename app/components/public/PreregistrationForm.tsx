@@ -90,7 +90,17 @@ export function FormBanner({ messages }: { messages?: string[] }) {
   );
 }
 
-export function PreregistrationForm({ lang, open, formToken, values = {}, errors: rawErrors, models, branches, captchaSiteKey, id }: Props) {
+export function PreregistrationForm({
+  lang,
+  open,
+  formToken,
+  values = {},
+  errors: rawErrors,
+  models,
+  branches,
+  captchaSiteKey,
+  id,
+}: Props) {
   const errors = translateErrors(lang, rawErrors);
   const pendingCitizenship = rawErrors?.citizenship_no?.[1];
   const pendingPhone = rawErrors?.phone?.[1];
@@ -114,9 +124,36 @@ export function PreregistrationForm({ lang, open, formToken, values = {}, errors
       )}
       <input type="hidden" name="form_token" value={values.form_token || formToken} />
       {values.screenshot_ref ? <input type="hidden" name="screenshot_ref" value={values.screenshot_ref} /> : null}
-      <Field label={t(lang, "form.name")} name="name" required errors={errors.name} defaultValue={values.name} autoComplete="name" maxLength={100} data-filter="text" />
-      <Field label={t(lang, "form.address")} name="address" required errors={errors.address} defaultValue={values.address} autoComplete="street-address" maxLength={200} data-filter="text" />
-      <Field label={t(lang, "form.email")} name="email" type="email" errors={errors.email} defaultValue={values.email} autoComplete="email" maxLength={100} data-filter="email" />
+      <Field
+        label={t(lang, "form.name")}
+        name="name"
+        required
+        errors={errors.name}
+        defaultValue={values.name}
+        autoComplete="name"
+        maxLength={100}
+        data-filter="text"
+      />
+      <Field
+        label={t(lang, "form.address")}
+        name="address"
+        required
+        errors={errors.address}
+        defaultValue={values.address}
+        autoComplete="street-address"
+        maxLength={200}
+        data-filter="text"
+      />
+      <Field
+        label={t(lang, "form.email")}
+        name="email"
+        type="email"
+        errors={errors.email}
+        defaultValue={values.email}
+        autoComplete="email"
+        maxLength={100}
+        data-filter="email"
+      />
       <div className={`field${errors.phone ? " invalid" : ""}`}>
         <label htmlFor="f-phone">
           {t(lang, "form.phone")}
@@ -191,9 +228,17 @@ export function PreregistrationForm({ lang, open, formToken, values = {}, errors
         placeholder={choose}
         options={SOURCE_OPTIONS.map((s) => ({ value: s, label: t(lang, `source.${s}` as TextKey) }))}
       />
-      <TextareaField label={t(lang, "form.note")} name="note" errors={errors.note} defaultValue={values.note} rows={2} maxLength={1000} />
+      <TextareaField
+        label={t(lang, "form.note")}
+        name="note"
+        errors={errors.note}
+        defaultValue={values.note}
+        rows={2}
+        maxLength={1000}
+      />
       <label className="check">
-        <input type="checkbox" name="shared" id="f-shared" defaultChecked={values.shared === "on"} /> {t(lang, "form.shared")}
+        <input type="checkbox" name="shared" id="f-shared" defaultChecked={values.shared === "on"} />{" "}
+        {t(lang, "form.shared")}
       </label>
       <div className={`field screenshot-field${errors.screenshot ? " invalid" : ""}`}>
         <label htmlFor="f-screenshot">{t(lang, "form.screenshot")}</label>

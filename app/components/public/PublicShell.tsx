@@ -36,7 +36,11 @@ export function LanguageSwitch({ lang, path }: { lang: Lang; path: string }) {
 export function Logo({ chrome }: { chrome: Chrome }) {
   return (
     <a href="/" className="pub-logo">
-      {chrome.logoUrl ? <img src={chrome.logoUrl} alt={t(chrome.lang, "site.brand")} height={36} /> : <span>{t(chrome.lang, "site.brand")}</span>}
+      {chrome.logoUrl ? (
+        <img src={chrome.logoUrl} alt={t(chrome.lang, "site.brand")} height={36} />
+      ) : (
+        <span>{t(chrome.lang, "site.brand")}</span>
+      )}
     </a>
   );
 }
@@ -114,7 +118,12 @@ export function ModalPage({
 }) {
   return (
     <PublicShell chrome={chrome} className="pub-modal-page">
-      <section className={`modal ${size}`} role="dialog" aria-labelledby={label ? undefined : "modal-title"} aria-label={label}>
+      <section
+        className={`modal ${size}`}
+        role="dialog"
+        aria-labelledby={label ? undefined : "modal-title"}
+        aria-label={label}
+      >
         <header className="modal-head">
           <h1 id="modal-title">{title}</h1>
           <a href={closeHref} className="modal-x" data-close="" aria-label={t(chrome.lang, "common.close")}>

@@ -5,7 +5,11 @@ import { ModalPage, type Chrome } from "./PublicShell";
 export function TextModal({ chrome, titleKey, html }: { chrome: Chrome; titleKey: TextKey; html: string }) {
   return (
     <ModalPage chrome={chrome} title={t(chrome.lang, titleKey)} size="wide">
-      {html ? <div className="rich" dangerouslySetInnerHTML={{ __html: html }} /> : <p>{t(chrome.lang, "common.notAvailable")}</p>}
+      {html ? (
+        <div className="rich" dangerouslySetInnerHTML={{ __html: html }} />
+      ) : (
+        <p>{t(chrome.lang, "common.notAvailable")}</p>
+      )}
     </ModalPage>
   );
 }

@@ -45,7 +45,11 @@ export function publicChrome(request: Request): Chrome {
     social: Array.isArray(social)
       ? social.filter((s): s is SocialLink => Boolean(s) && typeof s.label === "string" && isHttp(s.url))
       : DEFAULT_SOCIAL,
-    website: isHttp(website) ? website : isHttp(process.env.BRAND_WEBSITE_URL) ? process.env.BRAND_WEBSITE_URL! : "https://www.example.com/",
+    website: isHttp(website)
+      ? website
+      : isHttp(process.env.BRAND_WEBSITE_URL)
+        ? process.env.BRAND_WEBSITE_URL!
+        : "https://www.example.com/",
     registrationOpen: isRegistrationOpen(),
   };
 }

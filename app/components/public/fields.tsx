@@ -17,12 +17,26 @@ function Label({ id, label, required }: { id: string; label: ReactNode; required
   );
 }
 
-export function PInput({ id, label, name, errors, required, ...input }: Common & InputHTMLAttributes<HTMLInputElement>) {
+export function PInput({
+  id,
+  label,
+  name,
+  errors,
+  required,
+  ...input
+}: Common & InputHTMLAttributes<HTMLInputElement>) {
   const invalid = Boolean(errors?.length);
   return (
     <div className={`field${invalid ? " invalid" : ""}`}>
       <Label id={id} label={label} required={required} />
-      <input id={id} name={name} required={required} aria-invalid={invalid || undefined} aria-describedby={invalid ? `${id}-error` : undefined} {...input} />
+      <input
+        id={id}
+        name={name}
+        required={required}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? `${id}-error` : undefined}
+        {...input}
+      />
       <FieldError id={`${id}-error`} errors={errors} />
     </div>
   );
@@ -37,12 +51,23 @@ export function PSelect({
   options,
   placeholder,
   ...select
-}: Common & SelectHTMLAttributes<HTMLSelectElement> & { options: { value: string | number; label: string }[]; placeholder: string }) {
+}: Common &
+  SelectHTMLAttributes<HTMLSelectElement> & {
+    options: { value: string | number; label: string }[];
+    placeholder: string;
+  }) {
   const invalid = Boolean(errors?.length);
   return (
     <div className={`field${invalid ? " invalid" : ""}`}>
       <Label id={id} label={label} required={required} />
-      <select id={id} name={name} required={required} aria-invalid={invalid || undefined} aria-describedby={invalid ? `${id}-error` : undefined} {...select}>
+      <select
+        id={id}
+        name={name}
+        required={required}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? `${id}-error` : undefined}
+        {...select}
+      >
         <option value="">{placeholder}</option>
         {options.map((o) => (
           <option key={o.value} value={o.value}>

@@ -53,8 +53,8 @@ export function DrawAudit({ pools, rolls }: { pools: PoolAudit[]; rolls: Roll[] 
                   </>
                 ) : (
                   <>
-                    {r.table === "second" ? "Second" : "Third"}-thrill base table: rolled <code>{r.value.toFixed(6)}</code>,{" "}
-                    <strong>{rupees(r.amount)}</strong>
+                    {r.table === "second" ? "Second" : "Third"}-thrill base table: rolled{" "}
+                    <code>{r.value.toFixed(6)}</code>, <strong>{rupees(r.amount)}</strong>
                   </>
                 )}
               </li>
