@@ -36,8 +36,18 @@ export default defineConfig({
   reporter: process.env.CI ? "line" : "list",
   use: { baseURL, launchOptions: chromium, trace: "retain-on-failure" },
   projects: [
-    { name: "js", use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: true } },
-    { name: "nojs", use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: false } },
+    {
+      name: "js",
+      testIgnore: /route-variants/,
+      use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: true },
+    },
+    {
+      name: "nojs",
+      testIgnore: /route-variants/,
+      use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: false },
+    },
+    // HTTP-only checks that watch the whole database: alone, after the others.
+    { name: "access", testMatch: /route-variants/, dependencies: ["js", "nojs"] },
   ],
   webServer: {
     command: `node_modules/.bin/tsx tests/e2e/prepare-db.ts && node server.js`,

@@ -1,12 +1,15 @@
-// Production server: Express + compression serving the Remix build. It hands the
-// client address to loaders (rate limits) and starts the background workers.
+// Production server: Express + compression serving the Remix build. It hands the client address to
+// the app, refuses cross-site form posts and oversized bodies before any route runs, marks private
+// answers no-store, and starts the background workers.
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
+import onHeaders from "on-headers";
 
 process.env.NODE_ENV ??= "production";
 const buildDir = process.env.BUILD_DIR ?? "build";
 const build = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href);
+const { isCrossSiteRequest, ADDRESS_HEADER, MAX_BODY_BYTES, DRAIN_BYTES } = build.entry.module;
 
 const app = express();
 app.disable("x-powered-by");
@@ -15,11 +18,65 @@ app.set("trust proxy", process.env.TRUST_PROXY ?? false);
 app.use(compression());
 app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
 app.use(express.static(`${buildDir}/client`, { maxAge: "1h" }));
+
+/** The address the app sees (rate limits, the audit trail): set here, never taken from the client. */
+app.use((req, _res, next) => {
+  req.headers[ADDRESS_HEADER] = req.ip ?? req.socket.remoteAddress ?? "unknown";
+  next();
+});
+
+/** Back-office pages and API answers carry personal data: never stored by a browser or proxy, unless a route says otherwise. */
+app.use((req, res, next) => {
+  if (/^\/(admin|api|login|reset-password|files)(\/|$)/.test(req.path)) {
+    onHeaders(res, () => {
+      if (!res.getHeader("Cache-Control")) res.setHeader("Cache-Control", "no-store");
+    });
+  }
+  next();
+});
+
+/** Legacy ?_data= requests are not used with single fetch: refused, so no route is reached by them. */
+app.use((req, res, next) => {
+  if (req.query._data !== undefined) return res.status(400).json({ message: "Unsupported request." });
+  next();
+});
+
+/**
+ * A declared body larger than any route reads is refused without being kept; each route's own limit
+ * is enforced while reading. A body up to DRAIN_BYTES is read and thrown away first, so the client
+ * has finished sending and surely sees the 413; a larger one gets the 413 and the connection closed.
+ */
+app.use((req, res, next) => {
+  const length = Number(req.headers["content-length"] ?? 0);
+  if (!(length > MAX_BODY_BYTES)) return next();
+  const refuse = () => res.status(413).json({ message: "The request body is too large." });
+  if (length > DRAIN_BYTES) {
+    res.set("Connection", "close");
+    return refuse();
+  }
+  req.on("end", refuse);
+  req.resume();
+});
+
+/** A state-changing request from another site: refused before any route runs (one rule, app/utils/same-origin.server.ts). */
+app.use((req, res, next) => {
+  const headers = { get: (name) => req.get(name) ?? null };
+  if (!isCrossSiteRequest(req.method, headers, req.get("host") ?? null)) return next();
+  if (req.path.startsWith("/api/")) return res.status(403).json({ message: "Cross-site requests are not accepted." });
+  // The 403 page in the site's chrome, rendered by the app.
+  req.method = "GET";
+  req.url = req.originalUrl = "/forbidden?reason=cross-site";
+  req.headers["content-length"] = "0";
+  delete req.headers["content-type"];
+  req.resume();
+  next();
+});
+
 app.all(
   "*",
   createRequestHandler({
     build,
-    getLoadContext: (req) => ({ clientAddress: req.ip ?? req.socket.remoteAddress ?? "unknown" }),
+    getLoadContext: (req) => ({ clientAddress: req.headers[ADDRESS_HEADER] }),
   }),
 );
 

@@ -4,12 +4,19 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { BODY_LIMITS } from "./utils/body.server";
+export { DRAIN_BYTES } from "./utils/body.server";
 import { startBackgroundWork } from "./utils/workers.server";
 
 const ABORT_DELAY = 5_000;
 
 /** Called once by server.js: the background workers (SMS queue, clean-ups). Returns a stop function. */
 export const startWorkers = startBackgroundWork;
+
+/** What server.js applies before any route: the cross-site rule, the address header, the largest body any route reads. */
+export { isCrossSiteRequest } from "./utils/same-origin.server";
+export { ADDRESS_HEADER } from "./utils/auth.server";
+export const MAX_BODY_BYTES = BODY_LIMITS.upload;
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;

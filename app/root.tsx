@@ -66,17 +66,30 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
   const status = isRouteErrorResponse(error) ? error.status : 500;
+  const notFound = status === 404;
+  // A refusal thrown by the app carries its reason as text (403, 413, 415, 429); never a stack trace.
+  const reason =
+    isRouteErrorResponse(error) &&
+    status >= 400 &&
+    status < 500 &&
+    typeof error.data === "string" &&
+    error.data &&
+    error.data !== "Not Found"
+      ? error.data
+      : null;
   return (
     <main className="error-page">
-      <h1>{notFound ? "Page not found" : "Oops!"}</h1>
+      <h1>
+        {notFound ? "Page not found" : status === 403 ? "Not allowed" : status < 500 ? "Request refused" : "Oops!"}
+      </h1>
       <p>
         {notFound
           ? "The page you asked for does not exist or has moved."
-          : status === 403
-            ? "You are not allowed to do that."
-            : "Something went wrong on our side. Please try again in a moment."}
+          : (reason ??
+            (status === 403
+              ? "You are not allowed to do that."
+              : "Something went wrong on our side. Please try again in a moment."))}
       </p>
       <p>
         <Link to="/">Go to the home page</Link>

@@ -11,6 +11,12 @@ import * as schema from "./schema";
 
 export type DB = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
 
+/** An open transaction of the shared connection. */
+export type Tx = Parameters<Parameters<DB["transaction"]>[0]>[0];
+
+/** The one executor type of the models: the database or an open transaction on it. */
+export type Executor = BetterSQLite3Database<typeof schema> | Tx;
+
 export function databasePath(): string {
   const url = process.env.DATABASE_URL ?? "file:data/app.sqlite";
   return path.resolve(url.replace(/^file:/, ""));

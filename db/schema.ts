@@ -124,6 +124,8 @@ export const files = sqliteTable(
   "files",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
+    /** The unguessable key in its address (/files/{key}); the numeric id never leaves the server. */
+    key: text("key").notNull().unique(),
     type: text("type").notNull(), // picker category: bike-model, video, logo, screenshot, general
     filename: text("filename").notNull(), // original name shown in the picker
     path: text("path").notNull().unique(), // storage key under the uploads folder
@@ -448,6 +450,46 @@ export const smsMessages = sqliteTable(
   ],
 );
 
+/**
+ * The audit trail: every back-office change and every login, written in the
+ * same transaction as the change. Triggers (migration 0003) refuse UPDATE and
+ * DELETE, so no screen or call can alter it.
+ */
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    at: text("at").notNull().default(now),
+    user_id: integer("user_id"), // no foreign key: the trail outlives the user
+    user_email: text("user_email"),
+    address: text("address"),
+    action: text("action").notNull(), // e.g. registration.create, allocation.delete, auth.login_failed
+    entity_type: text("entity_type").notNull(),
+    entity_id: text("entity_id"),
+    /** JSON {field: {before, after}} of the fields that changed. */
+    changes: text("changes").notNull().default("{}"),
+  },
+  (t) => [
+    index("audit_log_at_idx").on(t.at),
+    index("audit_log_entity_idx").on(t.entity_type, t.entity_id),
+    index("audit_log_user_idx").on(t.user_id, t.at),
+    index("audit_log_action_idx").on(t.action, t.at),
+  ],
+);
+
+/** Rate-limit counters: one fixed window per (limit name, key); taken with one atomic UPSERT. */
+export const rateLimitCounters = sqliteTable(
+  "rate_limit_counters",
+  {
+    name: text("name").notNull(),
+    key: text("key").notNull(),
+    points: integer("points").notNull(),
+    /** Epoch milliseconds when the window ends. */
+    reset_at: integer("reset_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.name, t.key] }), index("rate_limit_counters_reset_idx").on(t.reset_at)],
+);
+
 export type User = typeof users.$inferSelect;
 export type Branch = typeof branches.$inferSelect;
 export type BikeModel = typeof bikeModels.$inferSelect;
@@ -459,3 +501,4 @@ export type TestRide = typeof testRides.$inferSelect;
 export type Video = typeof videos.$inferSelect;
 export type SmsMessage = typeof smsMessages.$inferSelect;
 export type FileRow = typeof files.$inferSelect;
+export type AuditEntry = typeof auditLog.$inferSelect;

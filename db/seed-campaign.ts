@@ -9,6 +9,8 @@
  */
 import { schema, getDb } from "./index";
 import { createAllocation } from "~/models/allocation.server";
+import { SYSTEM_ACTOR } from "~/models/scope.server";
+import { allocationSchema, type AllocationFormInput } from "~/schemas/allocation";
 import { currentCode } from "~/models/otp.server";
 import { createPreregistration, verifyPreregistration } from "~/models/preregistration.server";
 import { confirmRegistration, createRegistration, drawCoupon } from "~/models/registration.server";
@@ -45,31 +47,22 @@ const SOURCES = ["NEWSPAPER", "SOCIAL MEDIA", "RADIO", "BRAND WEBSITE", "TEST RI
 /** Stage each demo person reaches: 0 unverified, 1 verified, 2 registered (pending code), 3 confirmed, 4 drawn. */
 const STAGES = [4, 4, 3, 2, 1, 1, 0, 4, 1, 0, 4, 2, 1, 0, 4, 1];
 
+/** One pool, made as head office would make it. */
+function pool(values: AllocationFormInput) {
+  const result = createAllocation(SYSTEM_ACTOR, allocationSchema.parse(values));
+  if (!result.ok) throw new Error(`seed: ${result.message}`);
+}
+
 /** Prize pools for a date: public and branch pre-registration pools and purchase coupon pools. */
 function seedAllocations(ctx: Ctx, date: string) {
-  createAllocation({ type: "preregistration_public", date, amount: 50000, count: 1, probability: 2 }, null);
-  createAllocation({ type: "preregistration_public", date, amount: 10000, count: 3, probability: 20 }, null);
+  pool({ type: "preregistration_public", date, amount: 50000, count: 1, probability: 2 });
+  pool({ type: "preregistration_public", date, amount: 10000, count: 3, probability: 20 });
   for (const b of ctx.branches) {
-    createAllocation(
-      { type: "preregistration_branch", branch_id: b.id, date, amount: 12000, count: 2, probability: 25 },
-      null,
-    );
-    createAllocation(
-      { type: "preregistration_branch", branch_id: b.id, date, amount: 8000, count: 5, probability: 40 },
-      null,
-    );
-    createAllocation(
-      { type: "registration_branch", branch_id: b.id, date, amount: 20000, count: 1, probability: 10 },
-      null,
-    );
-    createAllocation(
-      { type: "registration_branch", branch_id: b.id, date, amount: 5000, count: 3, probability: 50 },
-      null,
-    );
-    createAllocation(
-      { type: "registration_branch", branch_id: b.id, date, amount: 2000, count: 5, probability: 90 },
-      null,
-    );
+    pool({ type: "preregistration_branch", branch_id: b.id, date, amount: 12000, count: 2, probability: 25 });
+    pool({ type: "preregistration_branch", branch_id: b.id, date, amount: 8000, count: 5, probability: 40 });
+    pool({ type: "registration_branch", branch_id: b.id, date, amount: 20000, count: 1, probability: 10 });
+    pool({ type: "registration_branch", branch_id: b.id, date, amount: 5000, count: 3, probability: 50 });
+    pool({ type: "registration_branch", branch_id: b.id, date, amount: 2000, count: 5, probability: 90 });
   }
 }
 

@@ -1,6 +1,9 @@
 /** Small builders for tests: rows inserted through the real schema. */
 import { db, schema } from "@db/index";
 import { createUser, roleBySlug } from "~/models/user.server";
+import { createAllocation } from "~/models/allocation.server";
+import { SYSTEM_ACTOR } from "~/models/scope.server";
+import { allocationSchema } from "~/schemas/allocation";
 import { randomSlug } from "~/utils/crypto.server";
 
 let n = 0;
@@ -56,4 +59,11 @@ export function makePreregistration(over: Partial<typeof schema.preregistrations
     })
     .returning()
     .get();
+}
+
+/** A prize pool made as head office would make it (parsed by the form's schema); throws when invalid. */
+export function makeAllocation(values: Record<string, unknown>) {
+  const result = createAllocation(SYSTEM_ACTOR, allocationSchema.parse(values));
+  if (!result.ok) throw new Error(`makeAllocation: ${result.message}`);
+  return result.allocation;
 }

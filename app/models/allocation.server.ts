@@ -3,32 +3,26 @@
  * DataTables screen, creating, deleting and re-counting with the rule that a
  * pool which has started paying out can no longer be deleted nor lowered below
  * what it has paid, and the payout preview (expected winners and cost).
+ *
+ * Every query takes the caller's scope and puts `poolScope` in its WHERE, so a
+ * pool out of reach is simply not found; every change returns a Result and
+ * writes its audit row in its own transaction.
  */
-import { and, asc, count as countRows, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
-import { db, schema } from "@db/index";
+import { and, asc, count as countRows, desc, eq, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { db, schema, type Tx } from "@db/index";
 import type { Allocation } from "@db/schema";
-import { type Scope, HEAD_OFFICE, branchCondition } from "~/models/scope.server";
+import { audit, diff } from "~/models/audit.server";
+import { listBranchOptions } from "~/models/branch.server";
+import { fail, FailureError, type Result } from "~/models/failure";
 import { ALLOCATION_TYPES, type AllocationType } from "~/models/prize-constants";
 import { orderPools, poolsOf, toTableParams, type PagingArgs, type PoolState } from "~/models/prize-draw.server";
 import { baseTableMean, readBaseTable } from "~/models/prize-settings.server";
-import { ALLOCATION_MESSAGES, allocationCountSchema, allocationSchema } from "~/schemas/allocation";
+import { type Scope, type ScopedActor, branchCondition } from "~/models/scope.server";
+import { transact } from "~/models/transaction.server";
+import { ALLOCATION_MESSAGES, type AllocationCountInput, type AllocationInput } from "~/schemas/allocation";
 import { likeContains, likePrefix, runTable, type TableResult } from "~/utils/datatable.server";
 
 const { allocations, branches } = schema;
-
-export type AllocationErrorCode = "not_found" | "invalid" | "paid" | "below_paid";
-
-export class AllocationError extends Error {
-  constructor(
-    readonly code: AllocationErrorCode,
-    message: string,
-    /** Field to messages, the shape the forms and the API answer with. */
-    readonly fieldErrors: Record<string, string[]> = {},
-  ) {
-    super(message);
-    this.name = "AllocationError";
-  }
-}
 
 export const ALLOCATION_ERRORS = {
   notFound: "Scheme not found.",
@@ -38,6 +32,15 @@ export const ALLOCATION_ERRORS = {
   belowPaid: (paid: number) =>
     `The count cannot be lower than the ${paid} prize${paid === 1 ? "" : "s"} already paid out.`,
 } as const;
+
+/**
+ * The pools a scope reaches, inside every query of this module: head office
+ * every pool; a branch user (should a role give one manage-allocation) only
+ * its own branch's pools, never the public ones.
+ */
+export function poolScope(scope: Scope): SQL | undefined {
+  return scope.branchId === null ? undefined : eq(allocations.branch_id, scope.branchId);
+}
 
 // ---------------------------------------------------------------- list
 
@@ -55,9 +58,9 @@ export type AllocationRow = Omit<Allocation, "created_by"> & {
 
 /** Allocations with branch title, paid and remaining; newest date first, then highest amount. */
 export function listAllocations(
+  scope: Scope,
   params: PagingArgs,
   filters: AllocationFilters = {},
-  scope: Scope = HEAD_OFFICE,
 ): TableResult<AllocationRow> {
   return runTable<AllocationRow>(toTableParams(params), {
     orderable: {
@@ -73,7 +76,7 @@ export function listAllocations(
       created_at: allocations.created_at,
     },
     defaultOrder: { column: "date", dir: "desc" },
-    base: [branchCondition(allocations.branch_id, scope)],
+    base: [poolScope(scope)],
     filters: [
       filters.type ? eq(allocations.type, filters.type) : undefined,
       filters.branch_id ? eq(allocations.branch_id, filters.branch_id) : undefined,
@@ -116,104 +119,118 @@ export function listAllocations(
   });
 }
 
-export function getAllocation(id: number): Allocation | null {
-  return db.select().from(allocations).where(eq(allocations.id, id)).get() ?? null;
+/** One pool the scope reaches, or null. */
+export function getAllocation(scope: Scope, id: number): Allocation | null {
+  if (!Number.isSafeInteger(id) || id <= 0) return null;
+  return (
+    db
+      .select()
+      .from(allocations)
+      .where(and(eq(allocations.id, id), poolScope(scope)))
+      .get() ?? null
+  );
 }
 
 // ---------------------------------------------------------------- changes
 
-function fieldErrorsOf(issues: { path: PropertyKey[]; message: string }[]): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const issue of issues) {
-    const key = issue.path.map(String).join(".") || "form";
-    (out[key] ??= []).push(issue.message);
-  }
-  return out;
+const ENTITY = "allocation";
+
+/** The pool, read again inside a transaction, within the actor's reach; not found otherwise. */
+function reachable(tx: Tx, scope: Scope, id: number): Allocation {
+  const row = Number.isSafeInteger(id)
+    ? tx
+        .select()
+        .from(allocations)
+        .where(and(eq(allocations.id, id), poolScope(scope)))
+        .get()
+    : undefined;
+  if (!row) throw new FailureError(fail.notFound(ALLOCATION_ERRORS.notFound));
+  return row;
 }
 
 /**
- * Creates a pool from form or API values (validated with allocationSchema here
- * too). The branch must exist. Throws AllocationError("invalid") with field errors.
+ * Creates a pool from values parsed by allocationSchema. The branch must be an
+ * active branch the actor reaches (a branch user only its own).
  */
-export function createAllocation(input: unknown, userId: number | null): Allocation {
-  const parsed = allocationSchema.safeParse(input);
-  if (!parsed.success) {
-    const fieldErrors = fieldErrorsOf(parsed.error.issues);
-    throw new AllocationError("invalid", Object.values(fieldErrors)[0]?.[0] ?? "Invalid scheme.", fieldErrors);
-  }
-  const value = parsed.data;
-  return db.transaction(
-    (tx) => {
-      if (value.branch_id !== undefined) {
-        const branch = tx
-          .select({ id: branches.id })
-          .from(branches)
-          .where(and(eq(branches.id, value.branch_id), isNull(branches.deleted_at)))
-          .get();
-        if (!branch) {
-          throw new AllocationError("invalid", ALLOCATION_ERRORS.branchMissing, {
-            branch_id: [ALLOCATION_ERRORS.branchMissing],
-          });
-        }
-      }
-      return tx
-        .insert(allocations)
-        .values({
-          type: value.type,
-          branch_id: value.branch_id ?? null,
-          date: value.date,
-          amount: value.amount,
-          count: value.count,
-          probability: value.probability,
-          created_by: userId,
-        })
-        .returning()
+export function createAllocation(actor: ScopedActor, value: AllocationInput): Result<{ allocation: Allocation }> {
+  return transact((tx) => {
+    if (value.branch_id !== undefined) {
+      const branch = tx
+        .select({ id: branches.id })
+        .from(branches)
+        .where(
+          and(eq(branches.id, value.branch_id), isNull(branches.deleted_at), branchCondition(branches.id, actor.scope)),
+        )
         .get();
-    },
-    { behavior: "immediate" },
-  );
+      if (!branch) throw new FailureError(fail.field("branch_id", ALLOCATION_ERRORS.branchMissing));
+    } else if (actor.scope.branchId !== null) {
+      // A branch user cannot make a public pool.
+      throw new FailureError(fail.field("branch_id", ALLOCATION_MESSAGES.branchRequired));
+    }
+    const allocation = tx
+      .insert(allocations)
+      .values({
+        type: value.type,
+        branch_id: value.branch_id ?? null,
+        date: value.date,
+        amount: value.amount,
+        count: value.count,
+        probability: value.probability,
+        created_by: actor.id,
+      })
+      .returning()
+      .get();
+    audit(tx, actor, {
+      action: "allocation.create",
+      entityType: ENTITY,
+      entityId: allocation.id,
+      changes: diff(null, allocation),
+    });
+    return { ok: true as const, allocation };
+  });
 }
 
-/** Deletes a pool that has paid nothing yet; refuses (AllocationError "paid") once it has. */
-export function deleteAllocation(id: number): Allocation {
-  return db.transaction(
-    (tx) => {
-      const row = tx.select().from(allocations).where(eq(allocations.id, id)).get();
-      if (!row) throw new AllocationError("not_found", ALLOCATION_ERRORS.notFound);
-      if (row.paid > 0) throw new AllocationError("paid", ALLOCATION_ERRORS.paid(row.paid));
-      tx.delete(allocations)
-        .where(and(eq(allocations.id, id), eq(allocations.paid, 0)))
-        .run();
-      return row;
-    },
-    { behavior: "immediate" },
-  );
+/** Deletes a pool the actor reaches that has paid nothing yet; a conflict once it has. */
+export function deleteAllocation(actor: ScopedActor, id: number): Result<{ allocation: Allocation }> {
+  return transact((tx) => {
+    const row = reachable(tx, actor.scope, id);
+    if (row.paid > 0) throw new FailureError(fail.conflict(ALLOCATION_ERRORS.paid(row.paid)));
+    tx.delete(allocations)
+      .where(and(eq(allocations.id, row.id), eq(allocations.paid, 0)))
+      .run();
+    audit(tx, actor, { action: "allocation.delete", entityType: ENTITY, entityId: row.id, changes: diff(row, null) });
+    return { ok: true as const, allocation: row };
+  });
 }
 
-/** Sets a pool's count (1 to 5), never below what it has already paid. */
-export function updateAllocationCount(id: number, count: unknown): Allocation {
-  const parsed = allocationCountSchema.safeParse({ count });
-  if (!parsed.success) {
-    throw new AllocationError("invalid", ALLOCATION_MESSAGES.count, { count: [ALLOCATION_MESSAGES.count] });
-  }
-  const next = parsed.data.count;
-  return db.transaction(
-    (tx) => {
-      const row = tx.select().from(allocations).where(eq(allocations.id, id)).get();
-      if (!row) throw new AllocationError("not_found", ALLOCATION_ERRORS.notFound);
-      if (next < row.paid) {
-        const message = ALLOCATION_ERRORS.belowPaid(row.paid);
-        throw new AllocationError("below_paid", message, { count: [message] });
-      }
-      return tx
-        .update(allocations)
-        .set({ count: next })
-        .where(and(eq(allocations.id, id), lte(allocations.paid, next)))
-        .returning()
-        .get()!;
-    },
-    { behavior: "immediate" },
-  );
+/** Sets the count (1 to 5) of a pool the actor reaches, never below what it has already paid. */
+export function updateAllocationCount(
+  actor: ScopedActor,
+  id: number,
+  value: AllocationCountInput,
+): Result<{ allocation: Allocation }> {
+  return transact((tx) => {
+    const row = reachable(tx, actor.scope, id);
+    if (value.count < row.paid) throw new FailureError(fail.field("count", ALLOCATION_ERRORS.belowPaid(row.paid)));
+    const allocation = tx
+      .update(allocations)
+      .set({ count: value.count })
+      .where(and(eq(allocations.id, row.id), lte(allocations.paid, value.count)))
+      .returning()
+      .get()!;
+    audit(tx, actor, {
+      action: "allocation.count",
+      entityType: ENTITY,
+      entityId: row.id,
+      changes: diff(row, allocation),
+    });
+    return { ok: true as const, allocation };
+  });
+}
+
+/** `{ id, title }` of the branches whose pools the scope reaches, for the scheme screens' selects. */
+export function poolBranchOptions(scope: Scope): { id: number; title: string }[] {
+  return listBranchOptions().filter((b) => scope.branchId === null || b.id === scope.branchId);
 }
 
 // ---------------------------------------------------------------- payout preview
@@ -321,17 +338,24 @@ export const MAX_PREVIEW_ENTRIES = 1_000_000;
 /**
  * For `entries` further draws of each pool type on `date`: the expected winners
  * and cost of every pool (remaining prizes only), per amount, and the expected
- * fallback cost from the base table. The public type is always shown; the two
- * branch types when a branch is given.
+ * fallback cost from the base table. Head office sees the public type, and the
+ * two branch types when a branch is given; a branch user sees its own
+ * branch's two types only, whatever branch is asked for.
  */
-export function payoutPreview(args: { date: string; branchId: number | null; entries: number }): PayoutPreview {
+export function payoutPreview(
+  scope: Scope,
+  args: { date: string; branchId: number | null; entries: number },
+): PayoutPreview {
   const entries = Number.isFinite(args.entries)
     ? Math.max(0, Math.min(MAX_PREVIEW_ENTRIES, Math.floor(args.entries)))
     : 0;
-  const types = ALLOCATION_TYPES.filter((t) => t === "preregistration_public" || args.branchId !== null);
+  const branchId = scope.branchId ?? args.branchId;
+  const types = ALLOCATION_TYPES.filter((t) =>
+    t === "preregistration_public" ? scope.branchId === null : branchId !== null,
+  );
   const result: PreviewType[] = types.map((type) => {
-    const branchId = type === "preregistration_public" ? null : args.branchId;
-    const pools = poolsOf(db, type, branchId, args.date, { withPaidOut: true });
+    const poolBranch = type === "preregistration_public" ? null : branchId;
+    const pools = poolsOf(db, type, poolBranch, args.date, { withPaidOut: true });
     const expectation = expectedPoolWins(pools, entries);
     const previewPools: PreviewPool[] = expectation.pools.map(({ pool, expectedWinners }) => ({
       ...pool,
@@ -360,7 +384,7 @@ export function payoutPreview(args: { date: string; branchId: number | null; ent
     const expectedFallbackCost = expectation.expectedFallbackEntries * fallbackMean;
     return {
       type,
-      branch_id: branchId,
+      branch_id: poolBranch,
       pools: previewPools,
       byAmount: [...byAmount.values()],
       expectedPoolWinners,
@@ -373,7 +397,7 @@ export function payoutPreview(args: { date: string; branchId: number | null; ent
   });
   return {
     date: args.date,
-    branchId: args.branchId,
+    branchId,
     entries,
     types: result,
     expectedTotalCost: result.reduce((s, t) => s + t.expectedTotalCost, 0),

@@ -4,8 +4,9 @@ import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { makeBranch, makePreregistration } from "../../tests/fixtures";
 import { ALLOCATION_MESSAGES, allocationSchema } from "~/schemas/allocation";
+import { SYSTEM_ACTOR, type ScopedActor } from "~/models/scope.server";
+import type { Failure } from "~/models/failure";
 import {
-  AllocationError,
   createAllocation,
   deleteAllocation,
   expectedPoolWins,
@@ -39,14 +40,32 @@ function errorsOf(values: Record<string, string>) {
   return submission.status === "success" ? null : submission.error;
 }
 
-function caught(fn: () => unknown): AllocationError {
-  try {
-    fn();
-  } catch (err) {
-    expect(err).toBeInstanceOf(AllocationError);
-    return err as AllocationError;
+const HQ = SYSTEM_ACTOR;
+
+/** Parses like the form and the API do, then creates; the Result. */
+function attempt(values: Record<string, unknown>, actor: ScopedActor = HQ) {
+  const parsed = allocationSchema.safeParse(values);
+  if (!parsed.success) {
+    const errors: Record<string, string[]> = {};
+    for (const i of parsed.error.issues) (errors[i.path.join(".")] ??= []).push(i.message);
+    return { ok: false as const, code: "invalid" as const, errors };
   }
-  throw new Error("no error thrown");
+  return createAllocation(actor, parsed.data);
+}
+
+/** Creates a pool that must be valid. */
+function create(values: Record<string, unknown>, actor: ScopedActor = HQ) {
+  const result = attempt(values, actor);
+  if (!result.ok) throw new Error(JSON.stringify(result));
+  return result.allocation;
+}
+
+/** The Failure of a Result that must have failed. */
+function failed<T extends object>(
+  result: ({ ok: true } & T) | Failure | { ok: false; code: string; errors: Record<string, string[]> },
+) {
+  expect(result.ok).toBe(false);
+  return result as Failure;
 }
 
 const paging = { start: 0, length: 10, search: "", order: [] };
@@ -145,29 +164,23 @@ describe("allocation form schema", () => {
 describe("allocations", () => {
   it("creates, lists with branch title, paid and remaining, and filters", () => {
     const branch = makeBranch({ title: "Lalitpur Motors" });
-    const a = createAllocation({ ...valid, date: "2026-10-01", amount: "4000", count: "3" }, null);
-    const b = createAllocation(
-      {
-        type: "registration_branch",
-        branch_id: String(branch.id),
-        date: "2026-10-01",
-        amount: "100000",
-        count: "2",
-        probability: "5",
-      },
-      null,
-    );
-    const c = createAllocation(
-      {
-        type: "preregistration_branch",
-        branch_id: branch.id,
-        date: "2026-10-02",
-        amount: 50000,
-        count: 1,
-        probability: 0,
-      },
-      null,
-    );
+    const a = create({ ...valid, date: "2026-10-01", amount: "4000", count: "3" });
+    const b = create({
+      type: "registration_branch",
+      branch_id: String(branch.id),
+      date: "2026-10-01",
+      amount: "100000",
+      count: "2",
+      probability: "5",
+    });
+    const c = create({
+      type: "preregistration_branch",
+      branch_id: branch.id,
+      date: "2026-10-02",
+      amount: 50000,
+      count: 1,
+      probability: 0,
+    });
     expect(a).toMatchObject({
       type: "preregistration_public",
       branch_id: null,
@@ -177,69 +190,65 @@ describe("allocations", () => {
       paid: 0,
     });
 
-    const all = listAllocations(paging);
+    const all = listAllocations(HQ.scope, paging);
     expect(all.recordsTotal).toBe(3);
     // Newest date first, then highest amount.
     expect(all.data.map((r) => r.id)).toEqual([c.id, b.id, a.id]);
     expect(all.data[0]).toMatchObject({ branch: { id: branch.id, title: "Lalitpur Motors" }, paid: 0, remaining: 1 });
     expect(all.data[2]).toMatchObject({ branch: null, remaining: 3 });
 
-    expect(listAllocations(paging, { type: "registration_branch" }).data.map((r) => r.id)).toEqual([b.id]);
-    expect(listAllocations(paging, { branch_id: branch.id }).data.map((r) => r.id)).toEqual([c.id, b.id]);
-    const byDate = listAllocations(paging, { date: "2026-10-01" });
+    expect(listAllocations(HQ.scope, paging, { type: "registration_branch" }).data.map((r) => r.id)).toEqual([b.id]);
+    expect(listAllocations(HQ.scope, paging, { branch_id: branch.id }).data.map((r) => r.id)).toEqual([c.id, b.id]);
+    const byDate = listAllocations(HQ.scope, paging, { date: "2026-10-01" });
     expect(byDate).toMatchObject({ recordsTotal: 3, recordsFiltered: 2 });
-    expect(listAllocations({ ...paging, search: "Lalitpur" }).data.map((r) => r.id)).toEqual([c.id, b.id]);
-    expect(listAllocations({ ...paging, search: "1,00,000" }).data.map((r) => r.id)).toEqual([b.id]);
-    expect(listAllocations({ ...paging, order: [{ column: "amount", dir: "asc" }] }).data.map((r) => r.amount)).toEqual(
-      [4000, 50000, 100000],
-    );
-    expect(listAllocations({ ...paging, start: 1, length: 1 }).data.map((r) => r.id)).toEqual([b.id]);
-    expect(listAllocations(paging, {}, { branchId: branch.id }).recordsTotal).toBe(2);
+    expect(listAllocations(HQ.scope, { ...paging, search: "Lalitpur" }).data.map((r) => r.id)).toEqual([c.id, b.id]);
+    expect(listAllocations(HQ.scope, { ...paging, search: "1,00,000" }).data.map((r) => r.id)).toEqual([b.id]);
+    expect(
+      listAllocations(HQ.scope, { ...paging, order: [{ column: "amount", dir: "asc" }] }).data.map((r) => r.amount),
+    ).toEqual([4000, 50000, 100000]);
+    expect(listAllocations(HQ.scope, { ...paging, start: 1, length: 1 }).data.map((r) => r.id)).toEqual([b.id]);
+    expect(listAllocations({ branchId: branch.id }, paging, {}).recordsTotal).toBe(2);
 
-    for (const r of [a, b, c]) deleteAllocation(r.id);
-    expect(listAllocations(paging).recordsTotal).toBe(0);
+    for (const r of [a, b, c]) expect(deleteAllocation(HQ, r.id).ok).toBe(true);
+    expect(listAllocations(HQ.scope, paging).recordsTotal).toBe(0);
   });
 
   it("refuses invalid input and a branch that does not exist", () => {
-    const invalid = caught(() => createAllocation({ ...valid, count: "6", amount: "1000" }, null));
+    const invalid = failed(attempt({ ...valid, count: "6", amount: "1000" }));
     expect(invalid.code).toBe("invalid");
-    expect(invalid.fieldErrors).toEqual({
+    expect(invalid.errors).toEqual({
       count: [ALLOCATION_MESSAGES.count],
       amount: [ALLOCATION_MESSAGES.amountNotInList],
     });
-    const noBranch = caught(() =>
-      createAllocation({ ...valid, type: "preregistration_branch", branch_id: "999999" }, null),
-    );
-    expect(noBranch.fieldErrors).toEqual({ branch_id: ["Choose a branch from the list."] });
+    const noBranch = failed(attempt({ ...valid, type: "preregistration_branch", branch_id: "999999" }));
+    expect(noBranch.errors).toEqual({ branch_id: ["Choose a branch from the list."] });
     const deletedBranch = makeBranch({ deleted_at: "2026-01-01T00:00:00Z" });
-    expect(
-      caught(() => createAllocation({ ...valid, type: "preregistration_branch", branch_id: deletedBranch.id }, null))
-        .code,
-    ).toBe("invalid");
-    expect(listAllocations(paging).recordsTotal).toBe(0);
+    expect(failed(attempt({ ...valid, type: "preregistration_branch", branch_id: deletedBranch.id })).code).toBe(
+      "invalid",
+    );
+    expect(listAllocations(HQ.scope, paging).recordsTotal).toBe(0);
   });
 
   it("refuses to delete a pool that has paid out, or to lower it below what it paid", () => {
-    const p = createAllocation({ ...valid, date: "2026-10-05", amount: "9000", count: "3", probability: "100" }, null);
+    const p = create({ ...valid, date: "2026-10-05", amount: "9000", count: "3", probability: "100" });
     const at = new Date("2026-10-05T06:00:00Z");
     for (let i = 0; i < 2; i++) {
       drawSecondThrill(makePreregistration({ is_verified: true, status: "verified" }).id, { now: at, random: () => 0 });
     }
-    expect(getAllocation(p.id)!.paid).toBe(2);
+    expect(getAllocation(HQ.scope, p.id)!.paid).toBe(2);
 
-    const del = caught(() => deleteAllocation(p.id));
-    expect(del.code).toBe("paid");
+    const del = failed(deleteAllocation(HQ, p.id));
+    expect(del.code).toBe("conflict");
     expect(del.message).toBe("This scheme has already paid out 2 prizes and can no longer be deleted.");
-    expect(getAllocation(p.id)).not.toBeNull();
+    expect(getAllocation(HQ.scope, p.id)).not.toBeNull();
 
-    const lower = caught(() => updateAllocationCount(p.id, 1));
-    expect(lower.code).toBe("below_paid");
-    expect(lower.fieldErrors).toEqual({ count: ["The count cannot be lower than the 2 prizes already paid out."] });
-    expect(updateAllocationCount(p.id, "2")).toMatchObject({ count: 2, paid: 2 });
-    expect(updateAllocationCount(p.id, 5)).toMatchObject({ count: 5 });
-    expect(caught(() => updateAllocationCount(p.id, 6)).fieldErrors).toEqual({ count: [ALLOCATION_MESSAGES.count] });
-    expect(caught(() => updateAllocationCount(999999, 3)).code).toBe("not_found");
-    expect(caught(() => deleteAllocation(999999)).code).toBe("not_found");
+    const lower = failed(updateAllocationCount(HQ, p.id, { count: 1 }));
+    expect(lower.code).toBe("invalid");
+    expect(lower.errors).toEqual({ count: ["The count cannot be lower than the 2 prizes already paid out."] });
+    expect(updateAllocationCount(HQ, p.id, { count: 2 })).toMatchObject({ allocation: { count: 2, paid: 2 } });
+    expect(updateAllocationCount(HQ, p.id, { count: 5 })).toMatchObject({ allocation: { count: 5 } });
+    expect(failed(updateAllocationCount(HQ, 999999, { count: 3 })).code).toBe("not_found");
+    expect(failed(deleteAllocation(HQ, 999999)).code).toBe("not_found");
 
     // Spent the pools of this test so later tests start clean.
     db.update(allocations).set({ paid: allocations.count }).where(eq(allocations.id, p.id)).run();
@@ -251,15 +260,12 @@ describe("payout preview", () => {
     const date = "2026-10-10";
     const branch = makeBranch();
     // Public: 10000 x2 always wins, then 8000 x1 at 50%.
-    createAllocation({ ...valid, date, amount: "10000", count: "2", probability: "100" }, null);
-    createAllocation({ ...valid, date, amount: "8000", count: "1", probability: "50" }, null);
+    create({ ...valid, date, amount: "10000", count: "2", probability: "100" });
+    create({ ...valid, date, amount: "8000", count: "1", probability: "50" });
     // Branch registrations: one 20000 pool at 10%.
-    createAllocation(
-      { type: "registration_branch", branch_id: branch.id, date, amount: "20000", count: "5", probability: "10" },
-      null,
-    );
+    create({ type: "registration_branch", branch_id: branch.id, date, amount: "20000", count: "5", probability: "10" });
 
-    const preview = payoutPreview({ date, branchId: branch.id, entries: 3 });
+    const preview = payoutPreview(HQ.scope, { date, branchId: branch.id, entries: 3 });
     const pub = preview.types.find((t) => t.type === "preregistration_public")!;
     // Entries 1 and 2 take the 10000 prizes; entry 3 reaches the 8000 pool and wins half the time.
     expect(pub.pools.map((p) => [p.amount, p.expectedWinners, p.expectedCost])).toEqual([
@@ -283,8 +289,15 @@ describe("payout preview", () => {
     expect(preview.expectedTotalCost).toBeCloseTo(26750 + 6000 + 16500, 9);
 
     // Without a branch only the public pools are previewed.
-    expect(payoutPreview({ date, branchId: null, entries: 3 }).types.map((t) => t.type)).toEqual([
+    expect(payoutPreview(HQ.scope, { date, branchId: null, entries: 3 }).types.map((t) => t.type)).toEqual([
       "preregistration_public",
+    ]);
+    // A branch user previews its own branch's pools only, whatever branch it asks for.
+    const other = makeBranch();
+    const own = payoutPreview({ branchId: other.id }, { date, branchId: branch.id, entries: 3 });
+    expect(own.types.map((t) => [t.type, t.branch_id])).toEqual([
+      ["preregistration_branch", other.id],
+      ["registration_branch", other.id],
     ]);
   });
 
@@ -334,5 +347,83 @@ describe("payout preview", () => {
       expect((wins.get(pool.id) ?? 0) / runs).toBeCloseTo(expectedWinners, 1);
     }
     expect(fallback / runs).toBeCloseTo(exact.expectedFallbackEntries, 1);
+  });
+});
+
+describe("branch scope inside the allocation queries", () => {
+  it("a branch user cannot read, change or delete another branch's pool, nor a public one, nor create for another branch", () => {
+    const mine = makeBranch();
+    const theirs = makeBranch();
+    const manager: ScopedActor = {
+      id: null,
+      email: "manager@example.test",
+      address: "10.0.0.9",
+      scope: { branchId: mine.id },
+    };
+    const date = "2026-10-20";
+    const own = create({
+      type: "registration_branch",
+      branch_id: mine.id,
+      date,
+      amount: "5000",
+      count: "2",
+      probability: "10",
+    });
+    const other = create({
+      type: "registration_branch",
+      branch_id: theirs.id,
+      date,
+      amount: "5000",
+      count: "2",
+      probability: "10",
+    });
+    const pub = create({ ...valid, date });
+
+    expect(getAllocation(manager.scope, own.id)?.id).toBe(own.id);
+    for (const id of [other.id, pub.id]) {
+      expect(getAllocation(manager.scope, id)).toBeNull();
+      expect(failed(updateAllocationCount(manager, id, { count: 5 })).code).toBe("not_found");
+      expect(failed(deleteAllocation(manager, id)).code).toBe("not_found");
+    }
+    expect(listAllocations(manager.scope, paging, { date }).data.map((r) => r.id)).toEqual([own.id]);
+    expect(
+      failed(attempt({ type: "registration_branch", branch_id: theirs.id, date, amount: "5000" }, manager)).errors,
+    ).toEqual({
+      branch_id: ["Choose a branch from the list."],
+    });
+    expect(failed(attempt({ ...valid, date }, manager)).errors).toHaveProperty("branch_id");
+    // Untouched.
+    expect(getAllocation(HQ.scope, other.id)).toMatchObject({ count: 2 });
+    expect(getAllocation(HQ.scope, pub.id)).not.toBeNull();
+    // Its own pool it may change and delete.
+    expect(updateAllocationCount(manager, own.id, { count: 3 }).ok).toBe(true);
+    expect(deleteAllocation(manager, own.id).ok).toBe(true);
+    for (const r of [other, pub]) deleteAllocation(HQ, r.id);
+  });
+
+  it("each change writes its audit row in the same transaction; a refused change writes none", () => {
+    const actor: ScopedActor = {
+      id: null,
+      email: "auditor@example.test",
+      address: "10.0.0.7",
+      scope: { branchId: null },
+    };
+    const rows = () =>
+      db
+        .select()
+        .from(schema.auditLog)
+        .all()
+        .filter((r) => r.entity_type === "allocation" && r.user_email === actor.email);
+    const p = create({ ...valid, date: "2026-10-21", amount: "5000", count: "2" }, actor);
+    expect(updateAllocationCount(actor, p.id, { count: 4 }).ok).toBe(true);
+    expect(failed(updateAllocationCount(actor, 999999, { count: 4 })).code).toBe("not_found");
+    expect(deleteAllocation(actor, p.id).ok).toBe(true);
+    const trail = rows();
+    expect(trail.map((r) => r.action)).toEqual(["allocation.create", "allocation.count", "allocation.delete"]);
+    expect(trail.every((r) => r.address === "10.0.0.7" && r.entity_id === String(p.id))).toBe(true);
+    expect(JSON.parse(trail[1].changes)).toEqual({ count: { before: 2, after: 4 } });
+    // The trail cannot be changed or deleted.
+    expect(() => db.update(schema.auditLog).set({ action: "x" }).run()).toThrow(/audit trail cannot be changed/);
+    expect(() => db.delete(schema.auditLog).run()).toThrow(/audit trail cannot be changed/);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * Uploaded images: JPEG, PNG or WebP only (checked by decoding, not by name),
  * at most 10 MB and 40 megapixels in, scaled to fit 720 x 1280 at quality 80
- * out, stored outside the public folder and served by /files/{id}.
+ * out, stored outside the public folder and served by /files/{key} (an
+ * unguessable key, never the sequential id).
  */
 import { desc, eq } from "drizzle-orm";
 import fs from "node:fs";
@@ -58,6 +59,7 @@ export async function storeImage(
   return db
     .insert(schema.files)
     .values({
+      key: randomToken(18),
       type,
       filename: filename.slice(0, 200) || "image",
       path: key,
@@ -81,6 +83,12 @@ export function getFile(id: number): StoredFile | undefined {
   return db.select().from(schema.files).where(eq(schema.files.id, id)).get();
 }
 
+/** A file by the unguessable key of its address. */
+export function getFileByKey(key: string): StoredFile | undefined {
+  if (!/^[A-Za-z0-9_-]{16,40}$/.test(key)) return undefined;
+  return db.select().from(schema.files).where(eq(schema.files.key, key)).get();
+}
+
 export function readFileBytes(file: StoredFile): Buffer | null {
   const full = path.join(uploadsDir(), file.path);
   return fs.existsSync(full) ? fs.readFileSync(full) : null;
@@ -91,5 +99,17 @@ export function listFiles(type?: string | null) {
   return (type ? q.where(eq(schema.files.type, type)) : q).orderBy(desc(schema.files.id)).limit(200).all();
 }
 
-/** The public address of a stored file. */
-export const fileUrl = (id: number | null | undefined) => (id ? `/files/${id}` : null);
+/** Keys never change once written, so this process remembers them. */
+const keys = new Map<number, string>();
+
+/** The address of a stored file: /files/{key}, never its sequential id. */
+export function fileUrl(id: number | null | undefined): string | null {
+  if (!id) return null;
+  let key = keys.get(id);
+  if (!key) {
+    key = db.select({ key: schema.files.key }).from(schema.files).where(eq(schema.files.id, id)).get()?.key;
+    if (!key) return null;
+    keys.set(id, key);
+  }
+  return `/files/${key}`;
+}

@@ -4,7 +4,7 @@
  */
 import { findUserByEmail, setPassword } from "./user.server";
 import { issueCode, verifyCode } from "./otp.server";
-import { endAllSessionsOf } from "~/utils/session.server";
+import type { Actor } from "./audit.server";
 
 export async function requestPasswordReset(email: string): Promise<void> {
   const user = findUserByEmail(email);
@@ -21,11 +21,16 @@ export async function requestPasswordReset(email: string): Promise<void> {
 export type ResetResult = { ok: true } | { ok: false; field: "code"; message: string };
 
 /** Checks the code and sets the new password; every session and token of the user ends. */
-export async function resetPassword(email: string, code: string, password: string): Promise<ResetResult> {
+export async function resetPassword(
+  email: string,
+  code: string,
+  password: string,
+  address: string | null,
+): Promise<ResetResult> {
   const user = findUserByEmail(email);
   const check = user ? verifyCode({ purpose: "password_reset", subjectId: user.id, code }) : { ok: false as const };
   if (!user || !check.ok) return { ok: false, field: "code", message: "The code is invalid or has expired." };
-  await setPassword(user.id, password);
-  endAllSessionsOf(user.id);
+  const actor: Actor = { id: user.id, email: user.email, address };
+  await setPassword(actor, user.id, password);
   return { ok: true };
 }

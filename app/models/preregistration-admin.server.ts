@@ -41,6 +41,16 @@ export function preregistrationListScope(scope: Scope): SQL | undefined {
 /** Rows a branch user may open by slug: the one rule of app/models/preregistration.server.ts. */
 export const preregistrationAccessScope = (scope: Scope): SQL | undefined => preregistrationScope(scope);
 
+/** Whether staff of this scope may see a proof screenshot: it belongs to a pre-registration they may open. */
+export function canOpenScreenshot(scope: Scope, fileId: number): boolean {
+  if (scope.branchId === null) return true;
+  return !!db
+    .select({ id: P.id })
+    .from(P)
+    .where(and(eq(P.screenshot_id, fileId), preregistrationAccessScope(scope)))
+    .get();
+}
+
 /** Staff who may see one-time codes beside the phone (spec: read-user; create-user on the pre-registration screens). */
 export function canSeeCodes(user: PermissionHolder): boolean {
   return can(user, "read-user") || can(user, "create-user");

@@ -253,7 +253,7 @@ describe("screenshots", () => {
     expect(stored.type).toBe("screenshot");
     expect(stored.width).toBe(720);
     expect(stored.height).toBe(450);
-    expect(getPreregistrationBySlug(entry.slug)?.screenshot_url).toBe(`/files/${stored.id}`);
+    expect(getPreregistrationBySlug(entry.slug)?.screenshot_url).toBe(`/files/${stored.key}`);
   });
 
   it("reports a file that is not an image under screenshot", async () => {

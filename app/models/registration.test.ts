@@ -4,12 +4,18 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
-import { createAllocation } from "~/models/allocation.server";
 import { currentCode } from "~/models/otp.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { kathmanduDate, setClock } from "~/utils/time";
 import { REGISTRATION_MESSAGES as M, type RegistrationInput } from "~/schemas/registration";
-import { makeBikeModel, makeBranch, makePreregistration, makeUser, nextPhone } from "../../tests/fixtures";
+import {
+  makeBikeModel,
+  makeBranch,
+  makePreregistration,
+  makeUser,
+  nextPhone,
+  makeAllocation,
+} from "../../tests/fixtures";
 import {
   billWithoutPrefix,
   confirmRegistration,
@@ -273,17 +279,14 @@ describe("confirmation code and coupon draw", () => {
   it("draws the coupon only for a confirmed registration, once", async () => {
     const branch = makeBranch({ title: "Draw Branch" });
     const actor = { id: actorA.id, scope: { branchId: branch.id } };
-    createAllocation(
-      {
-        type: "registration_branch",
-        branch_id: branch.id,
-        date: kathmanduDate(),
-        amount: 5000,
-        count: 1,
-        probability: 100,
-      },
-      null,
-    );
+    makeAllocation({
+      type: "registration_branch",
+      branch_id: branch.id,
+      date: kathmanduDate(),
+      amount: 5000,
+      count: 1,
+      probability: 100,
+    });
     const pending = await registered(verifiedPre({ branch_id: branch.id }), actor);
     expect(await drawCoupon(actor.scope, pending.slug)).toMatchObject({
       ok: false,
@@ -360,17 +363,14 @@ describe("lists, search and download", () => {
   it("filters by payment mode, model, branch, dates and prizes, inside the scope", async () => {
     const branch = makeBranch({ title: "Filter Branch" });
     const actor = { id: actorA.id, scope: { branchId: branch.id } };
-    createAllocation(
-      {
-        type: "registration_branch",
-        branch_id: branch.id,
-        date: kathmanduDate(),
-        amount: 3000,
-        count: 1,
-        probability: 100,
-      },
-      null,
-    );
+    makeAllocation({
+      type: "registration_branch",
+      branch_id: branch.id,
+      date: kathmanduDate(),
+      amount: 3000,
+      count: 1,
+      probability: 100,
+    });
     const finance = await confirmed(verifiedPre({ branch_id: branch.id, prize: 9000, shared: true }), actor, {
       payment_mode: "FINANCE",
       bike_model_id: model2.id,

@@ -5,6 +5,7 @@
  */
 import { eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
+import type { Actor } from "./audit.server";
 
 export type Scope = { branchId: number | null };
 
@@ -19,3 +20,9 @@ export function branchCondition(column: SQLiteColumn, scope: Scope): SQL | undef
 }
 
 export const isHeadOffice = (scope: Scope) => scope.branchId === null;
+
+/** Who is asking, as a model's write sees them: the audit's actor with their branch scope. */
+export type ScopedActor = Actor & { scope: Scope };
+
+/** Head office acting as the system (seed, maintenance scripts). */
+export const SYSTEM_ACTOR: ScopedActor = { id: null, email: "system", address: null, scope: HEAD_OFFICE };

@@ -1,6 +1,10 @@
 /** Staff users: login, the signed-in user with role and permissions, account creation, passwords. */
-import { and, eq, isNull, sql } from "drizzle-orm";
-import { db, schema } from "@db/index";
+import { and, eq, isNull, ne, sql } from "drizzle-orm";
+import { db, schema, type Executor } from "@db/index";
+import { clear, hit } from "~/utils/rate-limit.server";
+import { audit, type Actor } from "./audit.server";
+import { fail, type Failure } from "./failure";
+import { transact } from "./transaction.server";
 import { DUMMY_PASSWORD_HASH, hashPassword, randomSlug, verifyPassword } from "~/utils/crypto.server";
 import type { Permission } from "~/utils/permissions";
 
@@ -114,9 +118,40 @@ export async function createUser(input: NewUser) {
     .get();
 }
 
-export async function setPassword(userId: number, password: string) {
+/**
+ * Ends a user's back-office sessions and revokes their API tokens, all of them
+ * or all but the session whose cookie id hashes to `keepSessionHash`.
+ */
+export function endSessions(exec: Executor, userId: number, keepSessionHash?: string) {
+  exec
+    .delete(schema.sessions)
+    .where(
+      and(eq(schema.sessions.user_id, userId), keepSessionHash ? ne(schema.sessions.id, keepSessionHash) : undefined),
+    )
+    .run();
+  exec
+    .update(schema.apiTokens)
+    .set({ revoked_at: new Date().toISOString() })
+    .where(and(eq(schema.apiTokens.user_id, userId), isNull(schema.apiTokens.revoked_at)))
+    .run();
+}
+
+/**
+ * Sets a new password in one transaction with its consequences: every other
+ * session and every API token of the user ends, and the change is audited.
+ */
+export async function setPassword(actor: Actor, userId: number, password: string, keepSessionHash?: string) {
   const password_hash = await hashPassword(password);
-  db.update(users).set({ password_hash, updated_at: new Date().toISOString() }).where(eq(users.id, userId)).run();
+  transact((tx) => {
+    tx.update(users).set({ password_hash, updated_at: new Date().toISOString() }).where(eq(users.id, userId)).run();
+    endSessions(tx, userId, keepSessionHash);
+    audit(tx, actor, {
+      action: "user.password",
+      entityType: "user",
+      entityId: userId,
+      changes: { password: { before: "•••", after: "•••" } },
+    });
+  });
 }
 
 export function roleBySlug(slug: string) {
@@ -127,10 +162,26 @@ export function listRoles() {
   return db.select({ id: roles.id, slug: roles.slug, title: roles.title }).from(roles).orderBy(roles.id).all();
 }
 
-/** Changes one's own password after checking the current one. */
-export async function changePassword(userId: number, current: string, next: string): Promise<boolean> {
-  const user = db.select().from(users).where(eq(users.id, userId)).get();
-  if (!user || !(await verifyPassword(current, user.password_hash))) return false;
-  await setPassword(userId, next);
-  return true;
+export const WRONG_CURRENT_PASSWORD = "The current password is incorrect.";
+
+/**
+ * Changes one's own password after checking the current one. Guesses at the
+ * current password are limited like logins (a point is taken before the
+ * check); a change ends every other session and every API token, keeping the
+ * session it was made from.
+ */
+export async function changePassword(
+  actor: Actor & { id: number },
+  input: { current: string; next: string },
+  keepSessionHash?: string,
+): Promise<{ ok: true } | Failure> {
+  const limited = hit("password-check", String(actor.id));
+  if (!limited.ok) return fail.rateLimited(limited.retryAfterSeconds);
+  const user = db.select().from(users).where(eq(users.id, actor.id)).get();
+  if (!user || !(await verifyPassword(input.current, user.password_hash))) {
+    return fail.field("current_password", WRONG_CURRENT_PASSWORD);
+  }
+  await setPassword(actor, actor.id, input.next, keepSessionHash);
+  transact((tx) => clear(tx, "password-check", String(actor.id)));
+  return { ok: true };
 }

@@ -4,7 +4,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { FieldError } from "~/components/Field";
 import { useStaff } from "~/components/Guard";
+import { failureStatus } from "~/models/failure";
 import { changePassword } from "~/models/user.server";
+import { readForm } from "~/utils/body.server";
+import { currentSessionHash } from "~/utils/session.server";
 import { changePasswordSchema } from "~/schemas/auth";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
@@ -19,19 +22,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  const submission = parseWithZod(await request.formData(), { schema: changePasswordSchema });
+  const submission = parseWithZod(await readForm(request), { schema: changePasswordSchema });
   const hideFields = ["current_password", "password", "password_confirmation"];
-  if (submission.status !== "success") return Response.json(submission.reply({ hideFields }), { status: 400 });
-  const ok = await changePassword(user.id, submission.value.current_password, submission.value.password);
-  if (!ok) {
-    return Response.json(
-      submission.reply({ fieldErrors: { current_password: ["The current password is incorrect."] }, hideFields }),
-      {
-        status: 400,
-      },
-    );
+  if (submission.status !== "success") return Response.json(submission.reply({ hideFields }), { status: 422 });
+  const { current_password: current, password: next } = submission.value;
+  const result = await changePassword(user, { current, next }, await currentSessionHash(request));
+  if (!result.ok) {
+    return Response.json(submission.reply({ fieldErrors: result.errors, hideFields }), {
+      status: failureStatus(result),
+    });
   }
-  return redirectWithToast("/admin/profile", success("Your password has been changed."));
+  return redirectWithToast(
+    "/admin/profile",
+    success("Your password has been changed. Your other sessions have been signed out."),
+  );
 }
 
 export default function Profile() {

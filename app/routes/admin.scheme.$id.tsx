@@ -2,13 +2,15 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { Field } from "~/components/Field";
-import { reachesBranch } from "~/components/scheme/filters.server";
 import { rupees, typeLabel } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
-import { AllocationError, deleteAllocation, getAllocation, updateAllocationCount } from "~/models/allocation.server";
-import { listBranchOptions } from "~/models/branch.server";
-import { requireRouteAccess, type Staff, type RouteAccess } from "~/utils/auth.server";
+import { deleteAllocation, getAllocation, poolBranchOptions, updateAllocationCount } from "~/models/allocation.server";
+import { failureStatus } from "~/models/failure";
+import { allocationCountSchema } from "~/schemas/allocation";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue, readForm } from "~/utils/body.server";
+import { notFound } from "~/utils/http.server";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
@@ -18,41 +20,38 @@ export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
 export const meta: MetaFunction = () => [{ title: "Scheme" }];
 export const links = schemeLinks;
 
-function findScheme(user: Staff, id: string | undefined) {
-  const n = Number(id);
-  const row = Number.isSafeInteger(n) && n > 0 ? getAllocation(n) : null;
-  if (!row || !reachesBranch(user.scope, row.branch_id)) throw new Response("Not Found", { status: 404 });
-  return row;
-}
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  const { created_by: _by, ...scheme } = findScheme(user, params.id);
-  const branch = scheme.branch_id === null ? null : listBranchOptions().find((b) => b.id === scheme.branch_id);
+  const row = getAllocation(user.scope, Number(params.id));
+  if (!row) throw notFound();
+  const { created_by: _by, ...scheme } = row;
+  const branch =
+    scheme.branch_id === null ? null : poolBranchOptions(user.scope).find((b) => b.id === scheme.branch_id);
   return { scheme: { ...scheme, remaining: scheme.count - scheme.paid, branch: branch?.title ?? null } };
 }
 
 /** intent=count changes the count (never below what was paid); intent=delete deletes a pool that paid nothing. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  const scheme = findScheme(user, params.id);
-  const form = await request.formData();
-  const here = `/admin/scheme/${scheme.id}`;
-  try {
-    switch (form.get("intent")) {
-      case "count":
-        updateAllocationCount(scheme.id, form.get("count"));
-        return redirectWithToast(here, success("Count saved."));
-      case "delete":
-        deleteAllocation(scheme.id);
-        return redirectWithToast("/admin/scheme", success("Scheme deleted."));
-      default:
-        return redirectWithToast(here, oops("Unknown action."));
+  const id = Number(params.id);
+  const here = `/admin/scheme/${id}`;
+  const form = await readForm(request);
+  switch (form.get("intent")) {
+    case "count": {
+      const parsed = parseValue({ kind: "form", form }, allocationCountSchema);
+      const result = parsed.ok ? updateAllocationCount(user, id, parsed.value) : parsed;
+      if (result.ok) return redirectWithToast(here, success("Count saved."));
+      if (result.code !== "invalid") return redirectWithToast(here, oops(result.message));
+      return data({ count: String(form.get("count") ?? ""), errors: result.errors }, { status: failureStatus(result) });
     }
-  } catch (err) {
-    if (!(err instanceof AllocationError)) throw err;
-    if (err.code === "paid" || err.code === "not_found") return redirectWithToast(here, oops(err.message));
-    return data({ count: String(form.get("count") ?? ""), errors: err.fieldErrors }, { status: 400 });
+    case "delete": {
+      const result = deleteAllocation(user, id);
+      return result.ok
+        ? redirectWithToast("/admin/scheme", success("Scheme deleted."))
+        : redirectWithToast(here, oops(result.message));
+    }
+    default:
+      return redirectWithToast(here, oops("Unknown action."));
   }
 }
 

@@ -2,20 +2,19 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { DataTable } from "~/components/DataTable";
-import { allocationFilters, reachesBranch } from "~/components/scheme/filters.server";
+import { allocationFilters } from "~/components/scheme/filters.server";
 import { rupees, typeLabel } from "~/components/scheme/format";
 import { PayoutPreview } from "~/components/scheme/PayoutPreview";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
 import {
-  AllocationError,
   type AllocationRow,
   deleteAllocation,
-  getAllocation,
   listAllocations,
   payoutPreview,
+  poolBranchOptions,
 } from "~/models/allocation.server";
-import { listBranchOptions } from "~/models/branch.server";
+import { readForm } from "~/utils/body.server";
 import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constants";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
@@ -35,24 +34,19 @@ const LIST_KEYS = ["type", "branch_id", "date", "search"];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  const branches = listBranchOptions().filter((b) => reachesBranch(user.scope, b.id));
+  const branches = poolBranchOptions(user.scope);
 
   const previewDate = params.get("preview_date") ?? "";
   const previewBranch = Number(params.get("preview_branch"));
   const entries = Number.parseInt(params.get("entries") ?? "", 10);
-  const preview = payoutPreview({
+  const preview = payoutPreview(user.scope, {
     date: isIsoDate(previewDate) ? previewDate : kathmanduDate(),
-    branchId: branches.some((b) => b.id === previewBranch) ? previewBranch : (user.scope.branchId ?? null),
+    branchId: branches.some((b) => b.id === previewBranch) ? previewBranch : null,
     entries: Number.isFinite(entries) && entries >= 0 ? entries : DEFAULT_PREVIEW_ENTRIES,
   });
-  if (user.scope.branchId !== null) {
-    // A branch user's preview shows its own branch's pools only, never the public ones.
-    preview.types = preview.types.filter((t) => t.branch_id !== null);
-    preview.expectedTotalCost = preview.types.reduce((s, t) => s + t.expectedTotalCost, 0);
-  }
 
   return {
-    table: listAllocations(parseTableParams(params), allocationFilters(params), user.scope),
+    table: listAllocations(user.scope, parseTableParams(params), allocationFilters(params)),
     branches,
     preview,
   };
@@ -64,18 +58,10 @@ export async function action({ request }: ActionFunctionArgs) {
   url.searchParams.delete("index");
   const query = url.searchParams.toString();
   const back = `/admin/scheme${query ? `?${query}` : ""}`;
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") !== "delete") return redirectWithToast(back, oops("Unknown action."));
-  const id = Number(form.get("id"));
-  const row = Number.isSafeInteger(id) && id > 0 ? getAllocation(id) : null;
-  if (!row || !reachesBranch(user.scope, row.branch_id)) return redirectWithToast(back, oops("Scheme not found."));
-  try {
-    deleteAllocation(row.id);
-  } catch (err) {
-    if (err instanceof AllocationError) return redirectWithToast(back, oops(err.message));
-    throw err;
-  }
-  return redirectWithToast(back, success("Scheme deleted."));
+  const result = deleteAllocation(user, Number(form.get("id")));
+  return redirectWithToast(back, result.ok ? success("Scheme deleted.") : oops(result.message));
 }
 
 function DeleteRow({ row }: { row: AllocationRow }) {

@@ -6,11 +6,11 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 
 import { Field, SelectField } from "~/components/Field";
 import { schemeFormData } from "~/components/scheme/allocation-form";
-import { reachesBranch } from "~/components/scheme/filters.server";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
-import { AllocationError, createAllocation } from "~/models/allocation.server";
-import { listBranchOptions } from "~/models/branch.server";
+import { createAllocation, poolBranchOptions } from "~/models/allocation.server";
+import { readForm } from "~/utils/body.server";
+import { replyFailure } from "~/utils/http.server";
 import {
   ALLOCATION_TYPE_LABELS,
   ALLOCATION_TYPES,
@@ -18,7 +18,7 @@ import {
   prizeOptionsForType,
   typeNeedsBranch,
 } from "~/models/prize-constants";
-import { ALLOCATION_MESSAGES, allocationSchema } from "~/schemas/allocation";
+import { allocationSchema } from "~/schemas/allocation";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { kathmanduDate } from "~/utils/time";
 import { redirectWithToast, success } from "~/utils/toast.server";
@@ -34,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const type = params.get("type");
   return {
-    branches: listBranchOptions().filter((b) => reachesBranch(user.scope, b.id)),
+    branches: poolBranchOptions(user.scope),
     defaults: {
       type: isAllocationType(type) ? type : ALLOCATION_TYPES[0],
       branch_id: params.get("branch_id") ?? "",
@@ -55,28 +55,16 @@ type ActionData = { result: SubmissionResult<string[]> };
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  const form = await request.formData();
+  const form = await readForm(request);
   if (form.get("intent") === "refresh") {
     form.delete("intent");
     const { initialValue } = parseWithZod(form, { schema: allocationSchema }).reply();
     return data<ActionData>({ result: { initialValue, error: {} } });
   }
   const submission = parseWithZod(schemeFormData(form), { schema: allocationSchema });
-  if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 400 });
-  if (!reachesBranch(user.scope, submission.value.branch_id ?? null)) {
-    const fieldErrors = { branch_id: [ALLOCATION_MESSAGES.branchRequired] };
-    return data<ActionData>({ result: submission.reply({ fieldErrors }) }, { status: 400 });
-  }
-  try {
-    createAllocation(submission.value, user.id);
-  } catch (err) {
-    if (!(err instanceof AllocationError)) throw err;
-    const { form: formErrors, ...fieldErrors } = err.fieldErrors;
-    return data<ActionData>(
-      { result: submission.reply({ formErrors: formErrors ?? [err.message], fieldErrors }) },
-      { status: 400 },
-    );
-  }
+  if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 422 });
+  const result = createAllocation(user, submission.value);
+  if (!result.ok) return replyFailure(schemeFormData(form), result);
   return redirectWithToast("/admin/scheme", success("Scheme saved."));
 }
 

@@ -2,11 +2,11 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { DrawAudit } from "~/components/scheme/DrawAudit";
-import { drawFilters, reachesBranch } from "~/components/scheme/filters.server";
+import { drawFilters } from "~/components/scheme/filters.server";
 import { OUTCOME_LABELS, rupees, THRILL_LABELS, typeLabel } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
-import { listBranchOptions } from "~/models/branch.server";
+import { poolBranchOptions } from "~/models/allocation.server";
 import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constants";
 import { listDraws, type DrawListRow } from "~/models/prize-draw.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   return {
     table: listDraws(parseTableParams(params), drawFilters(params), user.scope),
-    branches: listBranchOptions().filter((b) => reachesBranch(user.scope, b.id)),
+    branches: poolBranchOptions(user.scope),
   };
 }
 

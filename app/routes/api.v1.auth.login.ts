@@ -1,19 +1,20 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { loginSchema } from "~/schemas/auth";
-import { apiError, issueToken, parseApiBody } from "~/utils/api.server";
-import { checkCredentials, LoginError } from "~/utils/auth.server";
+import { apiData, issueToken } from "~/utils/api.server";
+import { checkCredentials, clientAddress } from "~/utils/auth.server";
+import { parseApiBody } from "~/utils/body.server";
+import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
-/** POST /api/v1/auth/login: email, password, remember_me → access_token and user (with its permissions). */
-export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed.");
-  const { value } = await parseApiBody(request, loginSchema);
-  try {
-    const user = await checkCredentials(value.email, value.password, context.clientAddress);
-    const { token, expires_at } = issueToken(user.id, value.remember_me);
-    const body = { access_token: token, token_type: "Bearer", expires_at, user };
-    return Response.json({ ...body, data: body, message: "Logged in." });
-  } catch (e) {
-    if (e instanceof LoginError) return apiError(401, e.message);
-    throw e;
-  }
+/**
+ * POST /api/v1/auth/login: email, password, remember_me → access_token and user (with its permissions).
+ * 401 "Invalid Credentials"; 429 with Retry-After once the address or the account is locked.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const value = await parseApiBody(request, loginSchema);
+  const result = await checkCredentials(value.email, value.password, clientAddress(request));
+  if (!result.ok) return apiFailure(result);
+  const { token, expires_at } = issueToken(result.user.id, value.remember_me);
+  const body = { access_token: token, token_type: "Bearer", expires_at, user: result.user };
+  return apiData(body, "Logged in.", {}, body);
 }

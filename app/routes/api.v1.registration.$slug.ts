@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { parseApiBody } from "~/utils/body.server";
 import { deleteRegistration, getRegistrationDetail, updateRegistration } from "~/models/registration.server";
 import { registrationUpdateSchema } from "~/schemas/registration";
-import { apiData, apiError, notFound, parseApiBody, requireApiUser } from "~/utils/api.server";
+import { apiData, apiError, notFound, requireApiUser } from "~/utils/api.server";
 import { can } from "~/utils/permissions";
 
 /** GET /api/v1/registration/{slug}: one registration of the caller's scope (deleted ones too); the code only with read-user. */
@@ -20,7 +21,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   if (request.method !== "POST") return apiError(405, "Method not allowed.");
   const user = await requireApiUser(request, "update-registration");
-  const { value } = await parseApiBody(request, registrationUpdateSchema);
+  const value = await parseApiBody(request, registrationUpdateSchema);
   const outcome = updateRegistration(user.scope, params.slug!, value);
   if (!outcome.ok) return apiError(outcome.status, outcome.message, outcome.errors);
   return apiData(outcome.registration, "Registration updated.");

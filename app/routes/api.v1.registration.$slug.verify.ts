@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { parseApiBody } from "~/utils/body.server";
 import { confirmRegistration } from "~/models/registration.server";
 import { registrationCodeSchema } from "~/schemas/registration";
-import { apiData, apiError, parseApiBody, requireApiUser } from "~/utils/api.server";
+import { apiData, apiError, requireApiUser } from "~/utils/api.server";
 
 /**
  * POST /api/v1/registration/{slug}/verify {code}: confirms the purchase with
@@ -11,7 +12,7 @@ import { apiData, apiError, parseApiBody, requireApiUser } from "~/utils/api.ser
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(405, "Method not allowed.");
   const user = await requireApiUser(request, "read-registration");
-  const { value } = await parseApiBody(request, registrationCodeSchema);
+  const value = await parseApiBody(request, registrationCodeSchema);
   const res = confirmRegistration(user.scope, params.slug!, value.code);
   if (!res.ok) return apiError(res.status, res.message, res.errors);
   return apiData(

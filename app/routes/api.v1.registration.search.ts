@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { parseApiBody } from "~/utils/body.server";
 import { searchRegistrants } from "~/models/registration.server";
 import { registrantSearchSchema } from "~/schemas/registration";
-import { apiData, apiError, parseApiBody } from "~/utils/api.server";
+import { apiData, apiError } from "~/utils/api.server";
 import { requireStaff } from "~/utils/staff-request.server";
 
 /**
@@ -12,6 +13,6 @@ import { requireStaff } from "~/utils/staff-request.server";
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(405, "Method not allowed.");
   const user = await requireStaff(request, "read-registration");
-  const { value } = await parseApiBody(request, registrantSearchSchema);
+  const value = await parseApiBody(request, registrantSearchSchema);
   return apiData(searchRegistrants(user.scope, value.q));
 }

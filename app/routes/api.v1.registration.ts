@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { parseApiBody } from "~/utils/body.server";
 import { createRegistration, listRegistrations, readRegistrationFilters } from "~/models/registration.server";
 import { registrationApiSchema } from "~/schemas/registration";
-import { apiData, apiError, parseApiBody, requireApiUser } from "~/utils/api.server";
+import { apiData, apiError, requireApiUser } from "~/utils/api.server";
 import { parseTableParams } from "~/utils/datatable.server";
 
 /** Rows returned at once with `all` (instead of a page of 10). */
@@ -26,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return apiError(405, "Method not allowed.");
   const user = await requireApiUser(request, "create-registration");
-  const { value } = await parseApiBody(request, registrationApiSchema);
+  const value = await parseApiBody(request, registrationApiSchema);
   const outcome = await createRegistration({ id: user.id, scope: user.scope }, value.preregistration_id, value);
   if (!outcome.ok) return apiError(outcome.status, outcome.message, outcome.errors);
   return apiData(

@@ -1,15 +1,11 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
+import { readForm } from "~/utils/body.server";
 import { isLang } from "~/utils/i18n";
 import { languageCookie } from "~/utils/language.server";
-
-/** Only a local path is followed back. */
-function localPath(to: unknown): string {
-  if (typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) return "/";
-  return to;
-}
+import { safeRedirect } from "~/utils/safe-redirect";
 
 function switchTo(lang: unknown, to: unknown) {
-  return redirect(localPath(to), {
+  return redirect(safeRedirect(to, "/"), {
     headers: { "Set-Cookie": languageCookie(isLang(lang) ? lang : "en"), "Cache-Control": "no-store" },
   });
 }
@@ -22,6 +18,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** POST lang, redirectTo: the same for a form. */
 export async function action({ request }: ActionFunctionArgs) {
-  const form = await request.formData();
+  const form = await readForm(request);
   return switchTo(form.get("lang"), form.get("redirectTo"));
 }

@@ -1,35 +1,36 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
+import { BODY_LIMITS, formRequest, readForm } from "~/utils/body.server";
 import { useHydrated } from "~/components/useHydrated";
 import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
 import { useState } from "react";
-import {
-  authenticator,
-  createUserSession,
-  getOptionalUser,
-  LoginError,
-  safeRedirect,
-  withClientAddress,
-} from "~/utils/auth.server";
+import { failureStatus } from "~/models/failure";
+import { authenticator, createUserSession, getOptionalUser, LoginError } from "~/utils/auth.server";
+import { safeRedirect } from "~/utils/safe-redirect";
 
 export const meta: MetaFunction = () => [{ title: "Login" }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
-  if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo")));
+  if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/admin"));
   return null;
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.clone().formData();
-  const to = safeRedirect(form.get("redirectTo"));
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request, { limit: BODY_LIMITS.form });
+  const to = safeRedirect(form.get("redirectTo"), "/admin");
   const remember = form.get("remember_me") === "on";
   try {
-    const user = await authenticator.authenticate("form", await withClientAddress(request, context.clientAddress));
+    const user = await authenticator.authenticate("form", formRequest(request, form));
     return createUserSession(request, user, remember, to);
   } catch (error) {
     if (error instanceof LoginError) {
-      return Response.json({ error: error.message, email: String(form.get("email") ?? "") }, { status: 400 });
+      const { failure } = error;
+      const headers = failure.retryAfterSeconds ? { "Retry-After": String(failure.retryAfterSeconds) } : undefined;
+      return Response.json(
+        { error: failure.message, email: String(form.get("email") ?? "") },
+        { status: failureStatus(failure), headers },
+      );
     }
     throw error;
   }

@@ -41,7 +41,7 @@ export async function action({ request, context }: ActionFunctionArgs) {
       status: 429,
     });
   const { email, code, password } = submission.value;
-  const result = await resetPassword(email, code, password);
+  const result = await resetPassword(email, code, password, context.clientAddress);
   if (!result.ok) {
     return Response.json(
       submission.reply({

@@ -89,3 +89,5 @@ export type AllocationFormInput = z.input<typeof allocationSchema>;
 export const allocationCountSchema = z.object({
   count: z.preprocess(toNumber, intField(1, 5, ALLOCATION_MESSAGES.count)),
 });
+
+export type AllocationCountInput = z.output<typeof allocationCountSchema>;

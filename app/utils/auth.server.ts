@@ -10,48 +10,87 @@ import { getSessionUser, verifyLogin, type SessionUser } from "~/models/user.ser
 import { scopeOf, type Scope } from "~/models/scope.server";
 import { config } from "./config.server";
 import { can, permissionRefusal, type Permission } from "./permissions";
-import { clear, hit, isBlocked, tooManyMessage } from "./rate-limit.server";
+import { audit } from "~/models/audit.server";
+import { fail, type Failure } from "~/models/failure";
+import { transact } from "~/models/transaction.server";
+import { clear, take } from "./rate-limit.server";
 import { getSession, sessionStorage } from "./session.server";
 import { oops, redirectWithToast } from "./toast.server";
 
-export class LoginError extends Error {}
+/** A refused login; `failure` says why (wrong credentials, or too many attempts). */
+export class LoginError extends Error {
+  constructor(readonly failure: Failure) {
+    super(failure.message);
+  }
+}
 
 export const authenticator = new Authenticator<SessionUser>();
 
-const ADDRESS_HEADER = "x-campaign-client-address";
+/** The client address that server.js sets on every request (any value sent by the client is replaced). */
+export const ADDRESS_HEADER = "x-campaign-client-address";
 
-/**
- * The login request for the strategy, carrying the client address from the load
- * context (any such header sent by the client is overwritten).
- */
-export async function withClientAddress(request: Request, address: string): Promise<Request> {
-  const headers = new Headers(request.headers);
-  headers.set(ADDRESS_HEADER, address);
-  return new Request(request.url, { method: request.method, headers, body: await request.arrayBuffer() });
+export function clientAddress(request: Request): string {
+  return request.headers.get(ADDRESS_HEADER) ?? "unknown";
 }
 
 authenticator.use(
   new FormStrategy(async ({ form, request }) => {
     const email = String(form.get("email") ?? "").trim();
     const password = String(form.get("password") ?? "");
-    return checkCredentials(email, password, request.headers.get(ADDRESS_HEADER) ?? "unknown");
+    const result = await checkCredentials(email, password, clientAddress(request));
+    if (!result.ok) throw new LoginError(result);
+    return result.user;
   }),
   "form",
 );
 
-/** Credentials check shared by the login page and POST /api/v1/auth/login, rate limited per address and account. */
-export async function checkCredentials(email: string, password: string, address: string): Promise<SessionUser> {
-  const byAddress = await hit("login-ip", address);
-  if (!byAddress.ok) throw new LoginError(tooManyMessage(byAddress.retryAfterSeconds));
-  const byAccount = await isBlocked("login-account", email);
-  if (!byAccount.ok) throw new LoginError(tooManyMessage(byAccount.retryAfterSeconds));
+export const INVALID_CREDENTIALS = "Invalid Credentials";
+
+/**
+ * The credentials check of the login page and POST /api/v1/auth/login. A point
+ * is taken from the address's and the account's limits before the password is
+ * looked at (one atomic step each), so N parallel tries cost N points; a right
+ * password clears the account's count. Logins and failed logins are audited.
+ */
+export async function checkCredentials(
+  email: string,
+  password: string,
+  address: string,
+): Promise<{ ok: true; user: SessionUser } | Failure> {
+  const account = email.trim().toLowerCase();
+  const limited = transact((tx) => {
+    const byAddress = take(tx, "login-ip", address);
+    if (!byAddress.ok) return fail.rateLimited(byAddress.retryAfterSeconds);
+    const byAccount = take(tx, "login-account", account || "(empty)");
+    if (!byAccount.ok) {
+      audit(
+        tx,
+        { id: null, email: account, address },
+        { action: "auth.login_locked", entityType: "user", entityId: account },
+      );
+      return fail.rateLimited(byAccount.retryAfterSeconds);
+    }
+    return null;
+  });
+  if (limited) return limited;
   const user = email && password ? await verifyLogin(email, password) : null;
-  if (!user) {
-    await hit("login-account", email);
-    throw new LoginError("Invalid Credentials");
-  }
-  await clear("login-account", email);
-  return user;
+  transact((tx) => {
+    if (user) {
+      clear(tx, "login-account", account);
+      audit(
+        tx,
+        { id: user.id, email: user.email, address },
+        { action: "auth.login", entityType: "user", entityId: user.slug },
+      );
+    } else {
+      audit(
+        tx,
+        { id: null, email: account, address },
+        { action: "auth.login_failed", entityType: "user", entityId: account },
+      );
+    }
+  });
+  return user ? { ok: true, user } : fail.unauthenticated(INVALID_CREDENTIALS);
 }
 
 /** Starts a session for a signed-in user and redirects. */
@@ -81,14 +120,6 @@ export async function getOptionalUser(request: Request): Promise<SessionUser | n
   return id ? getSessionUser(id) : null;
 }
 
-/** Only local paths are followed after login. */
-export function safeRedirect(to: FormDataEntryValue | string | null | undefined, fallback = "/admin"): string {
-  if (!to || typeof to !== "string" || !to.startsWith("/") || to.startsWith("//") || to.startsWith("/\\")) {
-    return fallback;
-  }
-  return to;
-}
-
 export async function requireUser(request: Request): Promise<SessionUser> {
   const user = await getOptionalUser(request);
   if (!user) {
@@ -99,7 +130,8 @@ export async function requireUser(request: Request): Promise<SessionUser> {
   return user;
 }
 
-export type Staff = SessionUser & { scope: Scope };
+/** A signed-in staff member as the models see them: who (the audit's actor), where from, and their branch scope. */
+export type Staff = SessionUser & { scope: Scope; address: string };
 
 /** Login plus a named permission: anonymous → /login, missing permission → /admin, with a toast that says why. */
 export async function requirePermission(request: Request, permission: Permission | null): Promise<Staff> {
@@ -107,7 +139,7 @@ export async function requirePermission(request: Request, permission: Permission
   if (permission !== null && !can(user, permission)) {
     throw await redirectWithToast("/admin", oops(permissionRefusal(permission)));
   }
-  return { ...user, scope: scopeOf(user) };
+  return { ...user, scope: scopeOf(user), address: clientAddress(request) };
 }
 
 /**

@@ -69,10 +69,10 @@ export function getSession(request: Request) {
   return sessionStorage.getSession(request.headers.get("Cookie"));
 }
 
-/** Ends every session and API token of a user (password reset, deletion). */
-export function endAllSessionsOf(userId: number) {
-  db.delete(schema.sessions).where(eq(schema.sessions.user_id, userId)).run();
-  db.update(schema.apiTokens).set({ revoked_at: nowIso() }).where(eq(schema.apiTokens.user_id, userId)).run();
+/** The stored key (sha256 of the cookie's id) of the request's session, if it has one. */
+export async function currentSessionHash(request: Request): Promise<string | undefined> {
+  const session = await getSession(request);
+  return session.id ? sha256(session.id) : undefined;
 }
 
 export function purgeExpiredSessions() {

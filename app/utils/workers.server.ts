@@ -1,5 +1,6 @@
 /** Background work of a server process: the SMS queue (broadcasts) at a bounded rate, and clean-ups. */
 import { startSmsWorker } from "~/models/sms.server";
+import { purgeExpiredLimits } from "./rate-limit.server";
 import { purgeExpiredSessions } from "./session.server";
 
 export function startBackgroundWork(): () => void {
@@ -7,6 +8,7 @@ export function startBackgroundWork(): () => void {
   const hourly = setInterval(() => {
     try {
       purgeExpiredSessions();
+      purgeExpiredLimits();
     } catch (e) {
       console.error("[worker] session clean-up failed", e);
     }

@@ -1,6 +1,23 @@
 // Staff login, sessions, permissions, branch scope and the back-office shell, with JavaScript on and off.
 import { expect, test } from "@playwright/test";
+import fs from "node:fs";
 import { ADMIN_ROUTES, type Permission } from "../../app/utils/permissions";
+
+/** The back-office patterns that have a route module. */
+const BUILT = new Set(
+  fs
+    .readdirSync("app/routes")
+    .filter((f) => /^admin\..*\.tsx$/.test(f) && f !== "admin.$.tsx")
+    .map(
+      (f) =>
+        `/${f
+          .replace(/\.tsx$/, "")
+          .split(".")
+          .filter((p) => p !== "_index")
+          .map((p) => (p.startsWith("$") ? `:${p.slice(1)}` : p))
+          .join("/")}`,
+    ),
+);
 import { insertTestRide, login, PASSWORD, readDb, USERS } from "./helpers";
 
 test("anonymous /admin goes to /login, and a right password comes back to it", async ({ page }) => {
@@ -70,9 +87,10 @@ test("a branch user cannot open a route its role lacks and does not see its link
   await expect(page.getByRole("link", { name: "Schemes" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Users" })).toHaveCount(0);
   await expect(page.getByRole("link", { name: "Pre-Registration", exact: true })).toBeVisible();
-  for (const path of ["/admin/scheme", "/admin/user", "/admin/branch/create", "/admin/registration/deleted"]) {
+  for (const path of ["/admin/scheme", "/admin/scheme/settings", "/admin/outbox", "/admin/registration/deleted"]) {
     await page.goto(path);
     await expect(page).toHaveURL(/\/admin$/);
+    await expect(page.locator(".toast")).toContainText("You do not have permission to");
   }
 });
 
@@ -190,6 +208,7 @@ test.describe("route/permission table over HTTP", () => {
     const staff = await as(USERS.staff);
     const admin = await as(USERS.admin);
     for (const rule of ADMIN_ROUTES) {
+      if (!BUILT.has(rule.pattern)) continue; // answered by the "not built yet" page until its area exists
       const path = concrete(rule.pattern);
       const a = await anon.get(path);
       expect(a.status(), path).toBe(302);

@@ -5,7 +5,6 @@ import { eq } from "drizzle-orm";
 import XLSX from "sheetjs-style";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
-import { createAllocation } from "~/models/allocation.server";
 import { currentCode } from "~/models/otp.server";
 import { createRegistration } from "~/models/registration.server";
 import type { RegistrationInput } from "~/schemas/registration";
@@ -37,7 +36,7 @@ import { loader as dashboardApi } from "~/routes/api.v1.dashboard";
 import { loader as branchStatsApi } from "~/routes/api.v1.branch-stats";
 import { issueToken } from "~/utils/api.server";
 import { kathmanduDate } from "~/utils/time";
-import { makeBikeModel, makeBranch, makePreregistration, makeUser, nextPhone } from "../fixtures";
+import { makeBikeModel, makeBranch, makePreregistration, makeUser, nextPhone, makeAllocation } from "../fixtures";
 
 const ctx = { clientAddress: "10.9.0.1" };
 const call = async (p: unknown): Promise<Response> => {
@@ -152,10 +151,14 @@ beforeAll(async () => {
     ),
   )) as Response;
   cookieA = (login.headers.get("Set-Cookie") ?? "").split(";")[0];
-  createAllocation(
-    { type: "registration_branch", branch_id: a.id, date: kathmanduDate(), amount: 4000, count: 5, probability: 100 },
-    null,
-  );
+  makeAllocation({
+    type: "registration_branch",
+    branch_id: a.id,
+    date: kathmanduDate(),
+    amount: 4000,
+    count: 5,
+    probability: 100,
+  });
   mineReg = await registrationAt(a.id, staffAId);
   theirReg = await registrationAt(b.id, managerBId);
   theirPre = makePreregistration({ branch_id: b.id, nearest_branch_id: b.id, name: "Their Prereg" });

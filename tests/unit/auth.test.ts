@@ -6,13 +6,15 @@ import { action as logoutAction } from "~/routes/logout";
 import { loader as adminLoader } from "~/routes/admin";
 import { action as profileAction } from "~/routes/admin.profile";
 import { verifyLogin } from "~/models/user.server";
+import { ADDRESS_HEADER } from "~/utils/auth.server";
 import { makeBranch, makeUser } from "../fixtures";
 
 const ctx = { clientAddress: "10.0.0.1" };
 
-function loginRequest(email: string, password: string, extra: Record<string, string> = {}) {
+function loginRequest(email: string, password: string, extra: Record<string, string> = {}, address = "10.0.0.1") {
   return new Request("http://localhost/login", {
     method: "POST",
+    headers: { [ADDRESS_HEADER]: address },
     body: new URLSearchParams({ email, password, ...extra }),
   });
 }
@@ -34,7 +36,7 @@ describe("login", () => {
       context: ctx,
       params: {},
     })) as Response;
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(401);
     expect((await res.json()).error).toBe("Invalid Credentials");
   });
 
@@ -126,18 +128,19 @@ describe("login", () => {
     const victim = await makeUser("branch-staff", branch.id);
     for (let i = 0; i < 10; i++) {
       const res = (await loginAction({
-        request: loginRequest(victim.email, "wrong"),
-        context: { clientAddress: `10.1.0.${i}` },
+        request: loginRequest(victim.email, "wrong", {}, `10.1.0.${i}`),
+        context: ctx,
         params: {},
       })) as Response;
       expect((await res.json()).error).toBe("Invalid Credentials");
     }
     const res = (await loginAction({
-      request: loginRequest(victim.email, victim.password),
-      context: { clientAddress: "10.2.0.1" },
+      request: loginRequest(victim.email, victim.password, {}, "10.2.0.1"),
+      context: ctx,
       params: {},
     })) as Response;
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(429);
+    expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
     expect((await res.json()).error).toMatch(/Too many attempts/);
   });
 
@@ -145,8 +148,8 @@ describe("login", () => {
     let last: Response | undefined;
     for (let i = 0; i < 31; i++) {
       last = (await loginAction({
-        request: loginRequest(`nobody${i}@example.test`, "x"),
-        context: { clientAddress: "10.9.9.9" },
+        request: loginRequest(`nobody${i}@example.test`, "x", {}, "10.9.9.9"),
+        context: ctx,
         params: {},
       })) as Response;
     }

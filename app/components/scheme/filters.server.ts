@@ -5,7 +5,6 @@
 import type { AllocationFilters } from "~/models/allocation.server";
 import type { DrawFilters, DrawOutcome } from "~/models/prize-draw.server";
 import { isAllocationType } from "~/models/prize-constants";
-import type { Scope } from "~/models/scope.server";
 import { isIsoDate } from "~/utils/time";
 
 const positiveInt = (v: string | null) => {
@@ -37,11 +36,3 @@ export function drawFilters(params: URLSearchParams): DrawFilters {
     thrill: thrill === 2 || thrill === 3 ? thrill : null,
   };
 }
-
-/**
- * Whether a staff member may reach a pool of this branch: head office reaches
- * every pool, a branch user (should a role give one manage-allocation) only
- * its own branch's pools, never the public ones.
- */
-export const reachesBranch = (scope: Scope, branchId: number | null) =>
-  scope.branchId === null || scope.branchId === branchId;

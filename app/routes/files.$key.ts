@@ -1,0 +1,32 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { getFileByKey, PRIVATE_FILE_TYPES, readFileBytes } from "~/models/file.server";
+import { canOpenScreenshot } from "~/models/preregistration-admin.server";
+import { scopeOf } from "~/models/scope.server";
+import { getOptionalUser } from "~/utils/auth.server";
+
+const notFound = () => new Response("Not Found", { status: 404 });
+
+/**
+ * GET /files/{key}: an uploaded image by its unguessable key. Catalogue images
+ * are public with long cache headers; a proof screenshot (personal data) only
+ * to signed-in staff who may open the pre-registration it belongs to.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const file = getFileByKey(params.key ?? "");
+  if (!file) throw notFound();
+  const isPrivate = PRIVATE_FILE_TYPES.includes(file.type);
+  if (isPrivate) {
+    const user = await getOptionalUser(request);
+    if (!user || !canOpenScreenshot(scopeOf(user), file.id)) throw notFound();
+  }
+  const bytes = readFileBytes(file);
+  if (!bytes) throw notFound();
+  return new Response(new Uint8Array(bytes), {
+    headers: {
+      "Content-Type": file.mime,
+      "Content-Length": String(bytes.length),
+      "Cache-Control": isPrivate ? "private, no-store" : "public, max-age=31536000, immutable",
+      "X-Content-Type-Options": "nosniff",
+    },
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * The two mappings of a model's Failure to HTTP, one for the API and one for
+ * pages, both through `failureStatus`, so a failure answers the same status in
+ * both. Also the small answers every route shares (not found, method not
+ * allowed).
+ */
+import type { SubmissionResult } from "@conform-to/react";
+import { data } from "@remix-run/node";
+import { failureStatus, type Failure } from "~/models/failure";
+
+/** Retry-After for a rate limit; Connection: close for a body too large to read to its end. */
+function retryHeaders(failure: Failure): HeadersInit | undefined {
+  if (failure.code === "too_large") return { Connection: "close" };
+  return failure.retryAfterSeconds ? { "Retry-After": String(failure.retryAfterSeconds) } : undefined;
+}
+
+/** The API's answer: `{message, errors}` with the failure's status (Retry-After when rate limited). */
+export function apiFailure(failure: Failure): Response {
+  const body = Object.keys(failure.errors).length
+    ? { message: failure.message, errors: failure.errors }
+    : { message: failure.message };
+  return Response.json(body, { status: failureStatus(failure), headers: retryHeaders(failure) });
+}
+
+/**
+ * A page's answer to a failure that is not about the form's fields (not found,
+ * forbidden, too large): a Response to throw, shown by the error page in the
+ * site's chrome with the failure's status.
+ */
+export function pageFailure(failure: Failure): Response {
+  return new Response(failure.message, {
+    status: failureStatus(failure),
+    statusText: failure.message,
+    headers: retryHeaders(failure),
+  });
+}
+
+/**
+ * A form page's answer to a failure: conform's SubmissionResult with the field
+ * errors (the first under each field, the rest of "form" above the form) and
+ * the values sent, so the form shows again as typed, with the failure's status.
+ * Pages read it as `actionData.result` and pass it to useForm's lastResult.
+ */
+export function replyFailure(form: FormData | null, failure: Failure) {
+  const initialValue: Record<string, unknown> = {};
+  form?.forEach((v, k) => {
+    if (typeof v !== "string") return;
+    const prev = initialValue[k];
+    initialValue[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  });
+  const error: Record<string, string[]> = { ...failure.errors };
+  if (!Object.keys(error).length) error[""] = [failure.message];
+  if (error.form) {
+    error[""] = [...(error[""] ?? []), ...error.form];
+    delete error.form;
+  }
+  const result: SubmissionResult<string[]> = { status: "error", initialValue: initialValue as never, error };
+  return data({ result }, { status: failureStatus(failure), headers: retryHeaders(failure) });
+}
+
+/** A missing record on a page: the 404 page. */
+export function notFound(message = "Not Found"): Response {
+  return new Response(message, { status: 404, statusText: "Not Found" });
+}
+
+export const methodNotAllowed = () => Response.json({ message: "Method not allowed." }, { status: 405 });
