@@ -1,5 +1,17 @@
-/** Form field pieces: a label, an input, and the first server error under it. */
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from "react";
+/**
+ * The form field pieces of every form, public and back office: a label (with
+ * its star when required), the control, an optional hint, and the first
+ * server error under it. The id is the one given (conform's getInputProps
+ * gives one) or a useId() one, so two forms on one page never share ids; the
+ * error's id is `${id}-error`, which is conform's errorId too.
+ */
+import {
+  useId,
+  type InputHTMLAttributes,
+  type ReactNode,
+  type SelectHTMLAttributes,
+  type TextareaHTMLAttributes,
+} from "react";
 
 export type Errors = string[] | undefined | null;
 
@@ -13,15 +25,52 @@ export function FieldError({ id, errors }: { id?: string; errors: Errors }) {
   );
 }
 
-type Common = { label: ReactNode; name: string; errors?: Errors; required?: boolean; hint?: ReactNode };
+type Common = { label: ReactNode; name: string; errors?: Errors; required?: boolean; hint?: ReactNode; id?: string };
 
-function Label({ label, name, required }: { label: ReactNode; name: string; required?: boolean }) {
+function useFieldId(id: string | undefined): string {
+  const generated = useId();
+  return id ?? `f${generated.replace(/:/g, "")}`;
+}
+
+function Frame({
+  id,
+  label,
+  required,
+  errors,
+  hint,
+  children,
+}: {
+  id: string;
+  label: ReactNode;
+  required?: boolean;
+  errors?: Errors;
+  hint?: ReactNode;
+  children: ReactNode;
+}) {
+  const invalid = Boolean(errors?.length);
   return (
-    <label htmlFor={`f-${name}`}>
-      {label}
-      {required ? <span className="req"> *</span> : null}
-    </label>
+    <div className={`field${invalid ? " invalid" : ""}`}>
+      <label htmlFor={id}>
+        {label}
+        {required ? (
+          <span className="req" aria-hidden="true">
+            {" "}
+            *
+          </span>
+        ) : null}
+      </label>
+      {children}
+      {hint ? <small id={`${id}-hint`}>{hint}</small> : null}
+      <FieldError id={`${id}-error`} errors={errors} />
+    </div>
   );
+}
+
+/** The aria attributes of a control in a Frame. */
+function described(id: string, errors: Errors, hint: ReactNode) {
+  const invalid = Boolean(errors?.length);
+  const ids = [invalid ? `${id}-error` : null, hint ? `${id}-hint` : null].filter(Boolean).join(" ");
+  return { "aria-invalid": invalid || undefined, "aria-describedby": ids || undefined };
 }
 
 export function Field({
@@ -30,23 +79,14 @@ export function Field({
   errors,
   required,
   hint,
+  id,
   ...input
 }: Common & InputHTMLAttributes<HTMLInputElement>) {
-  const invalid = Boolean(errors?.length);
+  const fieldId = useFieldId(id);
   return (
-    <div className={`field${invalid ? " invalid" : ""}`}>
-      <Label label={label} name={name} required={required} />
-      <input
-        id={`f-${name}`}
-        name={name}
-        required={required}
-        aria-invalid={invalid || undefined}
-        aria-describedby={invalid ? `e-${name}` : undefined}
-        {...input}
-      />
-      {hint ? <small>{hint}</small> : null}
-      <FieldError id={`e-${name}`} errors={errors} />
-    </div>
+    <Frame id={fieldId} label={label} required={required} errors={errors} hint={hint}>
+      <input id={fieldId} name={name} required={required} {...described(fieldId, errors, hint)} {...input} />
+    </Frame>
   );
 }
 
@@ -56,19 +96,19 @@ export function SelectField({
   errors,
   required,
   hint,
+  id,
   options,
   placeholder,
   ...select
 }: Common &
   SelectHTMLAttributes<HTMLSelectElement> & {
-    options: { value: string | number; label: string }[];
+    options: readonly { value: string | number; label: string }[];
     placeholder?: string;
   }) {
-  const invalid = Boolean(errors?.length);
+  const fieldId = useFieldId(id);
   return (
-    <div className={`field${invalid ? " invalid" : ""}`}>
-      <Label label={label} name={name} required={required} />
-      <select id={`f-${name}`} name={name} required={required} aria-invalid={invalid || undefined} {...select}>
+    <Frame id={fieldId} label={label} required={required} errors={errors} hint={hint}>
+      <select id={fieldId} name={name} required={required} {...described(fieldId, errors, hint)} {...select}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -76,9 +116,7 @@ export function SelectField({
           </option>
         ))}
       </select>
-      {hint ? <small>{hint}</small> : null}
-      <FieldError id={`e-${name}`} errors={errors} />
-    </div>
+    </Frame>
   );
 }
 
@@ -87,14 +125,14 @@ export function TextareaField({
   name,
   errors,
   required,
+  hint,
+  id,
   ...area
 }: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const invalid = Boolean(errors?.length);
+  const fieldId = useFieldId(id);
   return (
-    <div className={`field${invalid ? " invalid" : ""}`}>
-      <Label label={label} name={name} required={required} />
-      <textarea id={`f-${name}`} name={name} required={required} aria-invalid={invalid || undefined} {...area} />
-      <FieldError id={`e-${name}`} errors={errors} />
-    </div>
+    <Frame id={fieldId} label={label} required={required} errors={errors} hint={hint}>
+      <textarea id={fieldId} name={name} required={required} {...described(fieldId, errors, hint)} {...area} />
+    </Frame>
   );
 }

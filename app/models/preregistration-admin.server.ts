@@ -21,7 +21,6 @@ import { CAMPAIGN, preregistrationScope } from "~/models/preregistration.server"
 import { latestCode } from "~/models/otp.server";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
 import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
-import { can, type PermissionHolder } from "~/utils/permissions";
 import { normalizePhone } from "~/utils/phone";
 import { displayDateTime, kathmanduDayRange, kathmanduToUtc, nowIso } from "~/utils/time";
 import { PREREGISTRATION_STATUSES, STATUS_LABELS, type PreregistrationStatus } from "~/components/counter/labels";
@@ -49,11 +48,6 @@ export function canOpenScreenshot(scope: Scope, fileId: number): boolean {
     .from(P)
     .where(and(eq(P.screenshot_id, fileId), preregistrationAccessScope(scope)))
     .get();
-}
-
-/** Staff who may see one-time codes beside the phone (spec: read-user; create-user on the pre-registration screens). */
-export function canSeeCodes(user: PermissionHolder): boolean {
-  return can(user, "read-user") || can(user, "create-user");
 }
 
 // ---------------------------------------------------------------- search

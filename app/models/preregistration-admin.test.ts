@@ -1,6 +1,7 @@
 // The back office's pre-registration queries on a real SQLite copy: branch scope of lists and
 // detail, phone and full-text search, filters, the download rows, the code shown only when
 // allowed, edit rules and delete.
+import { canSeeCodes } from "~/utils/permissions";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
@@ -9,7 +10,6 @@ import { parseTableParams } from "~/utils/datatable.server";
 import { kathmanduDate } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration, nextPhone } from "../../tests/fixtures";
 import {
-  canSeeCodes,
   dateBounds,
   deletePreregistration,
   exportPreregistrations,

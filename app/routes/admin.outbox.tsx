@@ -7,7 +7,7 @@ import { DataTable } from "~/components/DataTable";
 import { sendSms, type SmsPurpose } from "~/models/sms.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams, runTable, type TableParams } from "~/utils/datatable.server";
-import { can } from "~/utils/permissions";
+import { canSeeCodes } from "~/utils/permissions";
 import { normalizePhone } from "~/utils/phone";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
@@ -72,7 +72,7 @@ function present(m: SmsMessage, seesCodes: boolean): Row {
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  const seesCodes = can(user, "read-user") || can(user, "create-user");
+  const seesCodes = canSeeCodes(user);
   const table = outboxTable(parseTableParams(params), { status: params.get("status"), purpose: params.get("purpose") });
   return data({ ...table, data: table.data.map((m) => present(m, seesCodes)) });
 }

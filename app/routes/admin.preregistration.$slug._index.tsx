@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { canSeeCodes } from "~/utils/permissions";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { Guard } from "~/components/Guard";
@@ -7,7 +8,6 @@ import { amountText, PrizeBreakdown } from "~/components/counter/PrizeBreakdown"
 import { ProofViewer } from "~/components/counter/ProofViewer";
 import { counterLinks } from "~/components/counter/styles";
 import {
-  canSeeCodes,
   deletePreregistration,
   getPreregistrationDetail,
   preregistrationActions,

@@ -73,6 +73,7 @@ export default function VerifyPreregistration() {
           <Field
             key={data?.at ?? 0}
             label={ENTER_CODE}
+            id="f-code"
             name="code"
             inputMode="numeric"
             autoComplete="one-time-code"

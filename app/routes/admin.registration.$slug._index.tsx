@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { canSeeCodes } from "~/utils/permissions";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { Guard } from "~/components/Guard";
@@ -14,7 +15,6 @@ import {
 } from "~/models/registration.server";
 import { PAYMENT_MODE_LABELS } from "~/schemas/registration";
 import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { can } from "~/utils/permissions";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
@@ -26,7 +26,7 @@ export const links = counterLinks;
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  const reg = getRegistrationDetail(user.scope, params.slug!, { showCode: can(user, "read-user") });
+  const reg = getRegistrationDetail(user.scope, params.slug!, { showCode: canSeeCodes(user) });
   if (!reg) throw new Response("Not Found", { status: 404 });
   return { reg };
 }

@@ -78,6 +78,7 @@ export default function VerifyRegistration() {
           <Field
             key={data?.at ?? 0}
             label={REGISTRATION_MESSAGES.enterCode}
+            id="f-code"
             name="code"
             inputMode="numeric"
             autoComplete="one-time-code"

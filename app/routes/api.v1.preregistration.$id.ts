@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { canSeeCodes } from "~/utils/permissions";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { storeUpload, UPLOAD_FAILED, UploadError } from "~/models/file.server";
 import {
-  canSeeCodes,
   deletePreregistration,
   findPreregistration,
   getPreregistrationDetail,

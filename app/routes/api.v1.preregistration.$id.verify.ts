@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
+import { canSeeCodes } from "~/utils/permissions";
 import { currentCode } from "~/models/otp.server";
-import { canSeeCodes, findPreregistration, resolvePreregistrationKey } from "~/models/preregistration-admin.server";
+import { findPreregistration, resolvePreregistrationKey } from "~/models/preregistration-admin.server";
 import { resendVerificationCode, verifyPreregistration } from "~/models/preregistration.server";
 import { apiData, apiError, notFound, readForm, requireApiUser, validationError } from "~/utils/api.server";
 

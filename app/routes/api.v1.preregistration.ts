@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import { canSeeCodes } from "~/utils/permissions";
 import { findActiveBranch } from "~/models/branch.server";
 import {
-  canSeeCodes,
   getPreregistrationDetail,
   listPreregistrations,
   readPreregistrationFilters,

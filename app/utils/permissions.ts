@@ -138,6 +138,16 @@ export function can(user: PermissionHolder, permission: Permission | null): bool
   return user.permissions.includes(permission);
 }
 
+/**
+ * Who may see one-time codes (beside a phone on the pre-registration and
+ * registration screens, in the staff API, unmasked in the SMS outbox): the
+ * spec names read-user (registration detail) and create-user (pre-registration
+ * screens); both readings are honoured, everywhere, by this one capability.
+ */
+export function canSeeCodes(user: PermissionHolder): boolean {
+  return can(user, "read-user") || can(user, "create-user");
+}
+
 /** Seeded roles; a migration inserts them so production always has them. */
 export const SEEDED_ROLES: { slug: string; title: string; permissions: readonly Permission[] }[] = [
   { slug: "super-admin", title: "Super Admin", permissions: PERMISSIONS },

@@ -21,3 +21,18 @@ describe("Kathmandu dates", () => {
     expect(kathmanduToUtc("2026-11-22")).toBe("2026-11-21T18:15:00.000Z");
   });
 });
+
+describe("kathmanduBounds", () => {
+  it("a day to the same day is that whole Kathmandu day; a date-time is that instant", async () => {
+    const { kathmanduBounds } = await import("./time");
+    expect(kathmanduBounds("2026-11-21", "2026-11-21")).toEqual({
+      from: "2026-11-20T18:15:00.000Z",
+      to: "2026-11-21T18:15:00.000Z",
+    });
+    expect(kathmanduBounds("2026-11-21T09:00", "2026-11-21T10:00")).toEqual({
+      from: "2026-11-21T03:15:00.000Z",
+      to: "2026-11-21T04:15:00.000Z",
+    });
+    expect(kathmanduBounds(null, undefined)).toEqual({ from: null, to: null });
+  });
+});

@@ -51,6 +51,20 @@ export function kathmanduToUtc(local: string): string {
   return new Date(t.getTime()).toISOString();
 }
 
+/**
+ * The UTC bounds [from, to) of a list's from/to filter given as Kathmandu
+ * dates ("to" as a date is inclusive: its whole day) or wall-clock
+ * date-times. Values must already be checked (app/schemas/primitives.ts).
+ * One rule for every list, download and report: from=to=a day is that day.
+ */
+export function kathmanduBounds(from?: string | null, to?: string | null): { from: string | null; to: string | null } {
+  const dayOnly = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s);
+  return {
+    from: from ? kathmanduToUtc(from) : null,
+    to: to ? (dayOnly(to) ? kathmanduDayRange(to).end : kathmanduToUtc(to)) : null,
+  };
+}
+
 export const isIsoDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s));
 
 /** Display format of the spec ("YYY/MM/dd" there; shown here as yyyy/MM/dd in Kathmandu time). */

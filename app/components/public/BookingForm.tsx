@@ -5,9 +5,8 @@
  * Errors: the spec's booking fields; the city field shows the district error (spec 001 §8),
  * and its own error when the district has none.
  */
-import { FieldError } from "~/components/Field";
 import { t, translateErrors, type Lang } from "~/utils/i18n";
-import { PInput, PSelect } from "./fields";
+import { Field, FieldError, SelectField } from "~/components/Field";
 import { Captcha, FormBanner, Honeypot, type Option } from "./PreregistrationForm";
 
 export type BookingBranchOption = { id: number; title: string; state: string; district: string; city: string };
@@ -67,7 +66,7 @@ export function BookingForm({
         ))}
         <FieldError errors={errors.type} />
       </fieldset>
-      <PInput
+      <Field
         id="bk-name"
         label={t(lang, "form.name")}
         name="name"
@@ -77,7 +76,7 @@ export function BookingForm({
         autoComplete="name"
         maxLength={100}
       />
-      <PSelect
+      <SelectField
         key={`s-${sel.state}`}
         id="bk-state"
         label={t(lang, "book.state")}
@@ -88,7 +87,7 @@ export function BookingForm({
         placeholder={choose}
         options={cascade.states.map((s) => ({ value: s, label: s }))}
       />
-      <PSelect
+      <SelectField
         key={`d-${sel.state}-${sel.district}`}
         id="bk-district"
         label={t(lang, "book.district")}
@@ -99,7 +98,7 @@ export function BookingForm({
         placeholder={choose}
         options={cascade.districts.map((s) => ({ value: s, label: s }))}
       />
-      <PSelect
+      <SelectField
         key={`c-${sel.district}-${sel.city}`}
         id="bk-city"
         label={t(lang, "book.city")}
@@ -116,7 +115,7 @@ export function BookingForm({
         </button>
         <small>{t(lang, "book.updateHint")}</small>
       </div>
-      <PInput
+      <Field
         id="bk-email"
         label={t(lang, "form.email")}
         name="email"
@@ -126,7 +125,7 @@ export function BookingForm({
         autoComplete="email"
         maxLength={100}
       />
-      <PInput
+      <Field
         id="bk-phone"
         label={t(lang, "form.phone")}
         name="phone"
@@ -139,7 +138,7 @@ export function BookingForm({
         defaultValue={values.phone}
         autoComplete="tel-national"
       />
-      <PSelect
+      <SelectField
         id="bk-model"
         label={t(lang, "book.model")}
         name="bike_model_id"
@@ -149,7 +148,7 @@ export function BookingForm({
         placeholder={choose}
         options={models.map((m) => ({ value: m.id, label: m.title }))}
       />
-      <PSelect
+      <SelectField
         key={`b-${sel.city}-${sel.branch_id}`}
         id="bk-branch"
         label={t(lang, "book.branch")}

@@ -1,0 +1,102 @@
+/**
+ * The schema pieces every payload shares, written once. Each accepts what a
+ * form sends (strings, "" for empty, the last of repeated fields) and what a
+ * JSON client sends (numbers, booleans, null) alike, so one schema serves the
+ * page, conform in the browser and the API.
+ */
+import { z } from "zod";
+
+/** A form or JSON value as a string: repeated fields give their last value; numbers and booleans their text. */
+export function text(value: unknown): string | undefined {
+  if (Array.isArray(value)) return text(value[value.length - 1]);
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  return undefined;
+}
+
+/** "", whitespace, null and absent are all "not given". */
+export const emptyToUndefined = (value: unknown): unknown => {
+  if (value === null || value === undefined) return undefined;
+  if (typeof value === "string" && value.trim() === "") return undefined;
+  return value;
+};
+
+/** Numeric strings become numbers; empty is undefined; anything else passes on to fail validation. */
+export function toNumber(value: unknown): unknown {
+  const v = emptyToUndefined(Array.isArray(value) ? value[value.length - 1] : value);
+  if (typeof v === "string") {
+    const n = Number(v.trim());
+    return Number.isFinite(n) ? n : v;
+  }
+  return v;
+}
+
+export const tooLong = (max: number) => `This field may not be longer than ${max} characters.`;
+
+/** Optional trimmed text of at most `max` characters ("" is not given). */
+export const optionalText = (max: number, message = tooLong(max)) =>
+  z.preprocess((v) => text(v)?.trim() || undefined, z.string().max(max, { error: message }).optional());
+
+/** Required trimmed text. */
+export const requiredText = (max: number, required: string, long = tooLong(max)) =>
+  z.preprocess((v) => text(v)?.trim() || undefined, z.string({ error: required }).max(max, { error: long }));
+
+/** A positive integer id. */
+export const requiredId = (message: string) =>
+  z.preprocess(
+    toNumber,
+    z.number({ error: message }).refine((n) => Number.isSafeInteger(n) && n > 0, { error: message }),
+  );
+
+/** An optional positive integer id: "", null and absent are not given; anything else must be an id. */
+export const optionalId = (message: string) =>
+  z.preprocess(
+    toNumber,
+    z
+      .number({ error: message })
+      .refine((n) => Number.isSafeInteger(n) && n > 0, { error: message })
+      .optional(),
+  );
+
+/** A checkbox: "on", "true", "1" or true are ticked; absent or anything else is not. */
+export const checkbox = () =>
+  z.preprocess((v) => {
+    const t = text(v);
+    return t === "on" || t === "true" || t === "1";
+  }, z.boolean());
+
+function isCalendarDate(y: number, m: number, d: number): boolean {
+  const dt = new Date(Date.UTC(y, m - 1, d));
+  return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
+}
+
+/** "2026-11-21" or "2026-11-21T14:00" (a Kathmandu day or wall-clock hour), checked to be a real date. */
+export const DATE_MESSAGE = "Enter the date as YYYY-MM-DD (or YYYY-MM-DDTHH:mm).";
+
+export function isDateOrDateTime(value: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([01]\d|2[0-3]):([0-5]\d))?$/.exec(value);
+  return !!m && isCalendarDate(+m[1], +m[2], +m[3]);
+}
+
+/** An optional date or date-time filter value. */
+export const optionalDate = (message = DATE_MESSAGE) =>
+  z.preprocess((v) => text(v)?.trim() || undefined, z.string().refine(isDateOrDateTime, { error: message }).optional());
+
+/**
+ * A list's from/to filter: both optional, each a date or date-time; "to" may
+ * not come before "from". The model turns it into UTC bounds with
+ * `kathmanduBounds` (app/utils/time.ts).
+ */
+export const dateRangeShape = {
+  from: optionalDate(),
+  to: optionalDate(),
+};
+
+export const TO_BEFORE_FROM = "The end date must be on or after the start date.";
+
+export function checkDateRange(value: { from?: string; to?: string }, ctx: z.RefinementCtx) {
+  if (value.from && value.to && value.to.slice(0, 16) < value.from.slice(0, 16)) {
+    ctx.addIssue({ code: "custom", path: ["to"], message: TO_BEFORE_FROM });
+  }
+}
