@@ -10,7 +10,7 @@
  * then "done" once sent + failed reaches total).
  */
 import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { db, schema } from "@db/index";
+import { db, schema, type Executor } from "@db/index";
 import type { SmsMessage } from "@db/schema";
 import { config } from "~/utils/config.server";
 import { normalizePhone } from "~/utils/phone";
@@ -167,6 +167,35 @@ export async function sendSms(input: SendSmsInput, provider: SmsProvider = smsPr
   return deliver(row, provider);
 }
 
+/**
+ * Stores one message as queued through `exec`, so it commits (or rolls back)
+ * with the caller's own transaction; the background worker sends it. Call
+ * `wakeSmsWorker()` after the commit so it leaves at once. This keeps the
+ * sending off the visitor's request and the whole write to one commit.
+ */
+export function queueMessage(exec: Executor, input: SendSmsInput): SmsMessage {
+  return exec
+    .insert(smsMessages)
+    .values({
+      to: normalizePhone(input.to) ?? input.to.trim(),
+      text: input.text,
+      purpose: input.purpose,
+      status: "queued",
+      provider: config.smsProvider(),
+      broadcast_id: input.broadcastId ?? null,
+      created_at: nowIso(),
+    })
+    .returning()
+    .get();
+}
+
+const wakers = new Set<() => void>();
+
+/** Asks this process's SMS worker to look at the queue now rather than at its next tick. */
+export function wakeSmsWorker(): void {
+  for (const wake of wakers) wake();
+}
+
 /** Stores messages as queued for the background worker; returns how many. */
 export function queueSms(messages: SendSmsInput[]): number {
   if (!messages.length) return 0;
@@ -291,17 +320,31 @@ export async function sendQueued(
 export function startSmsWorker({ ratePerSecond, intervalMs = 1000 }: { ratePerSecond: number; intervalMs?: number }) {
   const perTick = Math.max(1, Math.floor((ratePerSecond * intervalMs) / 1000));
   let busy = false;
-  const timer = setInterval(() => {
-    if (busy) return;
+  let again = false;
+  const tick = () => {
+    if (busy) {
+      again = true;
+      return;
+    }
     busy = true;
     sendQueued(perTick)
       .catch((error) => console.error("SMS worker:", error))
       .finally(() => {
         busy = false;
+        if (again) {
+          again = false;
+          setImmediate(tick);
+        }
       });
-  }, intervalMs);
+  };
+  const timer = setInterval(tick, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  const wake = () => setImmediate(tick);
+  wakers.add(wake);
+  return () => {
+    clearInterval(timer);
+    wakers.delete(wake);
+  };
 }
 
 // ---------------------------------------------------------------- reading
