@@ -1,7 +1,7 @@
 /** Shows its children only when the signed-in staff member holds the permission. */
 import { useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { can, type Permission } from "~/utils/permissions";
+import { can, type Requirement } from "~/utils/permissions";
 
 type AdminData = { user: { permissions: string[]; branch_id: number | null } };
 
@@ -9,7 +9,7 @@ export function useStaff() {
   return useRouteLoaderData<AdminData>("routes/admin")?.user ?? null;
 }
 
-export function Guard({ permission, children }: { permission: Permission | null; children: ReactNode }) {
+export function Guard({ permission, children }: { permission: Requirement; children: ReactNode }) {
   const user = useStaff();
   return can(user, permission) ? <>{children}</> : null;
 }

@@ -5,10 +5,11 @@
  * Rows are never changed or deleted (triggers refuse it); only users holding
  * every permission can read them (/admin/audit).
  */
-import { and, count, desc, eq, gte, like, lt, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import type { AuditEntry } from "@db/schema";
-import { runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
+import { likeContains, likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
+import { displayDateTime, kathmanduBounds } from "~/utils/time";
 
 const { auditLog: A } = schema;
 
@@ -68,22 +69,67 @@ export function audit(exec: Executor, actor: Actor, input: AuditInput): void {
 // ---------------------------------------------------------------- reading
 
 export type AuditFilters = {
+  /** An action or its area prefix ("registration", "registration.create"). */
   action?: string | null;
   entity_type?: string | null;
+  /** Part of the acting user's e-mail. */
   user?: string | null;
-  /** UTC ISO bounds. */
+  /** Kathmandu dates or date-times (checked by the filter schema). */
   from?: string | null;
   to?: string | null;
 };
 
 function conditions(f: AuditFilters): (SQL | undefined)[] {
+  const bounds = kathmanduBounds(f.from, f.to);
   return [
-    f.action ? like(A.action, `${f.action}%`) : undefined,
+    f.action ? likePrefix(A.action, f.action) : undefined,
     f.entity_type ? eq(A.entity_type, f.entity_type) : undefined,
-    f.user ? like(A.user_email, `%${f.user}%`) : undefined,
-    f.from ? gte(A.at, f.from) : undefined,
-    f.to ? lt(A.at, f.to) : undefined,
+    f.user ? likeContains(A.user_email, f.user) : undefined,
+    bounds.from ? gte(A.at, bounds.from) : undefined,
+    bounds.to ? lt(A.at, bounds.to) : undefined,
   ];
+}
+
+/** The entity types and the action areas in the trail, for the filter selects. */
+export function auditFacets(): { entityTypes: string[]; actions: string[] } {
+  const entityTypes = db
+    .selectDistinct({ v: A.entity_type })
+    .from(A)
+    .orderBy(A.entity_type)
+    .all()
+    .map((r) => r.v);
+  const actions = db
+    .selectDistinct({ v: A.action })
+    .from(A)
+    .orderBy(A.action)
+    .all()
+    .map((r) => r.v);
+  return { entityTypes, actions };
+}
+
+/** Columns of AuditTrail.xls. */
+export const AUDIT_COLUMNS = [
+  { header: "Time", value: (r: AuditEntry) => displayDateTime(r.at) },
+  { header: "User", value: (r: AuditEntry) => r.user_email ?? "" },
+  { header: "Address", value: (r: AuditEntry) => r.address ?? "" },
+  { header: "Action", value: (r: AuditEntry) => r.action },
+  { header: "Record", value: (r: AuditEntry) => `${r.entity_type} ${r.entity_id ?? ""}`.trim() },
+  { header: "Changes", value: (r: AuditEntry) => describeChanges(r.changes) },
+];
+
+/** "field: before → after; ..." from the stored JSON. */
+export function describeChanges(json: string): string {
+  let changes: Changes;
+  try {
+    changes = JSON.parse(json) as Changes;
+  } catch {
+    return "";
+  }
+  const show = (v: unknown) =>
+    v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v);
+  return Object.entries(changes)
+    .map(([k, c]) => `${k}: ${show(c.before)} → ${show(c.after)}`)
+    .join("; ");
 }
 
 export function listAudit(params: TableParams, filters: AuditFilters = {}): TableResult<AuditEntry> {
@@ -92,7 +138,7 @@ export function listAudit(params: TableParams, filters: AuditFilters = {}): Tabl
     defaultOrder: { column: "id", dir: "desc" },
     base: [],
     filters: conditions(filters),
-    search: (term) => or(like(A.entity_id, `${term}%`), like(A.user_email, `%${term}%`), like(A.action, `%${term}%`)),
+    search: (term) => or(likePrefix(A.entity_id, term), likeContains(A.user_email, term), likeContains(A.action, term)),
     count: (where) => db.select({ n: count() }).from(A).where(where).get()?.n ?? 0,
     rows: (where, orderBy, limit, offset) =>
       db

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
 import { Guard } from "~/components/Guard";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import type { Permission } from "~/utils/permissions";
+import { EVERY_PERMISSION, type Requirement } from "~/utils/permissions";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: null } satisfies RouteAccess;
@@ -16,7 +16,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return Response.json({ user: publicUser });
 }
 
-type Link = { to: string; label: string; permission: Permission | null };
+type Link = { to: string; label: string; permission: Requirement };
 
 export const SIDEBAR: Link[] = [
   { to: "/admin", label: "Dashboard", permission: null },
@@ -33,6 +33,7 @@ export const SIDEBAR: Link[] = [
   { to: "/admin/outbox", label: "SMS Outbox", permission: "send-sms" },
   { to: "/admin/analytics", label: "Analytics", permission: "send-sms" },
   { to: "/admin/settings", label: "Settings", permission: "update-settings" },
+  { to: "/admin/audit", label: "Audit Trail", permission: EVERY_PERMISSION },
 ];
 
 export default function AdminLayout() {

@@ -11,7 +11,7 @@ import { clientAddress, type Staff } from "./auth.server";
 import { readApiBody, type BodyOptions } from "./body.server";
 import { config } from "./config.server";
 import { randomToken, sha256 } from "./crypto.server";
-import { can, type Permission } from "./permissions";
+import { can, type Requirement } from "./permissions";
 import { nowIso } from "./time";
 
 /** A success: `{data, message}`, with any top-level fields an old client reads (`access_token`). */
@@ -66,7 +66,7 @@ function tokenRow(token: string) {
 }
 
 /** The API's permission helper: 401 without a valid token, 403 without the permission. */
-export async function requireApiUser(request: Request, permission: Permission | null = null): Promise<Staff> {
+export async function requireApiUser(request: Request, permission: Requirement = null): Promise<Staff> {
   const token = bearer(request);
   const row = token ? tokenRow(token) : undefined;
   const user = row ? getSessionUser(row.user_id) : null;

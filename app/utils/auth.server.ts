@@ -9,7 +9,7 @@ import { FormStrategy } from "remix-auth-form";
 import { getSessionUser, verifyLogin, type SessionUser } from "~/models/user.server";
 import { scopeOf, type Scope } from "~/models/scope.server";
 import { config } from "./config.server";
-import { can, permissionRefusal, type Permission } from "./permissions";
+import { can, permissionRefusal, type Requirement } from "./permissions";
 import { audit } from "~/models/audit.server";
 import { fail, type Failure } from "~/models/failure";
 import { transact } from "~/models/transaction.server";
@@ -134,7 +134,7 @@ export async function requireUser(request: Request): Promise<SessionUser> {
 export type Staff = SessionUser & { scope: Scope; address: string };
 
 /** Login plus a named permission: anonymous → /login, missing permission → /admin, with a toast that says why. */
-export async function requirePermission(request: Request, permission: Permission | null): Promise<Staff> {
+export async function requirePermission(request: Request, permission: Requirement): Promise<Staff> {
   const user = await requireUser(request);
   if (permission !== null && !can(user, permission)) {
     throw await redirectWithToast("/admin", oops(permissionRefusal(permission)));
@@ -148,7 +148,7 @@ export async function requirePermission(request: Request, permission: Permission
  * cannot leave it out by accident; tests/unit/route-table.test.ts checks every
  * module against the specification's table.
  */
-export type RouteAccess = { permission: Permission | null };
+export type RouteAccess = { permission: Requirement };
 
 /**
  * Login plus the permission the matched route module declares. The request's

@@ -28,6 +28,12 @@ export const PERMISSIONS = [
 
 export type Permission = (typeof PERMISSIONS)[number];
 
+/** A requirement beyond one permission: holding every permission (the audit trail, the role matrix). */
+export const EVERY_PERMISSION = "every-permission" as const;
+
+/** What a route or a link requires: one permission, every permission, or null for login only. */
+export type Requirement = Permission | typeof EVERY_PERMISSION | null;
+
 /** What a permission lets staff do, as the refusal says it: "You do not have permission to open Schemes." */
 export const PERMISSION_PURPOSE: Record<Permission, string> = {
   "read-user": "open Users",
@@ -52,11 +58,13 @@ export const PERMISSION_PURPOSE: Record<Permission, string> = {
   "update-settings": "change Settings",
 };
 
-export const permissionRefusal = (permission: Permission) =>
-  `You do not have permission to ${PERMISSION_PURPOSE[permission]}.`;
+export const permissionRefusal = (requirement: Permission | typeof EVERY_PERMISSION) =>
+  requirement === EVERY_PERMISSION
+    ? "You do not have permission to open this page: it needs every permission."
+    : `You do not have permission to ${PERMISSION_PURPOSE[requirement]}.`;
 
 /** null = login only. */
-export type RouteRule = { pattern: string; permission: Permission | null };
+export type RouteRule = { pattern: string; permission: Requirement };
 
 /**
  * The specification's back-office route table (spec 001 §2.1, spec 000 §2).
@@ -110,6 +118,8 @@ export const ADMIN_ROUTES: RouteRule[] = [
   { pattern: "/admin/test-ride/:slug", permission: null },
   { pattern: "/admin/profile", permission: null },
   { pattern: "/admin/settings", permission: null },
+  // Beyond the specification's table:
+  { pattern: "/admin/audit", permission: EVERY_PERMISSION },
 ];
 
 /** Public routes (no login). */
@@ -132,10 +142,11 @@ export const PUBLIC_ROUTES = [
 
 export type PermissionHolder = { permissions: readonly string[] } | null | undefined;
 
-export function can(user: PermissionHolder, permission: Permission | null): boolean {
+export function can(user: PermissionHolder, requirement: Requirement): boolean {
   if (!user) return false;
-  if (permission === null) return true;
-  return user.permissions.includes(permission);
+  if (requirement === null) return true;
+  if (requirement === EVERY_PERMISSION) return PERMISSIONS.every((p) => user.permissions.includes(p));
+  return user.permissions.includes(requirement);
 }
 
 /**

@@ -5,9 +5,9 @@
  */
 import { requireApiUser } from "./api.server";
 import { requirePermission, type Staff } from "./auth.server";
-import type { Permission } from "./permissions";
+import type { Requirement } from "./permissions";
 
-export async function requireStaff(request: Request, permission: Permission | null): Promise<Staff> {
+export async function requireStaff(request: Request, permission: Requirement): Promise<Staff> {
   if (request.headers.has("Authorization")) return requireApiUser(request, permission);
   return requirePermission(request, permission);
 }

@@ -6,13 +6,20 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { action as loginAction } from "~/routes/login";
 import { createUser, permissionsOfRole } from "~/models/user.server";
-import { ADMIN_ROUTES, permissionRefusal, PERMISSIONS, SEEDED_ROLES, type Permission } from "~/utils/permissions";
+import {
+  ADMIN_ROUTES,
+  EVERY_PERMISSION,
+  permissionRefusal,
+  PERMISSIONS,
+  SEEDED_ROLES,
+  type Requirement,
+} from "~/utils/permissions";
 import { readToast } from "~/utils/toast.server";
 import { makeBranch } from "../fixtures";
 
 type Args = { request: Request; context: { clientAddress: string }; params: Record<string, string> };
 type RouteModule = {
-  handle?: { permission?: Permission | null };
+  handle?: { permission?: Requirement };
   loader?: (args: Args) => Promise<unknown>;
   action?: (args: Args) => Promise<unknown>;
 };
@@ -109,6 +116,7 @@ async function userWith(permission: string | null) {
 let branchId: number;
 const sessions = new Map<string | null, string>();
 let everything: string;
+let allButOne: string;
 
 beforeAll(async () => {
   branchId = makeBranch().id;
@@ -125,6 +133,22 @@ beforeAll(async () => {
     password: "Secret-pass-9",
   });
   everything = await sessionFor(admin.email);
+  const almost = db.insert(schema.roles).values({ slug: "all-but-one", title: "All but one" }).returning().get();
+  for (const p of db
+    .select()
+    .from(schema.permissions)
+    .all()
+    .filter((x) => x.name !== "update-settings")) {
+    db.insert(schema.rolePermissions).values({ role_id: almost.id, permission_id: p.id }).run();
+  }
+  const almostUser = await createUser({
+    first_name: "Almost",
+    email: "almost@example.test",
+    role_id: almost.id,
+    branch_id: null,
+    password: "Secret-pass-9",
+  });
+  allButOne = await sessionFor(almostUser.email);
   sessions.set(null, await userWith(null));
   for (const p of PERMISSIONS) sessions.set(p, await userWith(p));
 });
@@ -138,7 +162,7 @@ describe("route/permission declarations", () => {
     for (const { file, mod } of routes) {
       expect(mod.handle && "permission" in mod.handle, `${file} has no handle.permission`).toBe(true);
       const p = mod.handle!.permission;
-      if (p !== null) expect(PERMISSIONS, file).toContain(p);
+      if (p !== null && p !== EVERY_PERMISSION) expect(PERMISSIONS, file).toContain(p);
     }
   });
 
@@ -152,7 +176,8 @@ describe("route/permission declarations", () => {
       expect(table.has(pattern), `${file}: ${pattern} is not in ADMIN_ROUTES`).toBe(true);
       expect(mod.handle?.permission, file).toBe(table.get(pattern));
     }
-    for (const r of ADMIN_ROUTES) if (r.permission) expect(PERMISSIONS).toContain(r.permission);
+    for (const r of ADMIN_ROUTES)
+      if (r.permission && r.permission !== EVERY_PERMISSION) expect(PERMISSIONS).toContain(r.permission);
   });
 });
 
@@ -171,6 +196,10 @@ describe("each module enforces its own declaration", () => {
         if (permission) {
           const refused = { status: 302, location: "/admin", toast: permissionRefusal(permission) };
           expect(await call(fn, path, { cookie: sessions.get(null), method })).toEqual(refused);
+          // Holding every permission but one is still not enough for EVERY_PERMISSION; one other permission never is.
+          if (permission === EVERY_PERMISSION) {
+            expect(await call(fn, path, { cookie: allButOne, method }), "all but one").toEqual(refused);
+          }
           for (const other of PERMISSIONS.filter((p) => p !== permission)) {
             expect(await call(fn, path, { cookie: sessions.get(other), method }), `with only ${other}`).toEqual(
               refused,

@@ -1,0 +1,110 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { useLoaderData, useSearchParams } from "@remix-run/react";
+import type { AuditEntry } from "@db/schema";
+import { DataTable } from "~/components/DataTable";
+import { FieldError } from "~/components/Field";
+import { auditFacets, describeChanges, listAudit } from "~/models/audit.server";
+import { auditFiltersSchema } from "~/schemas/audit";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseTableParams } from "~/utils/datatable.server";
+import { EVERY_PERMISSION } from "~/utils/permissions";
+import { parseQuery } from "~/utils/query.server";
+import { displayDateTime } from "~/utils/time";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: EVERY_PERMISSION } satisfies RouteAccess;
+
+export const meta: MetaFunction = () => [{ title: "Audit Trail" }];
+
+/**
+ * GET /admin/audit: every back-office change and login, newest first, with
+ * who, when, from where and what changed; filters by action, record type, user
+ * and Kathmandu dates; a download of the same. Read only: nothing here (or
+ * anywhere) changes or deletes the trail.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRouteAccess(request, handle);
+  const params = new URL(request.url).searchParams;
+  const { value: filters, errors } = parseQuery(params, auditFiltersSchema);
+  const table = listAudit(parseTableParams(params), filters);
+  return {
+    table: { ...table, data: table.data.map((r) => ({ ...r, summary: describeChanges(r.changes) })) },
+    facets: auditFacets(),
+    errors,
+  };
+}
+
+type Row = AuditEntry & { summary: string };
+
+export default function AuditTrail() {
+  const { table, facets, errors } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const download = `/api/v1/audit/download?${new URLSearchParams(
+    [...params].filter(([k]) => ["action", "entity_type", "user", "from", "to", "search"].includes(k)),
+  )}`;
+  return (
+    <>
+      <h1>Audit Trail</h1>
+      <DataTable<Row>
+        rows={table.data as Row[]}
+        rowKey={(r) => r.id}
+        recordsFiltered={table.recordsFiltered}
+        start={Number(params.get("start") ?? 0)}
+        search={params.get("search") ?? ""}
+        filters={
+          <>
+            <label>
+              <span>Action</span>
+              <select name="action" defaultValue={params.get("action") ?? ""}>
+                <option value="">All actions</option>
+                {facets.actions.map((a) => (
+                  <option key={a} value={a}>
+                    {a}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              <span>Record</span>
+              <select name="entity_type" defaultValue={params.get("entity_type") ?? ""}>
+                <option value="">All records</option>
+                {facets.entityTypes.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              <span>User</span>
+              <input name="user" defaultValue={params.get("user") ?? ""} />
+            </label>
+            <label>
+              <span>From</span>
+              <input type="date" name="from" defaultValue={params.get("from") ?? ""} />
+              <FieldError errors={errors.from} />
+            </label>
+            <label>
+              <span>To</span>
+              <input type="date" name="to" defaultValue={params.get("to") ?? ""} />
+              <FieldError errors={errors.to} />
+            </label>
+          </>
+        }
+        actions={
+          <a href={download} className="button" download>
+            Download
+          </a>
+        }
+        columns={[
+          { key: "at", header: "Time", render: (r) => displayDateTime(r.at) },
+          { key: "user_email", header: "User", render: (r) => r.user_email ?? "—" },
+          { key: "address", header: "Address", render: (r) => r.address ?? "" },
+          { key: "action", header: "Action" },
+          { key: "entity", header: "Record", render: (r) => `${r.entity_type} ${r.entity_id ?? ""}` },
+          { key: "summary", header: "Changes", render: (r) => <span className="audit-changes">{r.summary}</span> },
+        ]}
+      />
+    </>
+  );
+}
