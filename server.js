@@ -90,13 +90,14 @@ const stopWorkers = build.entry.module.startWorkers?.();
 /**
  * SIGTERM / SIGINT: stop accepting connections, let the requests in flight finish (keep-alive connections are
  * closed once idle), let the SMS worker finish the message it is sending and put the rest it claimed back in the
- * queue, then exit. SHUTDOWN_GRACE_MS bounds the wait (longer than the SMS gateway's 10 s timeout); a second
- * signal exits at once.
+ * queue, then exit. SHUTDOWN_GRACE_MS bounds the wait (longer than the SMS gateway's 10 s timeout). A repeated
+ * signal changes nothing (under Litestream or npm the same stop can arrive twice: from the service manager and
+ * passed on by the parent).
  */
 const graceMs = Number(process.env.SHUTDOWN_GRACE_MS ?? 25_000);
 let shuttingDown = false;
 async function shutdown(signal) {
-  if (shuttingDown) process.exit(1);
+  if (shuttingDown) return;
   shuttingDown = true;
   console.log(`${signal}: finishing the requests in flight, then stopping`);
   setTimeout(() => {
