@@ -87,10 +87,29 @@ const server = app.listen(port, host, () => {
 });
 const stopWorkers = build.entry.module.startWorkers?.();
 
-function shutdown() {
-  stopWorkers?.();
-  server.close(() => process.exit(0));
-  setTimeout(() => process.exit(0), 5000).unref();
+/**
+ * SIGTERM / SIGINT: stop accepting connections, let the requests in flight finish (keep-alive connections are
+ * closed once idle), let the SMS worker finish the message it is sending and put the rest it claimed back in the
+ * queue, then exit. SHUTDOWN_GRACE_MS bounds the wait (longer than the SMS gateway's 10 s timeout). A repeated
+ * signal changes nothing (under Litestream or npm the same stop can arrive twice: from the service manager and
+ * passed on by the parent).
+ */
+const graceMs = Number(process.env.SHUTDOWN_GRACE_MS ?? 25_000);
+let shuttingDown = false;
+async function shutdown(signal) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log(`${signal}: finishing the requests in flight, then stopping`);
+  setTimeout(() => {
+    console.error(`Stopped after ${graceMs} ms with work still running`);
+    process.exit(1);
+  }, graceMs).unref();
+  const closed = new Promise((resolve) => server.close(resolve));
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  server.closeIdleConnections();
+  await Promise.allSettled([closed, stopWorkers?.()]);
+  clearInterval(idle);
+  process.exit(0);
 }
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));
