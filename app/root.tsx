@@ -1,3 +1,4 @@
+import "~/utils/zod-jitless.client";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
