@@ -46,6 +46,7 @@ export default tseslint.config(
     // shared schemas are inlined at build time (scripts/public-scripts-plugin.ts); nothing else
     // of the server, no framework and no library comes in.
     files: ["app/browser/**/*.ts"],
+    ignores: ["app/browser/**/*.test.ts"],
     languageOptions: { globals: { ...globals.browser } },
     rules: {
       "no-restricted-imports": [
