@@ -162,15 +162,16 @@ test.describe("in production over HTTPS", () => {
       COOKIE_SECURE: "true",
       NODE_ENV: "production",
     };
-    await run("node_modules/.bin/tsx", ["tests/e2e/prepare-db.ts"], { ...env, E2E_PREPARE: "1" });
     const captcha = {
       RECAPTCHA_SITE_KEY: "e2e-site-key",
       RECAPTCHA_SECRET: "e2e-secret",
       RECAPTCHA_VERIFY_URL: "http://127.0.0.1:9/never",
     };
-    const server = spawn("node", ["server.js"], { env: { ...env, ...captcha }, stdio: "ignore" });
+    let server: ReturnType<typeof spawn> | undefined;
     const base = `http://127.0.0.1:${port}`;
     try {
+      await run("node_modules/.bin/tsx", ["tests/e2e/prepare-db.ts"], { ...env, E2E_PREPARE: "1" });
+      server = spawn("node", ["server.js"], { env: { ...env, ...captcha }, stdio: "ignore" });
       for (let i = 0; ; i++) {
         const up = await fetch(`${base}/login`).then(
           (r) => r.ok,
@@ -215,8 +216,10 @@ test.describe("in production over HTTPS", () => {
         expect(cookie).not.toMatch(/; Domain=/i);
       }
     } finally {
-      server.kill("SIGTERM");
-      await new Promise((r) => server.once("exit", r));
+      if (server && server.exitCode === null) {
+        server.kill("SIGTERM");
+        await new Promise((r) => server!.once("exit", r));
+      }
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
   });
