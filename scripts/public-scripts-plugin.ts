@@ -6,7 +6,7 @@
  *
  * Each entry is bundled alone by esbuild (an IIFE, minified, for older phone browsers), so
  * a page gets only its own few hundred bytes, never the framework bundle. Why inline rather
- * than a hashed file: docs/decisions/0008-public-scripts-and-csp.md. Values a script
+ * than a hashed file: docs/decisions/0010-public-scripts-and-csp.md. Values a script
  * imports from app/schemas/* are evaluated at build time and inlined as JSON (the filter
  * rules stay in one place, the schema module and zod stay on the server); importing anything
  * else from there (a function) fails the build.

@@ -21,7 +21,7 @@ export type PageScript = PublicScript | string;
 
 /**
  * One page script, inline, carrying the request's Content-Security-Policy nonce (no
- * request, no bundle: docs/decisions/0008-public-scripts-and-csp.md).
+ * request, no bundle: docs/decisions/0010-public-scripts-and-csp.md).
  */
 export function PageScriptTag({ script }: { script: PageScript }) {
   const nonce = useNonce();

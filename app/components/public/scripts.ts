@@ -4,7 +4,7 @@
  * app/browser/ (linted and type-checked with the rest), bundled one by one at build time by
  * scripts/public-scripts-plugin.ts. Each is safe to run twice (a page's scripts run again when
  * it opens in a dialog) and does nothing when its elements are absent. How a page loads them:
- * PublicShell (docs/decisions/0008-public-scripts-and-csp.md).
+ * PublicShell (docs/decisions/0010-public-scripts-and-csp.md).
  */
 import cascade from "~/browser/cascade.ts?public-script";
 import common from "~/browser/common.ts?public-script";
