@@ -1,0 +1,21 @@
+/**
+ * Labels the models and the screens share (client-safe: no database, no
+ * server modules). Models import them from here; components import them from
+ * here too, so a model never reaches into app/components.
+ */
+
+/** A pre-registration's state as the lists filter and show it. */
+export const PREREGISTRATION_STATUSES = ["unverified", "verified", "purchased"] as const;
+export type PreregistrationStatus = (typeof PREREGISTRATION_STATUSES)[number];
+
+export const STATUS_LABELS: Record<PreregistrationStatus, string> = {
+  unverified: "Unverified",
+  verified: "Verified",
+  purchased: "Purchased",
+};
+
+/** A dashboard change as text: "+12.50%", "-33.33%", "0.00%"; "—" without a figure (nothing yesterday). */
+export function formatChange(change: number | null): string {
+  if (change === null) return "—";
+  return `${change > 0 ? "+" : ""}${change.toFixed(2)}%`;
+}
