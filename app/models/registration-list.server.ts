@@ -10,6 +10,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
 import { fileUrl } from "~/models/file.server";
 import { latestCode } from "~/models/otp.server";
+import { referrerText } from "~/models/labels";
 import { FIRST_THRILL, prizeBreakdown } from "~/models/prize-constants";
 import { registrationFiltersSchema, type RegistrationFilters } from "~/schemas/registration";
 import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
@@ -323,13 +324,6 @@ export const REGISTRATION_COLUMNS = [
   { header: "Note", value: (r: RegistrationRow) => r.note },
   { header: "Registered", value: (r: RegistrationRow) => displayDateTime(r.created_at) },
 ];
-
-export const OTHER_BRANCH_REFERRER = "A customer of another branch";
-
-/** Who referred the buyer, as the screens and the download show it. */
-export function referrerText(r: Pick<RegistrationRow, "referred_by" | "referrer" | "registration_id">): string {
-  return r.referred_by ?? r.referrer?.name ?? (r.registration_id ? OTHER_BRANCH_REFERRER : "");
-}
 
 // ---------------------------------------------------------------- one registration
 

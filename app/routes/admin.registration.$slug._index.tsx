@@ -8,7 +8,8 @@ import { amountText, PrizeBreakdown } from "~/components/counter/PrizeBreakdown"
 import { ProofViewer } from "~/components/counter/ProofViewer";
 import { counterLinks } from "~/components/counter/styles";
 import { deleteRegistration, notifyRegistration, restoreRegistration } from "~/models/registration.server";
-import { getRegistrationDetail, referrerText } from "~/models/registration-list.server";
+import { referrerText } from "~/models/labels";
+import { getRegistrationDetail } from "~/models/registration-list.server";
 import { PAYMENT_MODE_LABELS } from "~/schemas/registration";
 import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { readForm } from "~/utils/body.server";
