@@ -4,6 +4,7 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
+import { referrerText } from "~/models/labels";
 import { currentCode } from "~/models/otp.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { kathmanduDate, setClock } from "~/utils/time";
@@ -32,6 +33,7 @@ import {
 import {
   exportRegistrations,
   findRegistration,
+  getRegistrationDetail,
   listDeletedRegistrations,
   listRegistrations,
   searchRegistrants,
@@ -241,6 +243,31 @@ describe("createRegistration", () => {
     expect(reg.referrer).toEqual({ slug: referrer.slug, name: referrer.name });
     const res = await createRegistration(actorA, verifiedPre().slug, input({ referrer: nextPhone() }));
     expect(res).toMatchObject({ ok: false, errors: { referrer: [M.referrerMissing] } });
+  });
+});
+
+describe("a referrer of another branch", () => {
+  it("links by full phone without copying the name; the referrer shows only within the scope", async () => {
+    const theirs = await registered(verifiedPre({ branch_id: branchB.id }), actorB, { name: "Faraway Referrer" });
+    const reg = await registered(verifiedPre(), actorA, { referrer: theirs.phone });
+    expect(reg.registration_id).toBe(theirs.id);
+    expect(reg.referred_by).toBeNull();
+    expect(reg.referrer).toBeNull();
+    expect(referrerText(reg)).toBe("A customer of another branch");
+    expect(JSON.stringify(getRegistrationDetail(actorA.scope, reg.slug))).not.toContain("Faraway");
+    // Head office sees who it was.
+    const seen = findRegistration(HEAD, reg.slug)!;
+    expect(seen.referrer).toEqual({ slug: theirs.slug, name: "Faraway Referrer" });
+    expect(referrerText(seen)).toBe("Faraway Referrer");
+    // By id or slug only within the scope (an id cannot be guessed across branches).
+    for (const over of [{ registration_id: theirs.id }, { referrer: theirs.slug }]) {
+      const res = await createRegistration(actorA, verifiedPre().slug, input(over));
+      expect(res).toMatchObject({ ok: false, code: "invalid", message: M.referrerMissing });
+    }
+    const own = await registered();
+    const byId = await registered(verifiedPre(), actorA, { registration_id: own.id });
+    expect(byId.referrer).toEqual({ slug: own.slug, name: own.name });
+    expect(byId.referred_by).toBe(own.name);
   });
 });
 
