@@ -51,7 +51,10 @@ export async function action({ request, params }: ActionFunctionArgs) {
     case "notify": {
       const staff = await requirePermission(request, "create-registration");
       const res = notifyRegistration(staff, slug);
-      return redirectWithToast(here, res.ok ? success("The customer was notified by SMS.") : oops(res.message));
+      return redirectWithToast(
+        here,
+        res.ok ? success("The prize summary is on its way to the customer by SMS.") : oops(res.message),
+      );
     }
     default:
       return redirectWithToast(here, oops("Unknown action."));

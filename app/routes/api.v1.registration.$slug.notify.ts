@@ -13,5 +13,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireApiUser(request, "create-registration");
   const res = notifyRegistration(user, params.slug!);
   if (!res.ok) return apiFailure(res);
-  return apiData({ status: res.status }, "The customer was notified by SMS.");
+  return apiData({ status: res.status }, "The prize summary is on its way to the customer by SMS.");
 }
