@@ -20,7 +20,7 @@ export function formatChange(change: number | null): string {
   return `${change > 0 ? "+" : ""}${change.toFixed(2)}%`;
 }
 
-export const OTHER_BRANCH_REFERRER = "A customer of another branch";
+const OTHER_BRANCH_REFERRER = "A customer of another branch";
 
 /**
  * Who referred a buyer, as the screens and the download show it: the name

@@ -29,7 +29,7 @@ const referrer = alias(R, "referrer");
 // ---------------------------------------------------------------- search and filters
 
 /** Full-text search over name, phone, citizenship/PAN, bill, engine, chassis and vehicle numbers. */
-export function registrationSearch(term: string): SQL | undefined {
+function registrationSearch(term: string): SQL | undefined {
   const q = ftsQuery(term);
   if (q) return sql`${R.id} in (select rowid from registrations_fts where registrations_fts match ${q})`;
   const t = term.trim();
@@ -62,13 +62,6 @@ export function readRegistrationFilters(params: URLSearchParams): RegistrationFi
     if (![...bad].some((k) => k in values)) return {};
     for (const k of bad) delete values[k];
   }
-}
-
-/** The filters as a query string (links to the download and the print sheet). */
-export function filtersQuery(f: RegistrationFilters): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(f)) if (v !== null && v !== undefined && v !== "") q.set(k, String(v));
-  return q.toString();
 }
 
 const given = (v: number | undefined | null): v is number => v !== null && v !== undefined;

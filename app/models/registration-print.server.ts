@@ -14,9 +14,9 @@ import {
 import type { Scope } from "./scope.server";
 
 /** Registrations printed at most on one sheet by default; narrower filters print the rest. */
-export const PRINT_LIMIT = 1000;
+const PRINT_LIMIT = 1000;
 /** The most a `limit` may ask for. */
-export const PRINT_LIMIT_MAX = 5000;
+const PRINT_LIMIT_MAX = 5000;
 
 /** The sheet's size from the query's `limit` (1 to 5,000; the default otherwise). */
 export function printLimit(asked: string | null): number {

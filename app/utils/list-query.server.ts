@@ -25,7 +25,7 @@ const wholeNumber = (message: string, min: number) =>
   );
 
 /** The paging numbers of the DataTables protocol (order, search and columns are read by parseTableParams). */
-export const tableNumbersSchema = z.object({
+const tableNumbersSchema = z.object({
   draw: wholeNumber(TABLE_MESSAGES.draw, 0),
   start: wholeNumber(TABLE_MESSAGES.start, 0),
   // DataTables sends -1 for "all"; anything below 1 means the default page.
@@ -33,7 +33,7 @@ export const tableNumbersSchema = z.object({
 });
 
 /** The query string as a plain object (a repeated key gives its last value). */
-export function queryValues(params: URLSearchParams): Record<string, string> {
+function queryValues(params: URLSearchParams): Record<string, string> {
   const out: Record<string, string> = {};
   params.forEach((v, k) => (out[k] = v));
   return out;

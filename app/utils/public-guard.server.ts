@@ -12,7 +12,7 @@ import { bodyText, type Body } from "./body.server";
 import { CAPTCHA_FIELD, CAPTCHA_MESSAGE, honeypotTripped, HONEYPOT_FIELD, verifyCaptcha } from "./captcha.server";
 import { peek, take, type LimitName } from "./rate-limit.server";
 
-export const REJECTED_MESSAGE = "Your form could not be accepted. Please try again.";
+const REJECTED_MESSAGE = "Your form could not be accepted. Please try again.";
 
 /** A body's honeypot: a form's field, or the same key in JSON. */
 function honeypot(body: Body): boolean {
