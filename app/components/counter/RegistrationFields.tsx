@@ -80,7 +80,7 @@ function ReferrerField({ field, other }: { field: Meta; other: Meta }) {
   return (
     <>
       <Field
-        {...getInputProps(field, { type: "text" })}
+        {...getInputProps(field, { type: "text", ariaDescribedBy: `${field.id}-hint` })}
         label="Referred by (a registered customer's phone)"
         list="referrer-options"
         autoComplete="off"
