@@ -1,12 +1,5 @@
-/** Client-safe labels of the counter screens. */
-export const PREREGISTRATION_STATUSES = ["unverified", "verified", "purchased"] as const;
-export type PreregistrationStatus = (typeof PREREGISTRATION_STATUSES)[number];
-
-export const STATUS_LABELS: Record<PreregistrationStatus, string> = {
-  unverified: "Unverified",
-  verified: "Verified",
-  purchased: "Purchased",
-};
+/** Client-safe labels of the counter screens. The pre-registration states live with the models. */
+export { PREREGISTRATION_STATUSES, STATUS_LABELS, type PreregistrationStatus } from "~/models/preregistration-status";
 
 /** A dashboard change as text: "+12.50%", "-33.33%", "0.00%"; "—" without a figure (nothing yesterday). */
 export function formatChange(change: number | null): string {
