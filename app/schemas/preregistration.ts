@@ -20,7 +20,10 @@ import {
   checkDateRange,
   dateRangeShape,
   emptyToUndefined,
-  optionalId as primitiveOptionalId,
+  optionalId,
+  optionalText,
+  requiredId,
+  text,
   toNumber,
 } from "~/schemas/primitives";
 import { normalizePhone } from "~/utils/phone";
@@ -66,6 +69,9 @@ export const PREREGISTRATION_MESSAGES = {
   branch: "Choose the branch this pre-registration belongs to.",
 } as const;
 
+/** The id pieces live in primitives.ts; re-exported for the schemas that import them from here. */
+export { optionalId, requiredId };
+
 /** Devanagari digits (०-९) typed on a Nepali keyboard count as digits. */
 const DEVANAGARI_DIGITS = /[\u0966-\u096F]/g;
 const toAsciiDigits = (s: string) => s.replace(DEVANAGARI_DIGITS, (d) => String(d.charCodeAt(0) - 0x0966));
@@ -85,19 +91,10 @@ export const FILTER_PATTERNS = {
   digits: "[^0-9]",
 } as const;
 
-/** A form value as a trimmed string; arrays (repeated fields) give their last value. */
-function str(value: unknown): string | undefined {
-  if (Array.isArray(value)) return str(value[value.length - 1]);
-  if (value === null || value === undefined) return undefined;
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return undefined;
-}
-
 const filtered =
   (filter: (s: string) => string, collapse = false) =>
   (value: unknown) => {
-    const s = str(value);
+    const s = text(value);
     if (s === undefined) return undefined;
     let out = filter(s);
     if (collapse) out = out.replace(/\s+/g, " ");
@@ -105,46 +102,20 @@ const filtered =
     return out === "" ? undefined : out;
   };
 
-const optionalText = (max: number) =>
-  z.preprocess(
-    (v) => {
-      const s = str(v)?.trim();
-      return s ? s : undefined;
-    },
-    z
-      .string()
-      .max(max, { error: PREREGISTRATION_MESSAGES.tooLong(max) })
-      .optional(),
-  );
-
-const toId = (v: unknown) => {
-  const s = str(v)?.trim();
-  if (!s) return undefined;
-  const n = Number(s);
-  return Number.isFinite(n) ? n : s;
-};
-
-const positiveId = (message: string) =>
-  z.number({ error: message }).refine((n) => Number.isSafeInteger(n) && n > 0, { error: message });
-
-/** An optional positive id: "", null and absent are empty; anything else must be a positive integer. */
-export const optionalId = (message: string) => z.preprocess(toId, positiveId(message).optional());
-
-/** A required positive id, with one message for missing and wrong values. */
-export const requiredId = (message: string) => z.preprocess(toId, positiveId(message));
-
-/** Checkbox semantics: "on", "true", "1", "yes" are true; "off", "false", "0", "no" and "" are false. */
+/**
+ * A checkbox with a default when absent (send_sms is on unless unticked).
+ * Checkbox semantics: "on", "true", "1", "yes" are true; "off", "false", "0", "no" and "" are false. */
 export const checkbox = (whenAbsent: boolean) =>
   z.preprocess((v) => {
     if (typeof v === "boolean") return v;
-    const s = str(v)?.trim().toLowerCase();
+    const s = text(v)?.trim().toLowerCase();
     if (s === undefined) return whenAbsent;
     return ["on", "true", "1", "yes"].includes(s);
   }, z.boolean());
 
 export const FORM_TOKEN = z.preprocess(
   (v) => {
-    const s = str(v)?.trim();
+    const s = text(v)?.trim();
     return s ? s : undefined;
   },
   z
@@ -157,7 +128,7 @@ export const FORM_TOKEN = z.preprocess(
 const optionalToken = (pattern: RegExp, message: string) =>
   z.preprocess(
     (v) => {
-      const s = str(v)?.trim();
+      const s = text(v)?.trim();
       return s ? s : undefined;
     },
     z.string().regex(pattern, { error: message }).optional(),
@@ -197,7 +168,7 @@ const citizenshipField = z.preprocess(
 );
 const sourceField = z.preprocess(
   (v) => {
-    const s = str(v)?.trim().toUpperCase();
+    const s = text(v)?.trim().toUpperCase();
     return s ? s : undefined;
   },
   z.enum(SOURCE_OPTIONS, { error: PREREGISTRATION_MESSAGES.source }).optional(),
@@ -244,13 +215,13 @@ export type CounterPreregistrationInput = z.output<typeof counterPreregistration
 /** A checkbox that is left as it is when absent (a partial update). */
 const keptCheckbox = z.preprocess((v) => {
   if (typeof v === "boolean") return v;
-  const s = str(v)?.trim().toLowerCase();
+  const s = text(v)?.trim().toLowerCase();
   if (s === undefined || s === "") return undefined;
   return ["on", "true", "1", "yes"].includes(s);
 }, z.boolean().optional());
 
 const optional = <T extends z.ZodType>(field: T) =>
-  z.preprocess((v) => (str(v)?.trim() ? v : undefined), field.optional());
+  z.preprocess((v) => (text(v)?.trim() ? v : undefined), field.optional());
 
 /**
  * POST /api/v1/preregistration/{id}: the spec's update sends the non-empty
@@ -303,7 +274,7 @@ export const preregistrationEditSchema = counterPreregistrationSchema.transform(
 
 /** The verify form and POST /api/v1/enquiry/{id}/verify: { code }. Empty is reported by the model. */
 export const verifySchema = z.object({
-  code: z.preprocess((v) => FILTERS.digits(str(v) ?? ""), z.string()),
+  code: z.preprocess((v) => FILTERS.digits(text(v) ?? ""), z.string()),
 });
 
 /**
@@ -349,8 +320,8 @@ export const PREREGISTRATION_FILTER_MESSAGES = {
  */
 export const preregistrationFiltersSchema = z
   .object({
-    bike_model: primitiveOptionalId(PREREGISTRATION_FILTER_MESSAGES.bikeModel),
-    branch: primitiveOptionalId(PREREGISTRATION_FILTER_MESSAGES.branch),
+    bike_model: optionalId(PREREGISTRATION_FILTER_MESSAGES.bikeModel),
+    branch: optionalId(PREREGISTRATION_FILTER_MESSAGES.branch),
     ...dateRangeShape,
     prize: z.preprocess(
       toNumber,
@@ -365,7 +336,7 @@ export const preregistrationFiltersSchema = z
       z.enum(PREREGISTRATION_STATUSES, { error: PREREGISTRATION_FILTER_MESSAGES.status }).optional(),
     ),
     /** Phone (or name, citizenship number) search; the spec's list sends it as `phone`. */
-    phone: z.preprocess((v) => str(v)?.trim().slice(0, 100) || undefined, z.string().optional()),
+    phone: z.preprocess((v) => text(v)?.trim().slice(0, 100) || undefined, z.string().optional()),
   })
   .superRefine(checkDateRange);
 
