@@ -59,7 +59,7 @@ let citizenship = 880000;
 describe("public pre-registrations from two server processes", () => {
   it("hold the address's rate limit and the form token's idempotency across processes", async () => {
     const branch = makeBranch();
-    const fields = (over: Record<string, string> = {}) => ({
+    const fields = (over: Record<string, string> = {}): Record<string, string> => ({
       name: "Two Process",
       address: "Kathmandu",
       phone: String(phone++),
