@@ -392,9 +392,13 @@ export async function createPreregistration(
   if (value.shared) {
     const file = fileOf(screenshot.file);
     if (file) {
-      // Before storing a file, the refusals that need no point taken.
-      const early = conflicts(db, value, who);
-      if (early) return early;
+      // Before storing a file, the refusals that need no point taken (at the counter, finding the
+      // customer's phone is recorded as there).
+      const early =
+        who.channel === "counter"
+          ? transact((tx) => conflicts(tx, value, who, true) ?? { ok: true as const })
+          : (conflicts(db, value, who) ?? { ok: true as const });
+      if (!early.ok) return early;
       const stored = await storeScreenshot(file, who.channel === "counter" ? who.actor.id : null);
       if (!stored.ok) return stored;
       screenshotId = stored.id;
