@@ -196,6 +196,27 @@ export const preregistrations = sqliteTable(
   ],
 );
 
+/**
+ * A branch's recorded access to a public pre-registration that did not name it
+ * as nearest showroom: written when its staff find the customer at the counter
+ * by the full phone number (docs/decisions/0005-counter-journey.md), so later
+ * page loads by slug reach the record under the same rule as the lists.
+ */
+export const preregistrationGrants = sqliteTable(
+  "preregistration_grants",
+  {
+    branch_id: integer("branch_id")
+      .notNull()
+      .references(() => branches.id),
+    preregistration_id: integer("preregistration_id")
+      .notNull()
+      .references(() => preregistrations.id),
+    granted_by: integer("granted_by").references(() => users.id),
+    created_at: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.branch_id, t.preregistration_id] })],
+);
+
 export const registrations = sqliteTable(
   "registrations",
   {

@@ -4,15 +4,8 @@
  * here too, so a model never reaches into app/components.
  */
 
-/** A pre-registration's state as the lists filter and show it. */
-export const PREREGISTRATION_STATUSES = ["unverified", "verified", "purchased"] as const;
-export type PreregistrationStatus = (typeof PREREGISTRATION_STATUSES)[number];
-
-export const STATUS_LABELS: Record<PreregistrationStatus, string> = {
-  unverified: "Unverified",
-  verified: "Verified",
-  purchased: "Purchased",
-};
+/** A pre-registration's states and labels (derived from the drizzle column). */
+export { PREREGISTRATION_STATUSES, STATUS_LABELS, type PreregistrationStatus } from "./preregistration-status";
 
 /** A dashboard change as text: "+12.50%", "-33.33%", "0.00%"; "—" without a figure (nothing yesterday). */
 export function formatChange(change: number | null): string {

@@ -5,6 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { referrerText } from "~/models/labels";
+import { findAtCounter } from "~/models/preregistration-admin.server";
 import { currentCode } from "~/models/otp.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { kathmanduDate, setClock } from "~/utils/time";
@@ -165,10 +166,13 @@ describe("createRegistration", () => {
     });
   });
 
-  it("cannot reach another branch's pre-registration but serves a public one", async () => {
+  it("cannot reach another branch's pre-registration; serves a public one once found at its counter", async () => {
     const theirs = verifiedPre({ branch_id: branchB.id });
     expect(await createRegistration(actorA, theirs.slug, input())).toMatchObject({ ok: false, code: "not_found" });
     const publicOne = verifiedPre({ branch_id: null, nearest_branch_id: branchB.id });
+    // A public entry that named another showroom is out of reach until the counter finds it by its phone.
+    expect(await createRegistration(actorA, publicOne.slug, input())).toMatchObject({ ok: false, code: "not_found" });
+    findAtCounter(actorA, publicOne.phone);
     const res = await createRegistration(actorA, publicOne.slug, input());
     expect(res.ok && res.registration.branch_id).toBe(branchA.id);
   });
