@@ -78,8 +78,8 @@ const u16 = (n: number) => {
 };
 
 /** Text that fits in one byte per character is stored "compressed" (Latin-1); anything else as UTF-16LE. */
-const WIDE = /[^\u0000-\u00ff]/;
-export const isWide = (s: string) => WIDE.test(s);
+const WIDE = /[\u0100-\uffff]/;
+export const isWide = (s: string) => Buffer.byteLength(s, "utf8") !== s.length && WIDE.test(s);
 
 /** ShortXLUnicodeString (8-bit length) or XLUnicodeString (16-bit length). */
 function unicodeString(s: string, lengthBytes: 1 | 2): Buffer {
@@ -353,6 +353,18 @@ export class SharedStrings {
     // A string's header (length, flags) and its first character never straddle records.
     if (this.room() < 3 + unit) this.openContinue();
     if (index % this.dsst === 0) this.noteBucket();
+    const bytes = s.length * unit;
+    if (3 + bytes <= this.room()) {
+      // The common case: the whole string fits in the current record, written straight into the sink.
+      const b = this.sink.reserve(3 + bytes);
+      const o = this.sink.offset;
+      b.writeUInt16LE(s.length, o);
+      b[o + 2] = wide ? 1 : 0;
+      b.write(s, o + 3, bytes, wide ? "utf16le" : "latin1");
+      this.sink.commit(3 + bytes);
+      this.recordLength += 3 + bytes;
+      return;
+    }
     const head = Buffer.allocUnsafe(3);
     head.writeUInt16LE(s.length, 0);
     head.writeUInt8(wide ? 1 : 0, 2);
