@@ -11,16 +11,19 @@ import path from "node:path";
 import crypto from "node:crypto";
 
 const CHUNK = 64 * 1024;
+const SPARE = 8;
 
 export class ByteSink {
   /** Bytes appended so far (written or not). */
   size = 0;
-  private chunk = Buffer.allocUnsafe(CHUNK);
+  private chunk: Buffer = Buffer.allocUnsafe(CHUNK);
   private used = 0;
   private pending: Buffer[] = [];
   /** Bytes already in the file (or being written by the drain in progress). */
   private written = 0;
   private draining = false;
+  /** Written-out chunks kept for reuse. */
+  private spare: Buffer[] = [];
 
   private constructor(readonly file: FileHandle) {}
 
@@ -40,10 +43,16 @@ export class ByteSink {
   reserve(n: number): Buffer {
     if (this.used + n > this.chunk.length) {
       if (this.used > 0) this.pending.push(this.chunk.subarray(0, this.used));
-      this.chunk = Buffer.allocUnsafe(Math.max(CHUNK, n));
+      this.chunk = this.fresh(n);
       this.used = 0;
     }
     return this.chunk;
+  }
+
+  /** A chunk from the ones already written out, or a new one: the sink reuses a handful of chunks. */
+  private fresh(n = CHUNK): Buffer {
+    const reused = n <= CHUNK ? this.spare.pop() : undefined;
+    return reused ?? Buffer.allocUnsafe(Math.max(CHUNK, n));
   }
 
   get offset(): number {
@@ -85,7 +94,7 @@ export class ByteSink {
   async drain(all = false) {
     if (all && this.used > 0) {
       this.pending.push(this.chunk.subarray(0, this.used));
-      this.chunk = Buffer.allocUnsafe(CHUNK);
+      this.chunk = this.fresh();
       this.used = 0;
     }
     if (!this.pending.length) return;
@@ -98,6 +107,12 @@ export class ByteSink {
     try {
       const { bytesWritten } = await this.file.writev(parts, at);
       if (bytesWritten !== length) throw new Error("short write to a temporary file");
+      for (const part of parts) {
+        // Each part is the start of one whole chunk of its own (allocUnsafe of 64 KB is never pooled).
+        if (part.byteOffset === 0 && part.buffer.byteLength === CHUNK && this.spare.length < SPARE) {
+          this.spare.push(Buffer.from(part.buffer, 0, CHUNK));
+        }
+      }
     } finally {
       this.draining = false;
     }
