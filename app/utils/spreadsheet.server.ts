@@ -21,8 +21,10 @@ export const MAX_DATA_ROWS_PER_SHEET = 65_535;
 
 export type Column<Row> = { header: string; value: (row: Row) => CellValue };
 
-/** How long one slice of writing may hold the event loop before it yields. */
-const SLICE_MS = 10;
+/** How long one slice of writing may hold the event loop before it yields (a request in progress waits at most this long per step). */
+const SLICE_MS = 5;
+/** Buffered bytes that are written to the temporary files at the next yield. */
+const DRAIN_BYTES = 256 * 1024;
 
 /** Where exports keep their (unlinked) temporary files: on disk beside the data, not in a RAM-backed /tmp. */
 export function exportTmpDir(): string {
@@ -61,8 +63,8 @@ export async function writeXls<Row>(
       if (next.done) break;
       for (let c = 0; c < columns.length; c++) values[c] = columns[c].value(next.value);
       book.addRow(values);
-      if ((n & 31) === 0 && performance.now() >= deadline) {
-        await book.drain();
+      if ((n & 15) === 0 && performance.now() >= deadline) {
+        if (book.buffered >= DRAIN_BYTES) await book.drain();
         onSlice?.(book.rows);
         await nextTurn();
         signal?.throwIfAborted();

@@ -55,6 +55,11 @@ export class ByteSink {
     return reused ?? Buffer.allocUnsafe(Math.max(CHUNK, n));
   }
 
+  /** Bytes appended but not yet written to the file. */
+  get buffered(): number {
+    return this.size - this.written;
+  }
+
   get offset(): number {
     return this.used;
   }

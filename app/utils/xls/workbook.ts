@@ -78,9 +78,9 @@ export class XlsWorkbookWriter {
     }
   }
 
-  /** Bytes written so far (both temporary files). */
-  get bytes(): number {
-    return this.sheetSink.size + this.sstSink.size;
+  /** Bytes appended since the last drain (both temporary files). */
+  get buffered(): number {
+    return this.sheetSink.buffered + this.sstSink.buffered;
   }
 
   private startSheet() {
