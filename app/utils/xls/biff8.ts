@@ -242,14 +242,24 @@ export function sheetEnd(sink: ByteSink, first: boolean) {
   sink.push(EOF_RECORD);
 }
 
+/** The 10 bytes every cell record starts with: type, length, row, column, XF (the hot path, written byte by byte). */
+function cellHead(b: Buffer, o: number, type: number, length: number, row: number, col: number) {
+  b[o] = type & 0xff;
+  b[o + 1] = type >>> 8;
+  b[o + 2] = length & 0xff;
+  b[o + 3] = length >>> 8;
+  b[o + 4] = row & 0xff;
+  b[o + 5] = row >>> 8;
+  b[o + 6] = col & 0xff;
+  b[o + 7] = col >>> 8;
+  b[o + 8] = CELL_XF;
+  b[o + 9] = 0;
+}
+
 export function numberCell(sink: ByteSink, row: number, col: number, value: number) {
   const b = sink.reserve(18);
   const o = sink.offset;
-  b.writeUInt16LE(R.NUMBER, o);
-  b.writeUInt16LE(14, o + 2);
-  b.writeUInt16LE(row, o + 4);
-  b.writeUInt16LE(col, o + 6);
-  b.writeUInt16LE(CELL_XF, o + 8);
+  cellHead(b, o, R.NUMBER, 14, row, col);
   b.writeDoubleLE(value, o + 10);
   sink.commit(18);
 }
@@ -257,23 +267,18 @@ export function numberCell(sink: ByteSink, row: number, col: number, value: numb
 export function stringCell(sink: ByteSink, row: number, col: number, index: number) {
   const b = sink.reserve(14);
   const o = sink.offset;
-  b.writeUInt16LE(R.LABELSST, o);
-  b.writeUInt16LE(10, o + 2);
-  b.writeUInt16LE(row, o + 4);
-  b.writeUInt16LE(col, o + 6);
-  b.writeUInt16LE(CELL_XF, o + 8);
-  b.writeUInt32LE(index, o + 10);
+  cellHead(b, o, R.LABELSST, 10, row, col);
+  b[o + 10] = index & 0xff;
+  b[o + 11] = (index >>> 8) & 0xff;
+  b[o + 12] = (index >>> 16) & 0xff;
+  b[o + 13] = index >>> 24;
   sink.commit(14);
 }
 
 export function booleanCell(sink: ByteSink, row: number, col: number, value: boolean) {
   const b = sink.reserve(12);
   const o = sink.offset;
-  b.writeUInt16LE(R.BOOLERR, o);
-  b.writeUInt16LE(8, o + 2);
-  b.writeUInt16LE(row, o + 4);
-  b.writeUInt16LE(col, o + 6);
-  b.writeUInt16LE(CELL_XF, o + 8);
+  cellHead(b, o, R.BOOLERR, 8, row, col);
   b.writeUInt8(value ? 1 : 0, o + 10);
   b.writeUInt8(0, o + 11); // a boolean, not an error
   sink.commit(12);
@@ -284,6 +289,8 @@ export function booleanCell(sink: ByteSink, row: number, col: number, value: boo
 /** Strings up to this length are looked up for sharing; a workbook shares at most SHARE_LIMIT of them. */
 const SHARE_MAX_LENGTH = 64;
 const SHARE_LIMIT = 20_000;
+/** After this many lookups a column whose values repeat less than one time in four stops being looked up. */
+const SHARE_TRIAL = 500;
 /** ExtSST keeps at most this many bucket positions; the bucket size doubles to stay within it. */
 const EXTSST_BUCKETS = 128;
 
@@ -312,14 +319,27 @@ export class SharedStrings {
     this.recordLength = 8;
   }
 
-  /** The SST index of a string, adding it when it is new (or not shared). */
-  index(text: string): number {
+  /** Per column: lookups in the shared map, and how many found a string already there. */
+  private readonly tries = new Uint32Array(MAX_COLUMNS);
+  private readonly hits = new Uint32Array(MAX_COLUMNS);
+
+  /**
+   * The SST index of a string, adding it when it is new (or not shared).
+   * Columns whose values rarely repeat (names, phones, slugs) stop being
+   * looked up after a trial, so unique text costs no hashing.
+   */
+  index(text: string, column: number): number {
     this.total++;
     const s = text.length > MAX_TEXT ? text.slice(0, MAX_TEXT) : text;
-    const shareable = s.length <= SHARE_MAX_LENGTH;
+    const tries = this.tries[column];
+    const shareable = s.length <= SHARE_MAX_LENGTH && (tries < SHARE_TRIAL || this.hits[column] * 4 >= tries);
     if (shareable) {
+      this.tries[column] = tries + 1;
       const known = this.shared.get(s);
-      if (known !== undefined) return known;
+      if (known !== undefined) {
+        this.hits[column]++;
+        return known;
+      }
     }
     const index = this.unique++;
     if (shareable && this.shared.size < SHARE_LIMIT) this.shared.set(s, index);

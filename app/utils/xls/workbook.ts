@@ -109,9 +109,9 @@ export class XlsWorkbookWriter {
       if (v === null || v === undefined || v === "") continue;
       if (typeof v === "number") {
         if (Number.isFinite(v)) numberCell(this.sheetSink, row, col, v);
-        else stringCell(this.sheetSink, row, col, this.strings.index(String(v)));
+        else stringCell(this.sheetSink, row, col, this.strings.index(String(v), col));
       } else if (typeof v === "boolean") booleanCell(this.sheetSink, row, col, v);
-      else stringCell(this.sheetSink, row, col, this.strings.index(String(v)));
+      else stringCell(this.sheetSink, row, col, this.strings.index(String(v), col));
     }
   }
 
