@@ -291,8 +291,14 @@ const SHARE_MAX_LENGTH = 64;
 const SHARE_LIMIT = 20_000;
 /** After this many lookups a column whose values repeat less than one time in four stops being looked up. */
 const SHARE_TRIAL = 500;
-/** ExtSST keeps at most this many bucket positions; the bucket size doubles to stay within it. */
+/**
+ * EXTSST keeps at most 128 bucket positions, doubling the bucket size to stay
+ * within it; the bucket size is a 16-bit number, so past 32,768 strings per
+ * bucket the list grows instead, up to what one record holds (over 33 million strings).
+ */
 const EXTSST_BUCKETS = 128;
+const EXTSST_MAX_DSST = 32_768;
+const EXTSST_MAX_BUCKETS = 1024;
 
 /**
  * The SST, written record by record into its own sink as strings arrive.
@@ -404,8 +410,9 @@ export class SharedStrings {
   }
 
   private noteBucket() {
+    if (this.buckets.length >= EXTSST_MAX_BUCKETS) return; // an index hint only; readers do not need it whole
     this.buckets.push({ position: this.sink.size, inRecord: this.sink.size - this.recordStart });
-    if (this.buckets.length > EXTSST_BUCKETS) {
+    if (this.buckets.length > EXTSST_BUCKETS && this.dsst < EXTSST_MAX_DSST) {
       this.dsst *= 2;
       this.buckets = this.buckets.filter((_, i) => i % 2 === 0);
     }
