@@ -17,7 +17,7 @@ import { XlsWorkbookWriter, type CellValue, type XlsFile } from "./xls/workbook"
 export type { CellValue, XlsFile } from "./xls/workbook";
 
 /** BIFF8 holds 65,536 rows; one is the header. */
-export const MAX_DATA_ROWS_PER_SHEET = 65_535;
+const MAX_DATA_ROWS_PER_SHEET = 65_535;
 
 export type Column<Row> = { header: string; value: (row: Row) => CellValue };
 
@@ -104,5 +104,7 @@ export async function xlsDownload<Row>(
   }: { filename: string; sheet: string; columns: readonly Column<Row>[]; rows: Iterable<Row> },
 ): Promise<Response> {
   const file = await writeXls(sheet, columns, rows, { signal: request.signal });
+  // A client that goes away before the body is read leaves nothing open.
+  request.signal.addEventListener("abort", () => void file.discard(), { once: true });
   return xlsResponse(file, filename);
 }

@@ -8,12 +8,12 @@
 import type { ByteSink } from "./sink";
 
 /** A BIFF8 record's payload is at most 8224 bytes; longer data continues in CONTINUE records. */
-export const MAX_RECORD_DATA = 8224;
+const MAX_RECORD_DATA = 8224;
 /** BIFF8 sheets hold 65,536 rows and 256 columns. */
 export const MAX_SHEET_ROWS = 65_536;
 export const MAX_COLUMNS = 256;
 /** The longest text a cell holds (Excel's limit); longer text is cut there. */
-export const MAX_TEXT = 32_767;
+const MAX_TEXT = 32_767;
 
 /** The default cell format: XF 15 (XFs 0-14 are the style XFs every workbook carries). */
 const CELL_XF = 15;
@@ -79,7 +79,7 @@ const u16 = (n: number) => {
 
 /** Text that fits in one byte per character is stored "compressed" (Latin-1); anything else as UTF-16LE. */
 const WIDE = /[\u0100-\uffff]/;
-export const isWide = (s: string) => Buffer.byteLength(s, "utf8") !== s.length && WIDE.test(s);
+const isWide = (s: string) => Buffer.byteLength(s, "utf8") !== s.length && WIDE.test(s);
 
 /** ShortXLUnicodeString (8-bit length) or XLUnicodeString (16-bit length). */
 function unicodeString(s: string, lengthBytes: 1 | 2): Buffer {
