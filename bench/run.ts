@@ -441,8 +441,13 @@ async function main() {
   )
     .toString()
     .trim();
+  // Other work on the machine inflates every figure: the load average says how busy it was.
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
   console.log(
-    `\nBenchmark · Node ${process.version} · SQLite ${sqliteVersion} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · database ${mb(fs.statSync(DB_FILE).size)}\n`,
+    `\nBenchmark · Node ${process.version} · SQLite ${sqliteVersion} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · database ${mb(fs.statSync(DB_FILE).size)} · load average ${load}\n`,
   );
   const widths = [0, 1, 2].map((i) =>
     Math.max(...rows.map((r) => r[i].length), ["Measure", "Result", "Notes"][i].length),
