@@ -1,8 +1,11 @@
 // Production server: Express + compression serving the Remix build. It sets the security headers
 // (and the request's CSP nonce) on every answer, hands the client address to the app, refuses
 // cross-site form posts and oversized bodies before any route runs, marks private answers
-// no-store, and starts the background workers.
-import { createRequestHandler } from "@remix-run/express";
+// no-store, sends bodies at the pace the client reads them, and starts the background workers.
+import { createRequestHandler } from "@remix-run/node";
+// The adapter's request builder (headers, URL, the abort signal on a closed connection); its
+// sender is replaced below because it ignores back-pressure.
+import { createRemixRequest } from "@remix-run/express/dist/server.js";
 import compression from "compression";
 import express from "express";
 import onHeaders from "on-headers";
@@ -76,13 +79,61 @@ app.use((req, res, next) => {
   next();
 });
 
-app.all(
-  "*",
-  createRequestHandler({
-    build,
-    getLoadContext: (req, res) => ({ clientAddress: req.headers[ADDRESS_HEADER], cspNonce: res.locals.cspNonce }),
-  }),
-);
+/** Resolves when `res` can take more bytes (or has closed). */
+function drained(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+/**
+ * Sends a Remix response body, waiting for "drain" whenever the connection's buffer is full, so a
+ * large download (a streamed .xls) is read from its source only as fast as the client takes it and
+ * never piles up in memory. (Remix 2's express adapter writes every chunk without waiting.)
+ */
+async function sendResponse(res, response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
+  if (!response.body) return void res.end();
+  let closed = false; // before end(), "close" means the client went away
+  res.once("close", () => (closed = true));
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const more = res.write(value);
+      res.flush?.(); // compression: send what is ready (streamed HTML)
+      if (!more && !closed) await drained(res);
+      if (closed) return void (await reader.cancel());
+    }
+    res.end();
+  } catch (error) {
+    res.destroy(error);
+    throw error;
+  }
+}
+
+const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
+app.all("*", async (req, res, next) => {
+  try {
+    const response = await handleRequest(createRemixRequest(req, res), {
+      clientAddress: req.headers[ADDRESS_HEADER],
+      cspNonce: res.locals.cspNonce,
+    });
+    await sendResponse(res, response);
+  } catch (error) {
+    next(error);
+  }
+});
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "0.0.0.0";
@@ -90,6 +141,18 @@ const server = app.listen(port, host, () => {
   console.log(`Campaign server on http://localhost:${port}`);
 });
 const stopWorkers = build.entry.module.startWorkers?.();
+const stopMonitor = build.entry.module.startEventLoopMonitor?.();
+
+// A parent that started this server with an IPC channel (the benchmark) can read the event-loop delay.
+if (process.send) {
+  process.on("message", (message) => {
+    if (message?.type !== "event-loop") return;
+    process.send({
+      type: "event-loop",
+      delay: build.entry.module.eventLoopDelay?.({ reset: !!message.reset }) ?? null,
+    });
+  });
+}
 
 /**
  * SIGTERM / SIGINT: stop accepting connections, let the requests in flight finish (keep-alive connections are
@@ -112,6 +175,7 @@ async function shutdown(signal) {
   const idle = setInterval(() => server.closeIdleConnections(), 100);
   server.closeIdleConnections();
   await Promise.allSettled([closed, stopWorkers?.()]);
+  stopMonitor?.();
   clearInterval(idle);
   process.exit(0);
 }

@@ -16,7 +16,7 @@ export const alias = {
 
 export default defineConfig({
   resolve: { alias },
-  ssr: { external: ["better-sqlite3", "sharp", "sheetjs-style"] },
+  ssr: { external: ["better-sqlite3", "sharp"] },
   build: { target: "es2020" },
   plugins: [
     publicScripts({ alias }),

@@ -14,6 +14,9 @@ const ABORT_DELAY = 5_000;
 /** Called once by server.js: the background workers (SMS queue, clean-ups). Returns a stop function. */
 export const startWorkers = startBackgroundWork;
 
+/** Called once by server.js: the event-loop delay monitor (read by the benchmark, and by a health check). */
+export { startEventLoopMonitor, eventLoopDelay } from "./utils/event-loop.server";
+
 /** What server.js applies before any route: the cross-site rule, the address header, the largest body any route reads. */
 export { isCrossSiteRequest } from "./utils/same-origin.server";
 export { ADDRESS_HEADER } from "./utils/auth.server";
