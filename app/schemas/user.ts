@@ -79,8 +79,8 @@ const fields = {
   password_confirmation: z.preprocess(passwordValue, z.string().optional()),
 };
 
-function confirm(value: { password?: string; password_confirmation?: string }, ctx: z.RefinementCtx) {
-  if (value.password !== undefined && value.password !== value.password_confirmation) {
+function confirm(value: { password?: unknown; password_confirmation?: unknown }, ctx: z.RefinementCtx) {
+  if (typeof value.password === "string" && value.password !== value.password_confirmation) {
     ctx.addIssue({ code: "custom", path: ["password_confirmation"], message: USER_MESSAGES.confirmation });
   }
 }
@@ -88,12 +88,13 @@ function confirm(value: { password?: string; password_confirmation?: string }, c
 /** Creating a user: every field of the form, a password required. */
 export const userCreateSchema = z
   .object({ ...fields, password: z.preprocess(passwordValue, password) })
-  .superRefine(confirm);
+  // Checked even when other fields fail, so every field's error shows at once.
+  .superRefine(confirm, { when: () => true });
 
 /** Editing a user: the same fields; an empty password keeps the old one. */
 export const userUpdateSchema = z
   .object({ ...fields, password: z.preprocess(passwordValue, password.optional()) })
-  .superRefine(confirm);
+  .superRefine(confirm, { when: () => true });
 
 export type UserCreateInput = z.output<typeof userCreateSchema>;
 export type UserUpdateInput = z.output<typeof userUpdateSchema>;
