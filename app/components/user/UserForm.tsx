@@ -6,6 +6,7 @@
  */
 import { useForm, type SubmissionResult } from "@conform-to/react";
 import { Form, Link, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
 import { Field, SelectField, TextareaField } from "~/components/Field";
 import { SEX_LABELS, SEXES } from "~/schemas/user";
 
@@ -62,6 +63,12 @@ export function UserForm({
     defaultValue: defaults,
     shouldValidate: "onSubmit",
   });
+  // The passwords are never sent back: after each answer they are empty again (with JavaScript the
+  // inputs would otherwise keep what was typed).
+  useEffect(() => {
+    const element = document.getElementById(id);
+    element?.querySelectorAll<HTMLInputElement>("input[type=password]").forEach((input) => (input.value = ""));
+  }, [id, lastResult]);
   const f = fields as unknown as Record<string, { key?: string; initialValue?: unknown; errors?: string[] }>;
   const common = (name: keyof typeof fields) => ({
     name,
@@ -118,7 +125,6 @@ export function UserForm({
           type="password"
           autoComplete="new-password"
           required={mode === "create"}
-          key={f.password.key}
           errors={f.password.errors}
           hint={mode === "edit" ? "Leave empty to keep the current password." : "At least 8 characters."}
         />
@@ -128,7 +134,6 @@ export function UserForm({
           type="password"
           autoComplete="new-password"
           required={mode === "create"}
-          key={f.password_confirmation.key}
           errors={f.password_confirmation.errors}
         />
       </div>
