@@ -63,8 +63,9 @@ export async function seedStaff(branches: Branch[], password: string) {
 
   let n = 0;
   const add = async (role: string, branch: Branch | null, email?: string) => {
+    // Every pair of first and last name differs for the first hundred users.
     const first = FIRST[n % FIRST.length];
-    const last = LAST[(n * 3 + 1) % LAST.length];
+    const last = LAST[(n + 3 * Math.floor(n / FIRST.length)) % LAST.length];
     n++;
     const result = await addUser(
       SYSTEM_ACTOR,

@@ -37,7 +37,11 @@ async function run(fn: Fn, path: string, cookie: string, params: Record<string, 
   }
   let out: unknown;
   try {
-    out = await fn({ request: new Request(`http://localhost${path}`, init), context: { clientAddress: "10.8.0.1" }, params });
+    out = await fn({
+      request: new Request(`http://localhost${path}`, init),
+      context: { clientAddress: "10.8.0.1" },
+      params,
+    });
   } catch (e) {
     if (!(e instanceof Response)) throw e;
     out = e;
