@@ -1,6 +1,7 @@
-// Production server: Express + compression serving the Remix build. It hands the client address to
-// the app, refuses cross-site form posts and oversized bodies before any route runs, marks private
-// answers no-store, and starts the background workers.
+// Production server: Express + compression serving the Remix build. It sets the security headers
+// (and the request's CSP nonce) on every answer, hands the client address to the app, refuses
+// cross-site form posts and oversized bodies before any route runs, marks private answers
+// no-store, and starts the background workers.
 import { createRequestHandler } from "@remix-run/express";
 import compression from "compression";
 import express from "express";
@@ -9,10 +10,13 @@ import onHeaders from "on-headers";
 process.env.NODE_ENV ??= "production";
 const buildDir = process.env.BUILD_DIR ?? "build";
 const build = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href);
-const { isCrossSiteRequest, ADDRESS_HEADER, MAX_BODY_BYTES, DRAIN_BYTES } = build.entry.module;
+const { isCrossSiteRequest, ADDRESS_HEADER, MAX_BODY_BYTES, DRAIN_BYTES, securityHeaders } = build.entry.module;
 
 const app = express();
 app.disable("x-powered-by");
+// First, so pages, API answers, downloads, static files and the refusals below all carry them
+// (app/utils/security-headers.server.ts).
+app.use(securityHeaders());
 // Behind nginx on the VPS set TRUST_PROXY=loopback so req.ip is the visitor's address.
 app.set("trust proxy", process.env.TRUST_PROXY ?? false);
 app.use(compression());
@@ -63,9 +67,9 @@ app.use((req, res, next) => {
   const headers = { get: (name) => req.get(name) ?? null };
   if (!isCrossSiteRequest(req.method, headers, req.get("host") ?? null)) return next();
   if (req.path.startsWith("/api/")) return res.status(403).json({ message: "Cross-site requests are not accepted." });
-  // The 403 page in the site's chrome, rendered by the app.
+  // The 403 page in the site's chrome (public or back office, by the refused address), rendered by the app.
   req.method = "GET";
-  req.url = req.originalUrl = "/forbidden?reason=cross-site";
+  req.url = req.originalUrl = `/forbidden?${new URLSearchParams({ reason: "cross-site", from: req.path })}`;
   req.headers["content-length"] = "0";
   delete req.headers["content-type"];
   req.resume();
@@ -76,7 +80,7 @@ app.all(
   "*",
   createRequestHandler({
     build,
-    getLoadContext: (req) => ({ clientAddress: req.headers[ADDRESS_HEADER] }),
+    getLoadContext: (req, res) => ({ clientAddress: req.headers[ADDRESS_HEADER], cspNonce: res.locals.cspNonce }),
   }),
 );
 
@@ -87,10 +91,29 @@ const server = app.listen(port, host, () => {
 });
 const stopWorkers = build.entry.module.startWorkers?.();
 
-function shutdown() {
-  stopWorkers?.();
-  server.close(() => process.exit(0));
-  setTimeout(() => process.exit(0), 5000).unref();
+/**
+ * SIGTERM / SIGINT: stop accepting connections, let the requests in flight finish (keep-alive connections are
+ * closed once idle), let the SMS worker finish the message it is sending and put the rest it claimed back in the
+ * queue, then exit. SHUTDOWN_GRACE_MS bounds the wait (longer than the SMS gateway's 10 s timeout). A repeated
+ * signal changes nothing (under Litestream or npm the same stop can arrive twice: from the service manager and
+ * passed on by the parent).
+ */
+const graceMs = Number(process.env.SHUTDOWN_GRACE_MS ?? 25_000);
+let shuttingDown = false;
+async function shutdown(signal) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log(`${signal}: finishing the requests in flight, then stopping`);
+  setTimeout(() => {
+    console.error(`Stopped after ${graceMs} ms with work still running`);
+    process.exit(1);
+  }, graceMs).unref();
+  const closed = new Promise((resolve) => server.close(resolve));
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  server.closeIdleConnections();
+  await Promise.allSettled([closed, stopWorkers?.()]);
+  clearInterval(idle);
+  process.exit(0);
 }
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));

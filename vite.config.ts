@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import path from "node:path";
 import { defineConfig } from "vite";
+import { publicScripts } from "./scripts/public-scripts-plugin";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -18,6 +19,7 @@ export default defineConfig({
   ssr: { external: ["better-sqlite3", "sharp", "sheetjs-style"] },
   build: { target: "es2020" },
   plugins: [
+    publicScripts({ alias }),
     remix({
       buildDirectory: process.env.BUILD_DIR ?? "build",
       ignoredRouteFiles: ["**/*.test.*", "**/*.css"],
