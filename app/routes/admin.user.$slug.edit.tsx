@@ -26,6 +26,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return {
     slug: found.slug,
     name: found.name,
+    self: found.id === user.id,
     options: userFormOptions(user),
     defaults: {
       branch_id: found.branch_id === null ? "" : String(found.branch_id),
@@ -58,14 +59,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditUser() {
-  const { slug, name, options, defaults } = useLoaderData<typeof loader>();
+  const { slug, name, self, options, defaults } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   return (
     <>
       <h1>Edit User: {name}</h1>
       <UserForm
         id="user-edit"
-        mode="edit"
+        mode={self ? "edit-self" : "edit"}
         options={options}
         defaults={defaults}
         lastResult={actionData?.result}

@@ -256,6 +256,11 @@ describe("the forms", () => {
       await answer(await run(detailPage.loader, `/admin/user/${self.slug}`, branchAdminCookie, { slug: self.slug }))
     ).body as { canEdit: boolean; canDelete: boolean };
     expect(page).toMatchObject({ canEdit: true, canDelete: false });
+    // One's own edit page offers no password fields: the Profile page changes it, with the current one.
+    const edit = (
+      await answer(await run(editPage.loader, `/admin/user/${self.slug}/edit`, branchAdminCookie, { slug: self.slug }))
+    ).body as { self: boolean };
+    expect(edit.self).toBe(true);
     const res = await answer(
       await run(
         detailPage.action,

@@ -332,6 +332,18 @@ describe("deleting users", () => {
   });
 });
 
+describe("an actor deleted in the meantime", () => {
+  it("can no longer change anything: two administrators deleting each other leave one", async () => {
+    const a = await make(SYSTEM_ACTOR, { role_id: roleBySlug("super-admin")!.id });
+    const b = await make(SYSTEM_ACTOR, { role_id: roleBySlug("super-admin")!.id });
+    expect(deleteUser(actorOf(a), b.slug).ok).toBe(true);
+    // b's request was already past its permission check when a's delete committed.
+    expect(deleteUser(actorOf(b), a.slug)).toMatchObject({ ok: false, message: USER_ERRORS.inactiveActor });
+    expect(findUser({ branchId: null }, a.slug)).not.toBeNull();
+    expect(await addUser(actorOf(b), newUser())).toMatchObject({ ok: false, code: "forbidden" });
+  });
+});
+
 describe("the last head-office user holding every permission", () => {
   it("cannot be deleted, demoted or moved to a branch; with a second one it can", async () => {
     // Leave exactly one head-office full administrator.

@@ -49,7 +49,8 @@ export function UserForm({
   cancelTo,
 }: {
   id: string;
-  mode: "create" | "edit";
+  /** "edit-self": one's own account, whose password is changed on the Profile page. */
+  mode: "create" | "edit" | "edit-self";
   options: UserFormOptions;
   defaults: UserFormValues;
   lastResult?: SubmissionResult<string[]> | null;
@@ -118,25 +119,31 @@ export function UserForm({
         />
       </div>
       <TextareaField label="Address" rows={2} key={f.address.key} {...common("address")} />
-      <div className="grid">
-        <Field
-          label="Password"
-          name="password"
-          type="password"
-          autoComplete="new-password"
-          required={mode === "create"}
-          errors={f.password.errors}
-          hint={mode === "edit" ? "Leave empty to keep the current password." : "At least 8 characters."}
-        />
-        <Field
-          label="Confirm password"
-          name="password_confirmation"
-          type="password"
-          autoComplete="new-password"
-          required={mode === "create"}
-          errors={f.password_confirmation.errors}
-        />
-      </div>
+      {mode === "edit-self" ? (
+        <p className="muted">
+          To change your own password, use your <Link to="/admin/profile">Profile</Link> page.
+        </p>
+      ) : (
+        <div className="grid">
+          <Field
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required={mode === "create"}
+            errors={f.password.errors}
+            hint={mode === "edit" ? "Leave empty to keep the current password." : "At least 8 characters."}
+          />
+          <Field
+            label="Confirm password"
+            name="password_confirmation"
+            type="password"
+            autoComplete="new-password"
+            required={mode === "create"}
+            errors={f.password_confirmation.errors}
+          />
+        </div>
+      )}
       <div className="actions">
         <Link to={cancelTo} className="button">
           Cancel
