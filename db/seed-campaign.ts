@@ -135,10 +135,10 @@ export async function seedCampaign(ctx: Ctx) {
       if (!reg.ok) throw new Error(`Seed registration failed: ${JSON.stringify(reg.errors)}`);
       if (stage < 3) continue;
       const code = currentCode("registration", reg.registration.id)?.code ?? "";
-      const confirmed = confirmRegistration(actor.scope, reg.registration.slug, code);
+      const confirmed = confirmRegistration(actor, reg.registration.slug, code);
       if (!confirmed.ok) throw new Error(`Seed confirmation failed: ${confirmed.message}`);
       if (stage < 4) continue;
-      const drawn = await drawCoupon(actor.scope, reg.registration.slug);
+      const drawn = drawCoupon(actor, reg.registration.slug);
       if (!drawn.ok) throw new Error(`Seed draw failed: ${drawn.message}`);
     } finally {
       setClock(null);

@@ -1,15 +1,6 @@
-/** Client-safe labels of the counter screens. */
-export const PREREGISTRATION_STATUSES = ["unverified", "verified", "purchased"] as const;
-export type PreregistrationStatus = (typeof PREREGISTRATION_STATUSES)[number];
-
-export const STATUS_LABELS: Record<PreregistrationStatus, string> = {
-  unverified: "Unverified",
-  verified: "Verified",
-  purchased: "Purchased",
-};
-
-/** A dashboard change as text: "+12.50%", "-33.33%", "0.00%"; "—" without a figure (nothing yesterday). */
-export function formatChange(change: number | null): string {
-  if (change === null) return "—";
-  return `${change > 0 ? "+" : ""}${change.toFixed(2)}%`;
-}
+/**
+ * The counter screens' labels live in app/models/labels.ts (models and screens
+ * share them); this module only passes them on for the screens that still
+ * import them from here.
+ */
+export { PREREGISTRATION_STATUSES, STATUS_LABELS, formatChange, type PreregistrationStatus } from "~/models/labels";
