@@ -10,7 +10,7 @@
  *   demoted or moved to a branch; nobody deletes themselves;
  * - deleting a user, or changing their role, branch or password, ends their
  *   sessions and revokes their API tokens in the same transaction.
- * See docs/decisions/0011-users-and-roles.md.
+ * See docs/decisions/0012-users-and-roles.md.
  */
 import { and, asc, count as countRows, eq, inArray, isNull, ne, or, sql } from "drizzle-orm";
 import { db, schema, type Executor, type Tx } from "@db/index";

@@ -34,6 +34,7 @@ export const SIDEBAR: Link[] = [
   { to: "/admin/outbox", label: "SMS Outbox", permission: "send-sms" },
   { to: "/admin/analytics", label: "Analytics", permission: "send-sms" },
   { to: "/admin/settings", label: "Settings", permission: "update-settings" },
+  { to: "/admin/role", label: "Roles", permission: EVERY_PERMISSION },
   { to: "/admin/audit", label: "Audit Trail", permission: EVERY_PERMISSION },
 ];
 
