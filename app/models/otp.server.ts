@@ -122,7 +122,15 @@ function insertCode(exec: Executor, input: IssueInput): Issued {
  */
 export function issueCodeIn(tx: Executor, input: IssueInput): Issued {
   const issued = insertCode(tx, input);
-  if (issued.ok) queueMessage(tx, { to: issued.phone, text: issued.text, purpose: input.smsPurpose });
+  if (issued.ok) {
+    queueMessage(tx, {
+      to: issued.phone,
+      text: issued.text,
+      purpose: input.smsPurpose,
+      subjectId: input.subjectId,
+      validUntil: issued.expiresAt,
+    });
+  }
   return issued;
 }
 

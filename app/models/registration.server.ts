@@ -21,7 +21,7 @@ import type { Registration } from "@db/schema";
 import { audit, diff } from "~/models/audit.server";
 import { findActiveBikeModel } from "~/models/bike-model.server";
 import { fail, FailureError, type Failure, type FieldErrors, type Result } from "~/models/failure";
-import { issueCode, verifyCode, type IssueResult } from "~/models/otp.server";
+import { issueCodeIn, verifyCode, type Issued } from "~/models/otp.server";
 import { prizeLabel } from "~/models/prize-constants";
 import { DrawError, drawThirdThrill } from "~/models/prize-draw.server";
 import { queueMessage, wakeSmsWorker } from "~/models/sms.server";
@@ -209,7 +209,7 @@ const shown = (scope: Scope, slug: string) => findRegistration(scope, slug, { wi
 
 // ---------------------------------------------------------------- create
 
-export type CreatedRegistration = { registration: RegistrationRow; created: boolean; code: IssueResult | null };
+export type CreatedRegistration = { registration: RegistrationRow; created: boolean; code: Issued | null };
 
 /**
  * Registers the purchase of a verified, not yet purchased pre-registration at
@@ -290,19 +290,22 @@ export async function createRegistration(
       entityId: row.slug,
       changes: diff(null, row),
     });
-    return { ok: true as const, id: row.id, slug: row.slug, phone: row.phone, created: true };
+    // The purchase code and its SMS commit with the registration: one write, sent by the worker.
+    const code = purchaseCodeIn(tx, row.id, row.phone);
+    return { ok: true as const, id: row.id, slug: row.slug, phone: row.phone, created: true, code };
   });
   if (!outcome.ok) return outcome;
-  const code = outcome.created ? await sendPurchaseCode(outcome.id, outcome.phone) : null;
+  if (outcome.created) wakeSmsWorker();
+  const code = ("code" in outcome ? outcome.code : null) ?? null;
   return { ok: true, registration: shown(actor.scope, outcome.slug), created: outcome.created, code };
 }
 
 /**
  * The purchase confirmation code: a new one-time code stored and its SMS
- * queued by otp.server.ts (one a minute, five an hour per phone).
+ * queued in the caller's transaction (one a minute, five an hour per phone).
  */
-function sendPurchaseCode(registrationId: number, phone: string): Promise<IssueResult> {
-  return issueCode({
+function purchaseCodeIn(tx: Tx, registrationId: number, phone: string): Issued {
+  return issueCodeIn(tx, {
     purpose: "registration",
     subjectId: registrationId,
     phone,
@@ -414,10 +417,11 @@ export async function resetRegistrationCode(actor: ScopedActor, slug: string): P
   const reg = findRegistration(actor.scope, slug);
   if (!reg) return fail.notFound(M.notFound);
   if (reg.status !== "pending") return { ok: true, sent: false, retryAfterSeconds: 0, message: M.incorrectCode };
-  const issued = await sendPurchaseCode(reg.id, reg.phone);
+  const issued = transact((tx) => purchaseCodeIn(tx, reg.id, reg.phone));
+  if (issued.ok) wakeSmsWorker();
   return issued.ok
     ? { ok: true, sent: true, retryAfterSeconds: 0, message: M.incorrectCode }
-    : { ok: true, sent: false, retryAfterSeconds: issued.retryAfterSeconds, message: M.incorrectCode };
+    : { ok: true, sent: false, retryAfterSeconds: issued.retryAfterSeconds ?? 0, message: M.incorrectCode };
 }
 
 // ---------------------------------------------------------------- coupon draw and notify

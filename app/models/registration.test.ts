@@ -144,6 +144,8 @@ describe("createRegistration", () => {
       .all();
     expect(sms).toHaveLength(1);
     expect(sms[0].text).toContain(currentCode("registration", reg.id)!.code!);
+    // Queued with the registration (one commit), for the worker to send; tied to its registration.
+    expect(sms[0]).toMatchObject({ status: "queued", subject_id: reg.id });
   });
 
   it("refuses head office (no branch), unverified and already purchased pre-registrations", async () => {
