@@ -19,7 +19,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type Link = { to: string; label: string; permission: Requirement };
 
 export const SIDEBAR: Link[] = [
-  { to: "/admin", label: "Dashboard", permission: null },
+  // The page itself is login only; its sidebar link is guarded by send-sms (spec 001 §2.1).
+  { to: "/admin", label: "Dashboard", permission: "send-sms" },
   { to: "/admin/preregistration", label: "Pre-Registrations", permission: "read-registration" },
   { to: "/admin/registration", label: "Registrations", permission: "read-registration" },
   { to: "/admin/registration/deleted", label: "Deleted Registrations", permission: "delete-registration" },

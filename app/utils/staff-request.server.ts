@@ -1,13 +1,27 @@
 /**
  * Resource routes that a browser link also opens (downloads, print data): a
- * bearer token is checked like every API call (401/403); without one, the
- * back-office session is checked like every admin page (/login, /admin).
+ * call with a bearer token, or one that asks for JSON (Accept:
+ * application/json without text/html), is answered like every API call (JSON
+ * 401/403); a browser following a link without a token keeps the back-office
+ * rules (/login, then /admin).
  */
+import { apiFailure } from "./http.server";
+import { fail } from "~/models/failure";
 import { requireApiUser } from "./api.server";
-import { requirePermission, type Staff } from "./auth.server";
-import type { Requirement } from "./permissions";
+import { getOptionalUser, requirePermission, type Staff } from "./auth.server";
+import { can, type Requirement } from "./permissions";
+
+function wantsJson(request: Request): boolean {
+  const accept = request.headers.get("Accept") ?? "";
+  return accept.includes("application/json") && !accept.includes("text/html");
+}
 
 export async function requireStaff(request: Request, permission: Requirement): Promise<Staff> {
   if (request.headers.has("Authorization")) return requireApiUser(request, permission);
+  if (wantsJson(request)) {
+    const user = await getOptionalUser(request);
+    if (!user) throw apiFailure(fail.unauthenticated("Unauthenticated."));
+    if (!can(user, permission)) throw apiFailure(fail.forbidden("This action is unauthorized."));
+  }
   return requirePermission(request, permission);
 }
