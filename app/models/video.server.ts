@@ -119,29 +119,24 @@ export function listVideosTable(params: TableParams, filters: VideoFilters = {})
   });
 }
 
-/**
- * One video by its slug (the address of /admin/video/{id} and /api/v1/video/{slug});
- * an old client's numeric id is accepted too.
- */
-export function getVideo(slugOrId: string): VideoRow | null {
-  if (!slugOrId || slugOrId.length > 64) return null;
-  const byId = /^\d{1,12}$/.test(slugOrId) ? eq(videos.id, Number(slugOrId)) : undefined;
+/** One video by its slug (the {id} segment of /admin/video/{id} and /api/v1/video/{slug} takes the slug). */
+export function getVideo(slug: string): VideoRow | null {
+  if (!slug || slug.length > 64) return null;
   const row = db
     .select(rowColumns)
     .from(videos)
-    .where(and(byId ? or(eq(videos.slug, slugOrId), byId) : eq(videos.slug, slugOrId), isNull(videos.deleted_at)))
+    .where(and(eq(videos.slug, slug), isNull(videos.deleted_at)))
     .get();
   return row ? withUrl(row) : null;
 }
 
 const ENTITY = "video";
 
-function reachable(tx: Tx, slugOrId: string): Video {
-  const byId = /^\d{1,12}$/.test(slugOrId) ? eq(videos.id, Number(slugOrId)) : undefined;
+function reachable(tx: Tx, slug: string): Video {
   const row = tx
     .select()
     .from(videos)
-    .where(and(byId ? or(eq(videos.slug, slugOrId), byId) : eq(videos.slug, slugOrId), isNull(videos.deleted_at)))
+    .where(and(eq(videos.slug, slug), isNull(videos.deleted_at)))
     .get();
   if (!row) throw new FailureError(fail.notFound(VIDEO_ERRORS.notFound));
   return row;
@@ -173,9 +168,9 @@ export function createVideo(actor: ScopedActor, input: VideoInput): Result<{ vid
   });
 }
 
-export function updateVideo(actor: ScopedActor, slugOrId: string, input: VideoInput): Result<{ video: Video }> {
+export function updateVideo(actor: ScopedActor, slug: string, input: VideoInput): Result<{ video: Video }> {
   return transact((tx) => {
-    const before = reachable(tx, slugOrId);
+    const before = reachable(tx, slug);
     const video = tx
       .update(videos)
       .set({ ...values(tx, input), updated_at: nowIso() })
@@ -193,9 +188,9 @@ export function updateVideo(actor: ScopedActor, slugOrId: string, input: VideoIn
 }
 
 /** Removes a video (nothing else names one); the audit row keeps what it was. */
-export function deleteVideo(actor: ScopedActor, slugOrId: string): Result<{ video: Video }> {
+export function deleteVideo(actor: ScopedActor, slug: string): Result<{ video: Video }> {
   return transact((tx) => {
-    const row = reachable(tx, slugOrId);
+    const row = reachable(tx, slug);
     tx.delete(videos).where(eq(videos.id, row.id)).run();
     audit(tx, actor, { action: "video.delete", entityType: ENTITY, entityId: row.id, changes: diff(row, null) });
     return { ok: true as const, video: row };
