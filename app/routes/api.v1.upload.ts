@@ -4,7 +4,7 @@ import { isPickerType, uploadImages, UPLOAD_FAILED, type UploadInput } from "~/m
 import { apiData } from "~/utils/api.server";
 import { BODY_LIMITS, readBody } from "~/utils/body.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
-import { FILE_TYPE_MESSAGE, requirePickerUser } from "./api.v1.file";
+import { FILE_TYPE_MESSAGE, requirePickerUser } from "~/components/catalogue/picker.server";
 
 /**
  * POST /api/v1/upload (multipart: type, files[]): every image through the

@@ -8,15 +8,39 @@ import { fail, type Failure } from "~/models/failure";
 import {
   findPickerFile,
   listPickerFiles,
+  pickerTypesFor,
+  PICKER_TYPES,
   uploadFailure,
   uploadImages,
   UPLOAD_FAILED,
   type PickerFile,
   type PickerType,
 } from "~/models/file.server";
-import type { ScopedActor } from "~/models/scope.server";
+import { scopeOf, type ScopedActor } from "~/models/scope.server";
+import { requireApiUser } from "~/utils/api.server";
+import { clientAddress, getOptionalUser, type Staff } from "~/utils/auth.server";
 import { BODY_LIMITS, readBody } from "~/utils/body.server";
-import { pageFailure } from "~/utils/http.server";
+import { apiFailure, pageFailure } from "~/utils/http.server";
+
+export const FILE_TYPE_MESSAGE = `Choose a file type: ${PICKER_TYPES.join(", ")}.`;
+
+/**
+ * Who may use the file picker: a bearer token (API rules), or the back-office
+ * session of the picker in the browser, always answered as JSON (401 without
+ * either, 403 without a permission of a form that picks images).
+ */
+export async function requirePickerUser(request: Request): Promise<{ user: Staff; types: PickerType[] }> {
+  let user: Staff;
+  if (request.headers.has("Authorization")) user = await requireApiUser(request, null);
+  else {
+    const session = await getOptionalUser(request);
+    if (!session) throw apiFailure(fail.unauthenticated("Unauthenticated."));
+    user = { ...session, scope: scopeOf(session), address: clientAddress(request) };
+  }
+  const types = pickerTypesFor(user);
+  if (!types.length) throw apiFailure(fail.forbidden("This action is unauthorized."));
+  return { user, types };
+}
 
 /** The recent images of a type (and general), with the record's current image kept in the list. */
 export function pickerChoices(type: PickerType, currentId?: number | null): PickerFile[] {
