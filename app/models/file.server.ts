@@ -45,7 +45,10 @@ export async function prepareImage(input: Buffer, filename: string): Promise<Pre
   let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: MAX_PIXELS }).metadata();
-  } catch {
+  } catch (e) {
+    // A header declaring more pixels than sharp will open is an image too large, not a wrong type.
+    if (e instanceof Error && /pixel limit/i.test(e.message))
+      throw new UploadError("The image may not exceed 40 megapixels.");
     throw new UploadError("Only JPEG, PNG or WebP images are accepted.");
   }
   if (!meta.format || !ACCEPTED.has(meta.format)) throw new UploadError("Only JPEG, PNG or WebP images are accepted.");
