@@ -141,8 +141,11 @@ export const BRANCH_ERRORS = {
     `This branch cannot be deleted: it has ${what}. Close it instead: a closed branch leaves the public site and the forms at once, and its records keep its name.`,
 } as const;
 
-/** Total Sales: live (not deleted) registrations of the branch. */
-const registrationsCount = sql<number>`(select count(*) from registrations r where r.branch_id = ${branches.id} and r.deleted_at is null)`;
+/**
+ * Total Sales: live (not deleted) registrations of the branch. The outer column is qualified by hand:
+ * drizzle writes a selected table's column without its table name, which the subquery would read as its own.
+ */
+const registrationsCount = sql<number>`(select count(*) from registrations r where r.branch_id = "branches"."id" and r.deleted_at is null)`;
 
 /** A branch row of the back office: every field of spec 001 §3, with Total Sales and whether it is closed. */
 export type BranchRow = Omit<Branch, "deleted_at"> & { registrations_count: number };

@@ -137,6 +137,44 @@ describe("branch calls", () => {
     expect(own.body.data.map((b: { slug: string }) => b.slug)).toEqual([ownBranch.slug]);
   });
 
+  it("Total Sales counts the branch's live registrations only", async () => {
+    const sold = makeBranch({ title: "Selling Branch" });
+    const model = makeBikeModel("Sold Model");
+    for (const deleted of [null, null, "2030-01-01T00:00:00.000Z"]) {
+      const pre = makePreregistration({ branch_id: sold.id });
+      db.insert(schema.registrations)
+        .values({
+          slug: `r-${pre.slug}`,
+          bill_no: `B-${pre.id}`,
+          name: "Buyer",
+          address: "Town",
+          citizenship_no: pre.citizenship_no,
+          phone: pre.phone,
+          bike_model_id: model.id,
+          engine_no: `E${pre.id}`,
+          chasis_no: `C${pre.id}`,
+          registration_no: `R${pre.id}`,
+          branch_id: sold.id,
+          preregistration_id: pre.id,
+          purchase_date: "2030-01-01",
+          coupon_code: `K${pre.id}`,
+          deleted_at: deleted,
+        })
+        .run();
+    }
+    const res = await json(
+      await call(branchList, req("GET", "/api/v1/branch?search=Selling%20Branch", { token: t.readBranch })),
+    );
+    expect(res.body.data).toEqual([expect.objectContaining({ title: "Selling Branch", registrations_count: 2 })]);
+    const others = await json(await call(branchList, req("GET", "/api/v1/branch?length=100", { token: t.readBranch })));
+    for (const b of others.body.data.filter((x: { id: number }) => x.id !== sold.id))
+      expect(b.registrations_count, b.title).toBe(0);
+    const one = await json(
+      await call(branchOne, req("GET", `/api/v1/branch/${sold.slug}`, { token: t.readBranch }), { slug: sold.slug }),
+    );
+    expect(one.body.data).toMatchObject({ registrations_count: 2, usage: { registrations: 3 }, deletable: false });
+  });
+
   it("GET /api/v1/branch/{slug}: the branch with usage; 401, 403, 404, and 404 out of a branch user's reach", async () => {
     const get = (s: string, token?: string) =>
       call(branchOne, req("GET", `/api/v1/branch/${s}`, { token }), { slug: s });
