@@ -44,8 +44,12 @@ export async function chooseImage(page: Page, project: string, filename: string)
     await page.getByRole("button", { name: "Select Or Upload File" }).click();
     const modal = page.getByRole("dialog", { name: "Select Or Upload File" });
     await expect(modal).toBeVisible();
+    // A single-select choice confirms itself after 200 ms (spec 001 §9).
+    const clicked = Date.now();
     await modal.getByRole("button", { name: filename, exact: true }).click();
+    await expect(modal.getByRole("button", { name: filename, exact: true })).toHaveAttribute("aria-pressed", "true");
     await expect(modal).toBeHidden();
+    expect(Date.now() - clicked).toBeGreaterThanOrEqual(190);
     await expect(page.locator(".picker-current img")).toHaveAttribute("alt", new RegExp(escape(filename)));
   } else {
     await page.getByRole("radio", { name: filename, exact: true }).check();
