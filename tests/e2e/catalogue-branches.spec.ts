@@ -153,6 +153,14 @@ test("a branch with records is not deleted: the page says why and offers to clos
   await page.getByRole("button", { name: "Reopen branch" }).click();
   await expect(successToast(page)).toContainText("Branch reopened.");
   await expect(page.getByRole("heading", { name: title })).not.toContainText("Closed");
+  // Closed again, so the public site of the other tests is as it was.
+  await confirm(
+    page,
+    "Close branch",
+    "Close this branch? It leaves the public site and the forms at once.",
+    "Yes, close it",
+  );
+  await expect(successToast(page)).toContainText("Branch closed.");
 });
 
 test("the seeded dealers fill more than one page", async ({ page }) => {
