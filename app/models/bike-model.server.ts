@@ -12,7 +12,7 @@
  * row in its own transaction. A model that any record names is never deleted:
  * it is retired instead (docs/decisions/0009).
  */
-import { and, asc, count, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { db, schema, type Tx } from "@db/index";
 import type { BikeModel } from "@db/schema";
 import { BIKE_MODEL_MESSAGES, type BikeModelInput } from "~/schemas/bike-model";
@@ -51,9 +51,13 @@ const withUrl = <R extends { thumbnail_id: number | null }>(r: R): R & { thumbna
 /** On sale: not deleted and not retired. The one condition of the public forms and new-record selects. */
 const onSale = and(isNull(bikeModels.deleted_at), isNull(bikeModels.retired_at));
 
-/** Every model on sale, oldest first (so the spec's default bike_model_id 1 leads). */
-export function listBikeModels(): BikeModelItem[] {
-  return db.select(columns).from(bikeModels).where(onSale).orderBy(asc(bikeModels.id)).all().map(withUrl);
+/**
+ * Every model on sale, oldest first (so the spec's default bike_model_id 1 leads). An edit form may `keep`
+ * the record's own model in its select when that model has been retired since.
+ */
+export function listBikeModels({ keep }: { keep?: number | null } = {}): BikeModelItem[] {
+  const where = keep ? or(onSale, and(eq(bikeModels.id, keep), isNull(bikeModels.deleted_at))) : onSale;
+  return db.select(columns).from(bikeModels).where(where).orderBy(asc(bikeModels.id)).all().map(withUrl);
 }
 
 /** A model on sale by id, or null. */

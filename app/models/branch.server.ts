@@ -69,13 +69,22 @@ export function listBranches(): PublicBranch[] {
 
 /**
  * `{ id, title }` of every open branch by title, for selects on any screen.
- * A list filter over past records may ask for the closed ones too.
+ * A list filter over past records may ask for the closed ones too; an edit
+ * form may `keep` the record's own branch when it has been closed since.
  */
-export function listBranchOptions({ includeClosed = false } = {}): { id: number; title: string }[] {
+export function listBranchOptions({
+  includeClosed = false,
+  keep,
+}: { includeClosed?: boolean; keep?: number | null } = {}): { id: number; title: string }[] {
+  const where = includeClosed
+    ? isNull(branches.deleted_at)
+    : keep
+      ? or(isOpen, and(eq(branches.id, keep), isNull(branches.deleted_at)))
+      : isOpen;
   return db
     .select({ id: branches.id, title: branches.title })
     .from(branches)
-    .where(includeClosed ? isNull(branches.deleted_at) : isOpen)
+    .where(where)
     .orderBy(asc(branches.title), asc(branches.id))
     .all();
 }

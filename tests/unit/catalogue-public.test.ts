@@ -148,6 +148,9 @@ describe("a closed branch and a retired model", () => {
     // A list filter over past records may still offer the closed branch.
     expect(listBranchOptions({ includeClosed: true }).some((b) => b.id === branch.id)).toBe(true);
     expect(listBranchOptions().some((b) => b.id === branch.id)).toBe(false);
+    // An edit form keeps the record's own branch and model in its selects.
+    expect(listBranchOptions({ keep: branch.id }).some((b) => b.id === branch.id)).toBe(true);
+    expect(listBikeModels({ keep: model.id }).some((m) => m.id === model.id)).toBe(true);
   });
 
   it("are refused by a booking or a pre-registration that still names them", async () => {
