@@ -41,4 +41,26 @@ export default tseslint.config(
       "no-console": ["error", { allow: ["error", "warn", "info", "log"] }],
     },
   },
+  {
+    // The public pages' scripts (inlined in every page): browser code only. Values from the
+    // shared schemas are inlined at build time (scripts/public-scripts-plugin.ts); nothing else
+    // of the server, no framework and no library comes in.
+    files: ["app/browser/**/*.ts"],
+    ignores: ["app/browser/**/*.test.ts"],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { regex: "\\.server(\\.|$)", message: "Server code never goes to the browser." },
+            {
+              regex: "^(?!~/schemas/|\\./|~/browser/)",
+              message: "Public scripts import only ./ modules and ~/schemas/ values.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

@@ -1,7 +1,11 @@
-// Production server: Express + compression serving the Remix build. It hands the client address to
-// the app, refuses cross-site form posts and oversized bodies before any route runs, marks private
-// answers no-store, and starts the background workers.
-import { createRequestHandler } from "@remix-run/express";
+// Production server: Express + compression serving the Remix build. It sets the security headers
+// (and the request's CSP nonce) on every answer, hands the client address to the app, refuses
+// cross-site form posts and oversized bodies before any route runs, marks private answers
+// no-store, sends bodies at the pace the client reads them, and starts the background workers.
+import { createRequestHandler } from "@remix-run/node";
+// The adapter's request builder (headers, URL, the abort signal on a closed connection); its
+// sender is replaced below because it ignores back-pressure.
+import { createRemixRequest } from "@remix-run/express/dist/server.js";
 import compression from "compression";
 import express from "express";
 import onHeaders from "on-headers";
@@ -9,10 +13,13 @@ import onHeaders from "on-headers";
 process.env.NODE_ENV ??= "production";
 const buildDir = process.env.BUILD_DIR ?? "build";
 const build = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href);
-const { isCrossSiteRequest, ADDRESS_HEADER, MAX_BODY_BYTES, DRAIN_BYTES } = build.entry.module;
+const { isCrossSiteRequest, ADDRESS_HEADER, MAX_BODY_BYTES, DRAIN_BYTES, securityHeaders } = build.entry.module;
 
 const app = express();
 app.disable("x-powered-by");
+// First, so pages, API answers, downloads, static files and the refusals below all carry them
+// (app/utils/security-headers.server.ts).
+app.use(securityHeaders());
 // Behind nginx on the VPS set TRUST_PROXY=loopback so req.ip is the visitor's address.
 app.set("trust proxy", process.env.TRUST_PROXY ?? false);
 app.use(compression());
@@ -63,22 +70,70 @@ app.use((req, res, next) => {
   const headers = { get: (name) => req.get(name) ?? null };
   if (!isCrossSiteRequest(req.method, headers, req.get("host") ?? null)) return next();
   if (req.path.startsWith("/api/")) return res.status(403).json({ message: "Cross-site requests are not accepted." });
-  // The 403 page in the site's chrome, rendered by the app.
+  // The 403 page in the site's chrome (public or back office, by the refused address), rendered by the app.
   req.method = "GET";
-  req.url = req.originalUrl = "/forbidden?reason=cross-site";
+  req.url = req.originalUrl = `/forbidden?${new URLSearchParams({ reason: "cross-site", from: req.path })}`;
   req.headers["content-length"] = "0";
   delete req.headers["content-type"];
   req.resume();
   next();
 });
 
-app.all(
-  "*",
-  createRequestHandler({
-    build,
-    getLoadContext: (req) => ({ clientAddress: req.headers[ADDRESS_HEADER] }),
-  }),
-);
+/** Resolves when `res` can take more bytes (or has closed). */
+function drained(res) {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
+/**
+ * Sends a Remix response body, waiting for "drain" whenever the connection's buffer is full, so a
+ * large download (a streamed .xls) is read from its source only as fast as the client takes it and
+ * never piles up in memory. (Remix 2's express adapter writes every chunk without waiting.)
+ */
+async function sendResponse(res, response) {
+  res.statusMessage = response.statusText;
+  res.status(response.status);
+  for (const [key, value] of response.headers.entries()) res.append(key, value);
+  if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
+  if (!response.body) return void res.end();
+  let closed = false; // before end(), "close" means the client went away
+  res.once("close", () => (closed = true));
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const more = res.write(value);
+      res.flush?.(); // compression: send what is ready (streamed HTML)
+      if (!more && !closed) await drained(res);
+      if (closed) return void (await reader.cancel());
+    }
+    res.end();
+  } catch (error) {
+    res.destroy(error);
+    throw error;
+  }
+}
+
+const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
+app.all("*", async (req, res, next) => {
+  try {
+    const response = await handleRequest(createRemixRequest(req, res), {
+      clientAddress: req.headers[ADDRESS_HEADER],
+      cspNonce: res.locals.cspNonce,
+    });
+    await sendResponse(res, response);
+  } catch (error) {
+    next(error);
+  }
+});
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "0.0.0.0";
@@ -86,11 +141,43 @@ const server = app.listen(port, host, () => {
   console.log(`Campaign server on http://localhost:${port}`);
 });
 const stopWorkers = build.entry.module.startWorkers?.();
+const stopMonitor = build.entry.module.startEventLoopMonitor?.();
 
-function shutdown() {
-  stopWorkers?.();
-  server.close(() => process.exit(0));
-  setTimeout(() => process.exit(0), 5000).unref();
+// A parent that started this server with an IPC channel (the benchmark) can read the event-loop delay.
+if (process.send) {
+  process.on("message", (message) => {
+    if (message?.type !== "event-loop") return;
+    process.send({
+      type: "event-loop",
+      delay: build.entry.module.eventLoopDelay?.({ reset: !!message.reset }) ?? null,
+    });
+  });
 }
-process.on("SIGTERM", shutdown);
-process.on("SIGINT", shutdown);
+
+/**
+ * SIGTERM / SIGINT: stop accepting connections, let the requests in flight finish (keep-alive connections are
+ * closed once idle), let the SMS worker finish the message it is sending and put the rest it claimed back in the
+ * queue, then exit. SHUTDOWN_GRACE_MS bounds the wait (longer than the SMS gateway's 10 s timeout). A repeated
+ * signal changes nothing (under Litestream or npm the same stop can arrive twice: from the service manager and
+ * passed on by the parent).
+ */
+const graceMs = Number(process.env.SHUTDOWN_GRACE_MS ?? 25_000);
+let shuttingDown = false;
+async function shutdown(signal) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  console.log(`${signal}: finishing the requests in flight, then stopping`);
+  setTimeout(() => {
+    console.error(`Stopped after ${graceMs} ms with work still running`);
+    process.exit(1);
+  }, graceMs).unref();
+  const closed = new Promise((resolve) => server.close(resolve));
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  server.closeIdleConnections();
+  await Promise.allSettled([closed, stopWorkers?.()]);
+  stopMonitor?.();
+  clearInterval(idle);
+  process.exit(0);
+}
+process.on("SIGTERM", () => shutdown("SIGTERM"));
+process.on("SIGINT", () => shutdown("SIGINT"));

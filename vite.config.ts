@@ -1,6 +1,7 @@
 import { vitePlugin as remix } from "@remix-run/dev";
 import path from "node:path";
 import { defineConfig } from "vite";
+import { publicScripts } from "./scripts/public-scripts-plugin";
 
 declare module "@remix-run/node" {
   interface Future {
@@ -15,9 +16,10 @@ export const alias = {
 
 export default defineConfig({
   resolve: { alias },
-  ssr: { external: ["better-sqlite3", "sharp", "sheetjs-style"] },
+  ssr: { external: ["better-sqlite3", "sharp"] },
   build: { target: "es2020" },
   plugins: [
+    publicScripts({ alias }),
     remix({
       buildDirectory: process.env.BUILD_DIR ?? "build",
       ignoredRouteFiles: ["**/*.test.*", "**/*.css"],

@@ -5,6 +5,7 @@ import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { BODY_LIMITS } from "./utils/body.server";
+import { NonceProvider } from "./utils/nonce";
 export { DRAIN_BYTES } from "./utils/body.server";
 import { startBackgroundWork } from "./utils/workers.server";
 
@@ -13,10 +14,15 @@ const ABORT_DELAY = 5_000;
 /** Called once by server.js: the background workers (SMS queue, clean-ups). Returns a stop function. */
 export const startWorkers = startBackgroundWork;
 
+/** Called once by server.js: the event-loop delay monitor (read by the benchmark, and by a health check). */
+export { startEventLoopMonitor, eventLoopDelay } from "./utils/event-loop.server";
+
 /** What server.js applies before any route: the cross-site rule, the address header, the largest body any route reads. */
 export { isCrossSiteRequest } from "./utils/same-origin.server";
 export { ADDRESS_HEADER } from "./utils/auth.server";
 export const MAX_BODY_BYTES = BODY_LIMITS.upload;
+/** The security headers of every answer and the request's CSP nonce (server.js applies it first). */
+export { securityHeaders } from "./utils/security-headers.server";
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;
@@ -29,22 +35,24 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   remixContext: EntryContext,
-  _loadContext: AppLoadContext,
+  loadContext: AppLoadContext,
 ) {
+  // The nonce server.js named in this answer's Content-Security-Policy (none outside server.js: tests, dev).
+  const nonce = loadContext.cspNonce ?? "";
   const ua = request.headers.get("user-agent");
   const readyEvent = ua && isbot(ua) ? "onAllReady" : "onShellReady";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} />,
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceProvider>,
       {
+        nonce,
         [readyEvent]() {
           shellRendered = true;
           const body = new PassThrough();
           responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          responseHeaders.set("X-Content-Type-Options", "nosniff");
-          responseHeaders.set("Referrer-Policy", "same-origin");
-          responseHeaders.set("X-Frame-Options", "SAMEORIGIN");
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

@@ -1,7 +1,7 @@
+import "~/utils/zod-jitless.client";
 import type { LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import {
   isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -10,11 +10,14 @@ import {
   useLoaderData,
   useMatches,
   useRouteError,
+  useLocation,
   useRouteLoaderData,
 } from "@remix-run/react";
+import { ErrorPage, isBackOfficePath } from "~/components/ErrorPage";
 import { Toasts } from "~/components/Toasts";
 import { readToast, type Toast } from "~/utils/toast.server";
 import { getLanguage } from "~/utils/language.server";
+import { useNonce } from "~/utils/nonce";
 import styles from "~/styles/app.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
@@ -28,15 +31,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 type RootData = { toast: Toast | null; lang: "en" | "ne" };
 
-/** Routes whose handle says `{ scripts: false }` are served as plain HTML with no JavaScript bundle. */
+/**
+ * Routes whose handle says `{ scripts: false }` are served as plain HTML with no JavaScript
+ * bundle; so is the error page of a public address (it has the public frame, not the app).
+ */
 function useWantsScripts() {
   const matches = useMatches();
+  const error = useRouteError();
+  const path = useErrorPath();
+  if (error && !isBackOfficePath(path)) return false;
   return !matches.some((m) => (m.handle as { scripts?: boolean } | undefined)?.scripts === false);
+}
+
+/** The address an error page is about: server.js sends a refused cross-site post to /forbidden?from=<its address>. */
+function useErrorPath() {
+  const location = useLocation();
+  const from = new URLSearchParams(location.search).get("from");
+  return from?.startsWith("/") && !from.startsWith("//") ? from : location.pathname + location.search;
 }
 
 export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   const scripts = useWantsScripts();
+  const nonce = useNonce();
   return (
     <html lang={data?.lang ?? "en"}>
       <head>
@@ -50,8 +67,8 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {data?.toast ? <Toasts key={JSON.stringify(data.toast)} toast={data.toast} /> : null}
         {scripts ? (
           <>
-            <ScrollRestoration />
-            <Scripts />
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
           </>
         ) : null}
       </body>
@@ -66,8 +83,8 @@ export default function App() {
 
 export function ErrorBoundary() {
   const error = useRouteError();
+  const data = useRouteLoaderData<RootData>("root");
   const status = isRouteErrorResponse(error) ? error.status : 500;
-  const notFound = status === 404;
   // A refusal thrown by the app carries its reason as text (403, 413, 415, 429); never a stack trace.
   const reason =
     isRouteErrorResponse(error) &&
@@ -78,22 +95,6 @@ export function ErrorBoundary() {
     error.data !== "Not Found"
       ? error.data
       : null;
-  return (
-    <main className="error-page">
-      <h1>
-        {notFound ? "Page not found" : status === 403 ? "Not allowed" : status < 500 ? "Request refused" : "Oops!"}
-      </h1>
-      <p>
-        {notFound
-          ? "The page you asked for does not exist or has moved."
-          : (reason ??
-            (status === 403
-              ? "You are not allowed to do that."
-              : "Something went wrong on our side. Please try again in a moment."))}
-      </p>
-      <p>
-        <Link to="/">Go to the home page</Link>
-      </p>
-    </main>
-  );
+  const path = useErrorPath();
+  return <ErrorPage status={status} reason={reason} path={path} lang={data?.lang ?? "en"} />;
 }

@@ -6,8 +6,10 @@
  * reports:
  *  - the pre-registration list page with a search, p50/p95 (and the
  *    registration list's, and the list without a search);
- *  - Registrations.xls for all 100,000 registrations: time, size and the
- *    server process's peak resident memory (sampled from /proc);
+ *  - Registrations.xls for all 100,000 registrations: time, size, the server
+ *    process's peak resident memory growth (sampled from /proc), and, while
+ *    it runs, GET / latency (p99, max) and the server's event-loop delay
+ *    (read from its monitor over IPC), each beside its goal;
  *  - the print sheet for 1,000 registrations: time;
  *  - public pre-registration POST (/api/v1/enquiry) throughput with autocannon,
  *    beside a bare node:http + better-sqlite3 server doing one durable insert
@@ -15,7 +17,8 @@
  * It prints a table; nothing is asserted. Options (environment):
  *   BENCH_DURATION=10 seconds per throughput run, BENCH_CONNECTIONS=10,
  *   BENCH_SEARCHES=100 measured list requests, BENCH_RESEED=1 to rebuild the
- *   database, BENCH_REBUILD=1 to rebuild the app, BENCH_BUILD_DIR (build-bench).
+ *   database, BENCH_REBUILD=1 to rebuild the app, BENCH_BUILD_DIR (build-bench),
+ *   BENCH_ONLY=lists,export,print,post to run some parts only (e.g. BENCH_ONLY=export).
  */
 import autocannon, { type Result } from "autocannon";
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
@@ -34,6 +37,7 @@ const BUILD_DIR = process.env.BENCH_BUILD_DIR ?? "build-bench";
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 100);
+const ONLY = new Set((process.env.BENCH_ONLY ?? "lists,export,print,post").split(",").map((s) => s.trim()));
 
 const log = (s: string) => console.log(`[bench] ${s}`);
 const ms = (n: number) => `${n.toFixed(1)} ms`;
@@ -120,7 +124,7 @@ async function startApp(port: number): Promise<ChildProcess> {
       RECAPTCHA_SITE_KEY: "",
       RECAPTCHA_SECRET: "",
     },
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", "ignore", "inherit", "ipc"], // ipc: the event-loop monitor's figures
   });
   await waitFor(`http://127.0.0.1:${port}/login`);
   return child;
@@ -155,10 +159,49 @@ function rssOf(pid: number): number {
   return kb * 1024;
 }
 
+/** CPU seconds the process has used (user + system), from /proc: what a run costs however busy the machine is. */
+function cpuOf(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 per second)
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
+
+type EventLoopDelay = { p50: number; p99: number; max: number; mean: number; samples: number };
+
+/** The server's event-loop delay since the last reset (its monitor, over IPC); `reset` starts a new window. */
+function serverEventLoop(child: ChildProcess, reset: boolean): Promise<EventLoopDelay | null> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the server did not report its event loop")), 5000);
+    const onMessage = (m: { type?: string; delay?: EventLoopDelay | null }) => {
+      if (m?.type !== "event-loop") return;
+      clearTimeout(timer);
+      child.off("message", onMessage);
+      resolve(m.delay ?? null);
+    };
+    child.on("message", onMessage);
+    child.send({ type: "event-loop", reset });
+  });
+}
+
+/** GET `url` one request after another until `until` settles; the latencies. */
+async function latenciesUntil(url: string, until: Promise<unknown>): Promise<number[]> {
+  let done = false;
+  void until.finally(() => (done = true)).catch(() => undefined);
+  const times: number[] = [];
+  while (!done) {
+    const r = await timed(url, {});
+    if (r.status !== 200) throw new Error(`${url} answered ${r.status}`);
+    times.push(r.ms);
+  }
+  return times;
+}
+
+const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
 
 async function timed(
   url: string,
@@ -273,93 +316,126 @@ async function main() {
   const rows: [string, string, string][] = [];
   try {
     const { cookie, token } = await login(base);
-    const terms = searchTerms(SEARCHES);
 
-    log("list pages …");
-    const pre = await listLatencies(
-      base,
-      (t) => `/admin/preregistration?search=${encodeURIComponent(t)}`,
-      cookie,
-      terms,
-    );
-    rows.push([
-      `Pre-registration list + search (${BENCH_SIZES.preregistrations.toLocaleString()} rows)`,
-      `p50 ${ms(pre.p50)} · p95 ${ms(pre.p95)}`,
-      `${pre.n} searches: names, full and partial phones, citizenship parts`,
-    ]);
-    const reg = await listLatencies(base, (t) => `/admin/registration?search=${encodeURIComponent(t)}`, cookie, terms);
-    rows.push([
-      `Registration list + search (${BENCH_SIZES.registrations.toLocaleString()} rows)`,
-      `p50 ${ms(reg.p50)} · p95 ${ms(reg.p95)}`,
-      `${reg.n} searches`,
-    ]);
-    const plain = await listLatencies(base, () => `/admin/preregistration`, cookie, terms.slice(0, 30));
-    rows.push([
-      "Pre-registration list, no search",
-      `p50 ${ms(plain.p50)} · p95 ${ms(plain.p95)}`,
-      "first page, with the entry count",
-    ]);
-
-    log("Registrations.xls …");
-    const baseline = rssOf(app.pid!);
-    let peak = baseline;
-    const sampler = setInterval(() => {
-      try {
-        peak = Math.max(peak, rssOf(app.pid!));
-      } catch {
-        // process gone
-      }
-    }, 20);
-    const xls = await timed(`${base}/api/v1/registration/download`, { Authorization: `Bearer ${token}` });
-    clearInterval(sampler);
-    peak = Math.max(peak, rssOf(app.pid!));
-    if (xls.status !== 200) throw new Error(`download answered ${xls.status}`);
-    rows.push([
-      `Registrations.xls (${BENCH_SIZES.registrations.toLocaleString()} rows)`,
-      `${(xls.ms / 1000).toFixed(2)} s · peak RSS ${mb(peak)}`,
-      `${mb(xls.bytes)} file; server RSS before ${mb(baseline)} (+${mb(peak - baseline)})`,
-    ]);
-
-    log("print sheet …");
-    const prints: number[] = [];
-    let printBytes = 0;
-    for (let i = 0; i < 3; i++) {
-      const r = await timed(`${base}/admin/print?limit=1000&preview=1`, { Cookie: cookie });
-      if (r.status !== 200) throw new Error(`print answered ${r.status}`);
-      prints.push(r.ms);
-      printBytes = r.bytes;
+    if (ONLY.has("lists")) {
+      const terms = searchTerms(SEARCHES);
+      log("list pages …");
+      const pre = await listLatencies(
+        base,
+        (t) => `/admin/preregistration?search=${encodeURIComponent(t)}`,
+        cookie,
+        terms,
+      );
+      rows.push([
+        `Pre-registration list + search (${BENCH_SIZES.preregistrations.toLocaleString()} rows)`,
+        `p50 ${ms(pre.p50)} · p95 ${ms(pre.p95)}`,
+        `${pre.n} searches: names, full and partial phones, citizenship parts`,
+      ]);
+      const reg = await listLatencies(
+        base,
+        (t) => `/admin/registration?search=${encodeURIComponent(t)}`,
+        cookie,
+        terms,
+      );
+      rows.push([
+        `Registration list + search (${BENCH_SIZES.registrations.toLocaleString()} rows)`,
+        `p50 ${ms(reg.p50)} · p95 ${ms(reg.p95)}`,
+        `${reg.n} searches`,
+      ]);
+      const plain = await listLatencies(base, () => `/admin/preregistration`, cookie, terms.slice(0, 30));
+      rows.push([
+        "Pre-registration list, no search",
+        `p50 ${ms(plain.p50)} · p95 ${ms(plain.p95)}`,
+        "first page, with the entry count",
+      ]);
     }
-    rows.push([
-      "Print sheet, 1,000 registrations (2,000 coupons, 167 pages)",
-      `${ms(percentile(prints, 50))} (median of 3)`,
-      `${mb(printBytes)} HTML`,
-    ]);
 
-    log(`POST /api/v1/enquiry for ${DURATION} s with ${CONNECTIONS} connections …`);
-    const appPost = await postThroughput(`${base}/api/v1/enquiry`);
-    await stop(app);
-    const barePort = await freePort();
-    const bare = await startBare(barePort);
-    log(`bare node:http + better-sqlite3 insert for ${DURATION} s …`);
-    const barePost = await postThroughput(`http://127.0.0.1:${barePort}/`);
-    await stop(bare);
-    const appRps = appPost.requests.average;
-    const bareRps = barePost.requests.average;
-    rows.push([
-      "Public pre-registration POST /api/v1/enquiry",
-      `${appRps.toFixed(0)} req/s · p50 ${appPost.latency.p50} ms · p99 ${appPost.latency.p99} ms`,
-      `${appPost["2xx"]} created, ${appPost.non2xx} non-2xx, ${appPost.errors} errors`,
-    ]);
-    rows.push([
-      "Bare node:http + one durable SQLite insert",
-      `${bareRps.toFixed(0)} req/s · p50 ${barePost.latency.p50} ms · p99 ${barePost.latency.p99} ms`,
-      `${barePost["2xx"]} inserted, ${barePost.non2xx} non-2xx, ${barePost.errors} errors`,
-    ]);
-    rows.push([
-      "Ratio app / bare",
-      `${(appRps / bareRps).toFixed(3)} (${((appRps / bareRps) * 100).toFixed(1)} %)`,
-      "WAL, synchronous FULL on both",
-    ]);
+    if (ONLY.has("export")) {
+      log("Registrations.xls, with GET / sent during it …");
+      const idle = await listLatencies(base, () => "/", "", Array(50).fill(""));
+      await serverEventLoop(app, true);
+      const baseline = rssOf(app.pid!);
+      const cpuBefore = cpuOf(app.pid!);
+      let peak = baseline;
+      const sampler = setInterval(() => {
+        try {
+          peak = Math.max(peak, rssOf(app.pid!));
+        } catch {
+          // process gone
+        }
+      }, 20);
+      const download = timed(`${base}/api/v1/registration/download`, { Authorization: `Bearer ${token}` });
+      const [xls, during] = await Promise.all([download, latenciesUntil(`${base}/`, download)]);
+      clearInterval(sampler);
+      peak = Math.max(peak, rssOf(app.pid!));
+      const loop = await serverEventLoop(app, true);
+      const cpu = cpuOf(app.pid!) - cpuBefore;
+      if (xls.status !== 200) throw new Error(`download answered ${xls.status}`);
+      const growth = peak - baseline;
+      const p99 = percentile(during, 99);
+      rows.push([
+        `Registrations.xls (${BENCH_SIZES.registrations.toLocaleString()} rows)`,
+        `${(xls.ms / 1000).toFixed(2)} s · RSS +${mb(growth)}`,
+        `${mb(xls.bytes)} file; server CPU ${cpu.toFixed(1)} s (with the GET /s); RSS ${mb(baseline)} → peak ${mb(peak)}; goals ≤ 5 s ${verdict(xls.ms <= 5000)}, ≤ +100 MB ${verdict(growth <= 100 * 1024 * 1024)}`,
+      ]);
+      rows.push([
+        "GET / during that export",
+        `p99 ${ms(p99)} · max ${ms(Math.max(...during))}`,
+        `${during.length} requests one after another (idle p95 ${ms(idle.p95)}); goal p99 ≤ 200 ms ${verdict(p99 <= 200)}`,
+      ]);
+      rows.push([
+        "Server event-loop delay during that export",
+        loop ? `max ${ms(loop.max)} · p99 ${ms(loop.p99)}` : "monitor not running",
+        loop
+          ? `${loop.samples} samples (perf_hooks, 10 ms resolution); goal max ≤ 100 ms ${verdict(loop.max <= 100)}`
+          : "",
+      ]);
+    }
+
+    if (ONLY.has("print")) {
+      log("print sheet …");
+      const prints: number[] = [];
+      let printBytes = 0;
+      for (let i = 0; i < 3; i++) {
+        const r = await timed(`${base}/admin/print?limit=1000&preview=1`, { Cookie: cookie });
+        if (r.status !== 200) throw new Error(`print answered ${r.status}`);
+        prints.push(r.ms);
+        printBytes = r.bytes;
+      }
+      rows.push([
+        "Print sheet, 1,000 registrations (2,000 coupons, 167 pages)",
+        `${ms(percentile(prints, 50))} (median of 3)`,
+        `${mb(printBytes)} HTML`,
+      ]);
+    }
+
+    if (ONLY.has("post")) {
+      log(`POST /api/v1/enquiry for ${DURATION} s with ${CONNECTIONS} connections …`);
+      const appPost = await postThroughput(`${base}/api/v1/enquiry`);
+      await stop(app);
+      const barePort = await freePort();
+      const bare = await startBare(barePort);
+      log(`bare node:http + better-sqlite3 insert for ${DURATION} s …`);
+      const barePost = await postThroughput(`http://127.0.0.1:${barePort}/`);
+      await stop(bare);
+      const appRps = appPost.requests.average;
+      const bareRps = barePost.requests.average;
+      rows.push([
+        "Public pre-registration POST /api/v1/enquiry",
+        `${appRps.toFixed(0)} req/s · p50 ${appPost.latency.p50} ms · p99 ${appPost.latency.p99} ms`,
+        `${appPost["2xx"]} created, ${appPost.non2xx} non-2xx, ${appPost.errors} errors`,
+      ]);
+      rows.push([
+        "Bare node:http + one durable SQLite insert",
+        `${bareRps.toFixed(0)} req/s · p50 ${barePost.latency.p50} ms · p99 ${barePost.latency.p99} ms`,
+        `${barePost["2xx"]} inserted, ${barePost.non2xx} non-2xx, ${barePost.errors} errors`,
+      ]);
+      rows.push([
+        "Ratio app / bare",
+        `${(appRps / bareRps).toFixed(3)} (${((appRps / bareRps) * 100).toFixed(1)} %)`,
+        "WAL, synchronous FULL on both",
+      ]);
+    }
   } finally {
     await stop(app);
   }
@@ -374,8 +450,13 @@ async function main() {
   )
     .toString()
     .trim();
+  // Other work on the machine inflates every figure: the load average says how busy it was.
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
   console.log(
-    `\nBenchmark · Node ${process.version} · SQLite ${sqliteVersion} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · database ${mb(fs.statSync(DB_FILE).size)}\n`,
+    `\nBenchmark · Node ${process.version} · SQLite ${sqliteVersion} · ${os.cpus().length} × ${os.cpus()[0]?.model.trim()} · database ${mb(fs.statSync(DB_FILE).size)} · load average ${load}\n`,
   );
   const widths = [0, 1, 2].map((i) =>
     Math.max(...rows.map((r) => r[i].length), ["Measure", "Result", "Notes"][i].length),

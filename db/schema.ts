@@ -213,6 +213,27 @@ export const preregistrations = sqliteTable(
   ],
 );
 
+/**
+ * A branch's recorded access to a public pre-registration that did not name it
+ * as nearest showroom: written when its staff find the customer at the counter
+ * by the full phone number (docs/decisions/0005-counter-journey.md), so later
+ * page loads by slug reach the record under the same rule as the lists.
+ */
+export const preregistrationGrants = sqliteTable(
+  "preregistration_grants",
+  {
+    branch_id: integer("branch_id")
+      .notNull()
+      .references(() => branches.id),
+    preregistration_id: integer("preregistration_id")
+      .notNull()
+      .references(() => preregistrations.id),
+    granted_by: integer("granted_by").references(() => users.id),
+    created_at: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.branch_id, t.preregistration_id] })],
+);
+
 export const registrations = sqliteTable(
   "registrations",
   {
@@ -455,8 +476,24 @@ export const smsMessages = sqliteTable(
     provider: text("provider").notNull(),
     provider_reply: text("provider_reply"),
     error: text("error"),
+    /** Times the message was handed to the provider. */
     attempts: integer("attempts").notNull().default(0),
     broadcast_id: integer("broadcast_id").references(() => smsBroadcasts.id),
+    /** Sending order: 0 one-time codes, 1 single notices, 2 broadcasts; lower goes first. */
+    priority: integer("priority").notNull().default(1),
+    /** A code's subject (pre-registration, registration or user id, by purpose): codeDelivery looks it up. */
+    subject_id: integer("subject_id"),
+    /**
+     * When a queued message may be claimed next: its creation, its next retry, or the end of a
+     * worker's claim on it (a lease). '' = at once.
+     */
+    due_at: text("due_at").notNull().default(""),
+    /** The worker holding the message (claimed, not yet finished); null when nobody does. */
+    claimed_by: text("claimed_by"),
+    /** Set while the message is with the provider (handed over, outcome not yet recorded). */
+    sending_at: text("sending_at"),
+    /** A code's message not sent by then is failed instead (the code itself has expired). */
+    valid_until: text("valid_until"),
     created_at: createdAt(),
     sent_at: text("sent_at"),
   },
@@ -464,6 +501,12 @@ export const smsMessages = sqliteTable(
     index("sms_messages_to_idx").on(t.to, t.created_at),
     index("sms_messages_status_idx").on(t.status, t.id),
     index("sms_messages_broadcast_idx").on(t.broadcast_id),
+    // The worker's claim: status = 'queued' AND priority = ? AND due_at <= ?, one range per priority.
+    index("sms_messages_claim_idx").on(t.status, t.priority, t.due_at),
+    index("sms_messages_subject_idx").on(t.purpose, t.subject_id),
+    index("sms_messages_claimed_by_idx")
+      .on(t.claimed_by)
+      .where(sql`${t.claimed_by} is not null`),
   ],
 );
 

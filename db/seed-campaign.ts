@@ -13,6 +13,7 @@ import { SYSTEM_ACTOR } from "~/models/scope.server";
 import { allocationSchema, type AllocationFormInput } from "~/schemas/allocation";
 import { currentCode } from "~/models/otp.server";
 import { createPreregistration, verifyPreregistration } from "~/models/preregistration.server";
+import { counterPreregistrationSchema } from "~/schemas/preregistration";
 import { confirmRegistration, createRegistration, drawCoupon } from "~/models/registration.server";
 import { kathmanduToUtc, setClock } from "~/utils/time";
 
@@ -69,7 +70,7 @@ function seedAllocations(ctx: Ctx, date: string) {
 async function verify(slug: string, id: number) {
   const code = currentCode("preregistration", id)?.code;
   if (!code) throw new Error(`No code for pre-registration ${slug}`);
-  const res = await verifyPreregistration(slug, code);
+  const res = verifyPreregistration({ channel: "public", address: null }, slug, code);
   if (!res.ok) throw new Error(`Seed verification failed: ${res.message}`);
 }
 
@@ -79,6 +80,8 @@ export async function seedCampaign(ctx: Ctx) {
   const staff = db.select({ id: schema.users.id, branch_id: schema.users.branch_id }).from(schema.users).all();
   const actorFor = (branchId: number) => ({
     id: staff.find((u) => u.branch_id === branchId)?.id ?? staff[0].id,
+    email: "seed",
+    address: null,
     scope: { branchId },
   });
 
@@ -95,7 +98,8 @@ export async function seedCampaign(ctx: Ctx) {
       const atBranch = i % 3 !== 2;
       const branch = branches[i % Math.min(3, branches.length)];
       const created = await createPreregistration(
-        {
+        atBranch ? { channel: "counter", actor: actorFor(branch.id) } : { channel: "public", address: null },
+        counterPreregistrationSchema.parse({
           name,
           address: `${branch.city} ${i + 1}`,
           email: `${name.split(" ")[0].toLowerCase()}${i}@mail.test`,
@@ -106,10 +110,7 @@ export async function seedCampaign(ctx: Ctx) {
           source: SOURCES[i % SOURCES.length],
           nearest_branch_id: branch.id,
           send_sms: true,
-        },
-        atBranch
-          ? { channel: "branch", branchId: branch.id, userId: actorFor(branch.id).id }
-          : { channel: "public", branchId: null, userId: null },
+        }),
       );
       if (!created.ok) throw new Error(`Seed pre-registration failed: ${JSON.stringify(created.errors)}`);
       const pre = created.preregistration;
@@ -135,10 +136,10 @@ export async function seedCampaign(ctx: Ctx) {
       if (!reg.ok) throw new Error(`Seed registration failed: ${JSON.stringify(reg.errors)}`);
       if (stage < 3) continue;
       const code = currentCode("registration", reg.registration.id)?.code ?? "";
-      const confirmed = confirmRegistration(actor.scope, reg.registration.slug, code);
+      const confirmed = confirmRegistration(actor, reg.registration.slug, code);
       if (!confirmed.ok) throw new Error(`Seed confirmation failed: ${confirmed.message}`);
       if (stage < 4) continue;
-      const drawn = await drawCoupon(actor.scope, reg.registration.slug);
+      const drawn = drawCoupon(actor, reg.registration.slug);
       if (!drawn.ok) throw new Error(`Seed draw failed: ${drawn.message}`);
     } finally {
       setClock(null);

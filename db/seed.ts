@@ -14,6 +14,7 @@ import { randomSlug } from "~/utils/crypto.server";
 import { kathmanduDate, shiftDate } from "~/utils/time";
 import { seedCampaign } from "./seed-campaign";
 import { seedCatalogue } from "./seed-catalogue";
+import { seedStaff } from "./seed-staff";
 import { seedVideos } from "./seed-videos";
 
 export const DEMO_PASSWORD = "Demo@12345";
@@ -160,6 +161,7 @@ export async function seed() {
 
   await seedCampaign({ branches, models, today, yesterday: shiftDate(today, -1) });
   await seedVideos();
+  await seedStaff(branches, DEMO_PASSWORD);
   await seedCatalogue();
 }
 

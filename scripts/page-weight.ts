@@ -4,7 +4,12 @@
  * /, /enquiry/{slug}/verify and /enquiry/{slug}/draw, split into HTML, CSS, JS,
  * fonts, images and other; plus the inline script bytes inside the HTML.
  *
+ *   npm run weight        (starts the built server of BUILD_DIR, default build/, on a free
+ *                          loopback port with a fresh demo database under tests/.tmp/, measures, stops it)
  *   npx tsx scripts/page-weight.ts http://localhost:3000 [--db data/app.sqlite] [--verify SLUG] [--draw SLUG] [--json]
+ *
+ * Budget (issue 13): the landing at most 50 KB in total and no JavaScript file on any of
+ * these pages (their small scripts are inline); the command fails when it is exceeded.
  *
  * Without --verify/--draw it pre-registers a test visitor through POST
  * /api/v1/enquiry; with --db (the server's SQLite file) it reads the code from
@@ -14,7 +19,11 @@
  */
 import { chromium, type CDPSession } from "@playwright/test";
 import Database from "better-sqlite3";
+import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
+import fs from "node:fs";
+import net, { type AddressInfo } from "node:net";
+import path from "node:path";
 
 type Category = "html" | "css" | "js" | "fonts" | "images" | "other";
 type Row = {
@@ -35,14 +44,8 @@ function args() {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const base = argv.find((a) => /^https?:\/\//.test(a));
-  if (!base) {
-    console.error(
-      "Usage: npx tsx scripts/page-weight.ts <server URL> [--db file] [--verify slug] [--draw slug] [--json]",
-    );
-    process.exit(2);
-  }
   return {
-    base: base.replace(/\/$/, ""),
+    base: base?.replace(/\/$/, ""),
     db: opt("db"),
     verify: opt("verify"),
     draw: opt("draw"),
@@ -159,8 +162,74 @@ async function measure(base: string, path: string): Promise<Row> {
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
+/** The landing page's budget in bytes (compressed, with its images), and no JavaScript file on a public page. */
+const LANDING_BUDGET = 50 * 1024;
+
+/** Starts the built server (node server.js) on a free port with a fresh demo database; returns its address and how to stop it. */
+async function startServer(): Promise<{ base: string; db: string; stop: () => Promise<void> }> {
+  const free = net.createServer();
+  await new Promise<void>((r) => free.listen(0, "127.0.0.1", r));
+  const { port } = free.address() as AddressInfo;
+  await new Promise((r) => free.close(r));
+  const dataDir = path.resolve(`tests/.tmp/weight-${port}`);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    BUILD_DIR: process.env.BUILD_DIR ?? "build",
+    DATA_DIR: dataDir,
+    DATABASE_URL: `file:${dataDir}/app.sqlite`,
+    SESSION_SECRET: crypto.randomBytes(16).toString("hex"),
+    COOKIE_SECURE: "false",
+    RATE_LIMIT_FACTOR: "50",
+    NODE_ENV: "production",
+  };
+  if (!fs.existsSync(path.join(env.BUILD_DIR!, "server/index.js")))
+    throw new Error(`No build in ${env.BUILD_DIR}/: run npm run build first.`);
+  const prepare = spawn("node_modules/.bin/tsx", ["tests/e2e/prepare-db.ts"], {
+    env: { ...env, E2E_PREPARE: "1" },
+    stdio: "inherit",
+  });
+  if ((await new Promise((r) => prepare.on("exit", r))) !== 0) throw new Error("Could not prepare the database.");
+  const server: ChildProcess = spawn("node", ["server.js"], { env, stdio: ["ignore", "ignore", "inherit"] });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (
+      await fetch(`${base}/login`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
+    if (i > 150 || server.exitCode !== null) throw new Error("The server did not start.");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    base,
+    db: `${dataDir}/app.sqlite`,
+    stop: async () => {
+      server.kill("SIGTERM");
+      if (server.exitCode === null) await new Promise((r) => server.once("exit", r));
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 async function main() {
   const opt = args();
+  if (!opt.base) {
+    const server = await startServer();
+    try {
+      await report({ ...opt, base: server.base, db: opt.db ?? server.db });
+    } finally {
+      await server.stop();
+    }
+    return;
+  }
+  await report({ ...opt, base: opt.base });
+}
+
+async function report(opt: ReturnType<typeof args> & { base: string }) {
   let verifySlug = opt.verify;
   let drawSlug = opt.draw;
   if (!verifySlug || !drawSlug) {
@@ -175,6 +244,14 @@ async function main() {
   const paths = ["/", `/enquiry/${verifySlug}/verify`, ...(drawSlug ? [`/enquiry/${drawSlug}/draw`] : [])];
   const rows: Row[] = [];
   for (const path of paths) rows.push(await measure(opt.base, path));
+  const landing = rows[0];
+  const over = [
+    ...(landing.total > LANDING_BUDGET
+      ? [`the landing weighs ${kb(landing.total)} (budget ${kb(LANDING_BUDGET)})`]
+      : []),
+    ...rows.filter((r) => r.bytes.js > 0).map((r) => `${r.path} loads ${kb(r.bytes.js)} of JavaScript files`),
+  ];
+  if (over.length) process.exitCode = 1;
   if (opt.json) {
     console.log(JSON.stringify(rows, null, 2));
     return;
@@ -213,6 +290,11 @@ async function main() {
   for (const row of table) console.log(line(row));
   console.log(`\nEncodings: ${[...new Set(rows.flatMap((r) => r.encodings))].join(", ")}`);
   if (!drawSlug) console.log("(The draw page needs a verified entry: pass --db <server database> or --draw <slug>.)");
+  console.log(
+    over.length
+      ? `\nOver budget: ${over.join("; ")}`
+      : `\nWithin budget (landing ≤ ${kb(LANDING_BUDGET)}, no JavaScript files).`,
+  );
 }
 
 main().catch((e) => {

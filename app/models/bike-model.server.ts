@@ -10,7 +10,7 @@
  * ones marked), the detail, and the writes (create, update, retire, restore,
  * delete). Every write takes the actor, returns a Result and writes its audit
  * row in its own transaction. A model that any record names is never deleted:
- * it is retired instead (docs/decisions/0009).
+ * it is retired instead (docs/decisions/0012).
  */
 import { and, asc, count, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { db, schema, type Tx } from "@db/index";

@@ -12,7 +12,7 @@
  * close, reopen, delete). Every query takes the caller's scope (a branch user
  * reaches its own branch only); every write takes the actor, returns a Result
  * and writes its audit row in its own transaction. A branch that any record
- * names is never deleted: it is closed instead (docs/decisions/0009).
+ * names is never deleted: it is closed instead (docs/decisions/0012).
  */
 import { and, asc, count, eq, isNull, or, sql, type SQL } from "drizzle-orm";
 import { db, schema, type Tx } from "@db/index";

@@ -46,8 +46,6 @@ export function percentChange(today: number, yesterday: number): number | null {
   return Math.round(((today - yesterday) / yesterday) * 10000) / 100;
 }
 
-export { formatChange } from "~/components/counter/labels";
-
 type Counted = { table: typeof R | typeof P | typeof T; created: SQLiteColumn; where: (SQL | undefined)[] };
 
 function counter(

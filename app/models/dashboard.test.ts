@@ -5,7 +5,7 @@ import { db, schema } from "@db/index";
 import { randomSlug } from "~/utils/crypto.server";
 import { setClock } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration } from "../../tests/fixtures";
-import { formatChange } from "~/components/counter/labels";
+import { formatChange } from "~/models/labels";
 import { branchStats, dashboardStats, percentChange } from "./dashboard.server";
 
 const BEFORE_MIDNIGHT = new Date("2026-11-21T18:10:00.000Z"); // 2026-11-21 23:55 Kathmandu

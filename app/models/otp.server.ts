@@ -9,11 +9,11 @@
  * kept readable for staff screens; password-reset codes only as a hash.
  */
 import { and, asc, desc, eq, gt } from "drizzle-orm";
-import { db, schema, type DB } from "@db/index";
+import { db, schema, type Executor } from "@db/index";
 import { randomDigits, safeEqual, sha256 } from "~/utils/crypto.server";
 import { normalizePhone } from "~/utils/phone";
 import { now } from "~/utils/time";
-import { sendSms, type SmsPurpose } from "./sms.server";
+import { queueMessage, sendSms, type SmsPurpose } from "./sms.server";
 
 const { oneTimeCodes } = schema;
 
@@ -29,7 +29,7 @@ export const OTP_RULES = {
 
 const HOUR_MS = 60 * 60 * 1000;
 
-type Reader = Pick<DB, "select">;
+type Reader = Pick<Executor, "select">;
 type CodeRow = typeof oneTimeCodes.$inferSelect;
 
 function hashCode(purpose: CodePurpose, subjectId: number, code: string): string {
@@ -77,48 +77,67 @@ export type IssueResult =
   | { ok: true; expiresAt: string; smsStatus: "queued" | "sent" | "failed"; smsError: string | null }
   | { ok: false; reason: "too-soon" | "hourly-cap"; retryAfterSeconds: number };
 
-/**
- * Creates a new code for a subject and sends it by SMS with `text(code)`.
- * Refused while the last code is younger than 60 s or the phone already had 5
- * codes in the last hour. The SMS outcome is reported; a failed SMS still counts
- * as a send.
- */
-export async function issueCode(input: {
+export type IssueInput = {
   purpose: CodePurpose;
   subjectId: number;
   phone: string;
   text: (code: string) => string;
   smsPurpose: SmsPurpose;
-}): Promise<IssueResult> {
+};
+
+/** A code issued inside a transaction: its expiry, or why none may be sent now. */
+export type Issued =
+  | { ok: true; expiresAt: string; phone: string; text: string }
+  | { ok: false; reason: "too-soon" | "hourly-cap"; retryAfterSeconds: number };
+
+/** Writes a new code row through `exec`, unless the 60-second or the hourly rule refuses it. */
+function insertCode(exec: Executor, input: IssueInput): Issued {
   const { purpose, subjectId } = input;
   const phone = normalizePhone(input.phone) ?? input.phone.trim();
   const code = randomDigits(OTP_RULES.digits);
   const at = now();
+  const block = sendBlock(exec, purpose, subjectId, phone, at);
+  if (block) return { ok: false, reason: block.reason, retryAfterSeconds: secondsUntil(block.until, at) };
   const expiresAt = new Date(at.getTime() + OTP_RULES.validSeconds * 1000).toISOString();
+  exec
+    .insert(oneTimeCodes)
+    .values({
+      purpose,
+      subject_id: subjectId,
+      phone,
+      code: purpose === "password_reset" ? null : code,
+      code_hash: hashCode(purpose, subjectId, code),
+      expires_at: expiresAt,
+      created_at: at.toISOString(),
+    })
+    .run();
+  return { ok: true, expiresAt, phone, text: input.text(code) };
+}
 
-  const refused = db.transaction(
-    (tx) => {
-      const block = sendBlock(tx, purpose, subjectId, phone, at);
-      if (block) return block;
-      tx.insert(oneTimeCodes)
-        .values({
-          purpose,
-          subject_id: subjectId,
-          phone,
-          code: purpose === "password_reset" ? null : code,
-          code_hash: hashCode(purpose, subjectId, code),
-          expires_at: expiresAt,
-          created_at: at.toISOString(),
-        })
-        .run();
-      return null;
-    },
-    { behavior: "immediate" },
-  );
-  if (refused) return { ok: false, reason: refused.reason, retryAfterSeconds: secondsUntil(refused.until, at) };
+/**
+ * Issues a code inside the caller's transaction: the code row and its SMS,
+ * stored as queued in the same transaction (one commit for the whole write).
+ * The caller calls `wakeSmsWorker()` after the commit, so the SMS leaves at
+ * once without the request waiting for it.
+ */
+export function issueCodeIn(tx: Executor, input: IssueInput): Issued {
+  const issued = insertCode(tx, input);
+  if (issued.ok) queueMessage(tx, { to: issued.phone, text: issued.text, purpose: input.smsPurpose });
+  return issued;
+}
 
-  const sms = await sendSms({ to: phone, text: input.text(code), purpose: input.smsPurpose });
-  return { ok: true, expiresAt, smsStatus: sms.status, smsError: sms.error };
+/**
+ * Creates a new code for a subject and sends it by SMS with `text(code)`,
+ * waiting for the provider's answer (the SMS outcome is reported; a failed SMS
+ * still counts as a send). Refused while the last code is younger than 60 s or
+ * the phone already had 5 codes in the last hour. Writes that must commit
+ * together with the code use `issueCodeIn` instead.
+ */
+export async function issueCode(input: IssueInput): Promise<IssueResult> {
+  const issued = db.transaction((tx) => insertCode(tx, input), { behavior: "immediate" });
+  if (!issued.ok) return issued;
+  const sms = await sendSms({ to: issued.phone, text: issued.text, purpose: input.smsPurpose });
+  return { ok: true, expiresAt: issued.expiresAt, smsStatus: sms.status, smsError: sms.error };
 }
 
 export type VerifyResult =
@@ -127,35 +146,40 @@ export type VerifyResult =
   | { ok: false; reason: "expired" | "exhausted" | "none" };
 
 /**
- * Checks a code against the subject's latest code. A miss uses up one of the
- * code's 5 tries; a match consumes the code, so it works once.
+ * Checks a code against the subject's latest code, inside the caller's
+ * transaction. A miss uses up one of the code's 5 tries; a match consumes the
+ * code, so it works once. Both are writes: the caller commits them (a miss
+ * must be returned, not thrown, or its try is rolled back).
  */
+export function checkCodeIn(
+  tx: Executor,
+  input: { purpose: CodePurpose; subjectId: number; code: string | null | undefined },
+): VerifyResult {
+  const { purpose, subjectId } = input;
+  const given = String(input.code ?? "").replace(/\s+/g, "");
+  const at = now();
+  const row = latestRow(tx, purpose, subjectId);
+  if (!row || row.consumed_at) return { ok: false, reason: "none" };
+  if (Date.parse(row.expires_at) <= at.getTime()) return { ok: false, reason: "expired" };
+  if (row.attempts >= OTP_RULES.maxAttempts) return { ok: false, reason: "exhausted" };
+  if (!safeEqual(hashCode(purpose, subjectId, given), row.code_hash)) {
+    tx.update(oneTimeCodes)
+      .set({ attempts: row.attempts + 1 })
+      .where(eq(oneTimeCodes.id, row.id))
+      .run();
+    return { ok: false, reason: "invalid", attemptsLeft: OTP_RULES.maxAttempts - row.attempts - 1 };
+  }
+  tx.update(oneTimeCodes).set({ consumed_at: at.toISOString() }).where(eq(oneTimeCodes.id, row.id)).run();
+  return { ok: true };
+}
+
+/** `checkCodeIn` in a transaction of its own, for a check with nothing else to commit. */
 export function verifyCode(input: {
   purpose: CodePurpose;
   subjectId: number;
   code: string | null | undefined;
 }): VerifyResult {
-  const { purpose, subjectId } = input;
-  const given = String(input.code ?? "").replace(/\s+/g, "");
-  const at = now();
-  return db.transaction(
-    (tx): VerifyResult => {
-      const row = latestRow(tx, purpose, subjectId);
-      if (!row || row.consumed_at) return { ok: false, reason: "none" };
-      if (Date.parse(row.expires_at) <= at.getTime()) return { ok: false, reason: "expired" };
-      if (row.attempts >= OTP_RULES.maxAttempts) return { ok: false, reason: "exhausted" };
-      if (!safeEqual(hashCode(purpose, subjectId, given), row.code_hash)) {
-        tx.update(oneTimeCodes)
-          .set({ attempts: row.attempts + 1 })
-          .where(eq(oneTimeCodes.id, row.id))
-          .run();
-        return { ok: false, reason: "invalid", attemptsLeft: OTP_RULES.maxAttempts - row.attempts - 1 };
-      }
-      tx.update(oneTimeCodes).set({ consumed_at: at.toISOString() }).where(eq(oneTimeCodes.id, row.id)).run();
-      return { ok: true };
-    },
-    { behavior: "immediate" },
-  );
+  return db.transaction((tx) => checkCodeIn(tx, input), { behavior: "immediate" });
 }
 
 export type CodeState = "live" | "used" | "expired" | "exhausted";
@@ -189,14 +213,14 @@ function describe(row: CodeRow, at: Date): CodeInfo {
 }
 
 /** The subject's latest code whatever its state (staff screens), or null. */
-export function latestCode(purpose: CodePurpose, subjectId: number): CodeInfo | null {
-  const row = latestRow(db, purpose, subjectId);
+export function latestCode(purpose: CodePurpose, subjectId: number, exec: Executor = db): CodeInfo | null {
+  const row = latestRow(exec, purpose, subjectId);
   return row ? describe(row, now()) : null;
 }
 
 /** The subject's code that can still be entered, with its expiry, or null. */
-export function currentCode(purpose: CodePurpose, subjectId: number): CodeInfo | null {
-  const info = latestCode(purpose, subjectId);
+export function currentCode(purpose: CodePurpose, subjectId: number, exec: Executor = db): CodeInfo | null {
+  const info = latestCode(purpose, subjectId, exec);
   return info?.state === "live" ? info : null;
 }
 
@@ -204,9 +228,9 @@ export function currentCode(purpose: CodePurpose, subjectId: number): CodeInfo |
  * When a new code may be sent to the subject (now or later), judged against the
  * phone of its last code. A subject without codes may be sent one now.
  */
-export function canResendAt(purpose: CodePurpose, subjectId: number): Date {
+export function canResendAt(purpose: CodePurpose, subjectId: number, exec: Executor = db): Date {
   const at = now();
-  const last = latestRow(db, purpose, subjectId);
+  const last = latestRow(exec, purpose, subjectId);
   if (!last) return at;
-  return sendBlock(db, purpose, subjectId, last.phone, at)?.until ?? at;
+  return sendBlock(exec, purpose, subjectId, last.phone, at)?.until ?? at;
 }

@@ -2,7 +2,17 @@ import { and, eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { setClock } from "~/utils/time";
-import { canResendAt, currentCode, issueCode, latestCode, OTP_RULES, verifyCode, type CodePurpose } from "./otp.server";
+import {
+  canResendAt,
+  checkCodeIn,
+  currentCode,
+  issueCode,
+  issueCodeIn,
+  latestCode,
+  OTP_RULES,
+  verifyCode,
+  type CodePurpose,
+} from "./otp.server";
 import { lastMessageTo } from "./sms.server";
 
 const START = Date.parse("2026-11-21T06:00:00.000Z");
@@ -259,5 +269,52 @@ describe("verifyCode", () => {
     });
     expect(currentCode("registration", 999)).toBeNull();
     expect(canResendAt("registration", 999).getTime()).toBe(START);
+  });
+});
+
+describe("inside the caller's transaction", () => {
+  it("writes the code and its SMS (queued for the worker) together; a rollback leaves neither", () => {
+    const phone = freshPhone();
+    expect(() =>
+      db.transaction((tx) => {
+        expect(issueCodeIn(tx, { purpose: "preregistration", subjectId: 501, phone, text, smsPurpose: "otp" }).ok).toBe(
+          true,
+        );
+        throw new Error("rolled back");
+      }),
+    ).toThrow("rolled back");
+    expect(codeRows("preregistration", 501)).toEqual([]);
+    expect(lastMessageTo(phone)).toBeNull();
+
+    const issued = db.transaction((tx) =>
+      issueCodeIn(tx, { purpose: "preregistration", subjectId: 501, phone, text, smsPurpose: "otp" }),
+    );
+    expect(issued).toMatchObject({ ok: true, phone });
+    expect(codeRows("preregistration", 501)).toHaveLength(1);
+    const sms = lastMessageTo(phone, "otp")!;
+    expect(sms).toMatchObject({ status: "queued", attempts: 0 });
+    expect(sms.text).toBe(`Your verification code is ${currentCode("preregistration", 501)!.code}`);
+    // The same rules as issueCode: no second code within the minute.
+    expect(
+      db.transaction((tx) =>
+        issueCodeIn(tx, { purpose: "preregistration", subjectId: 501, phone, text, smsPurpose: "otp" }),
+      ),
+    ).toMatchObject({ ok: false, reason: "too-soon" });
+  });
+
+  it("a check rolled back with its transaction leaves the code unused", () => {
+    const phone = freshPhone();
+    db.transaction((tx) =>
+      issueCodeIn(tx, { purpose: "preregistration", subjectId: 502, phone, text, smsPurpose: "otp" }),
+    );
+    const code = currentCode("preregistration", 502)!.code!;
+    expect(() =>
+      db.transaction((tx) => {
+        expect(checkCodeIn(tx, { purpose: "preregistration", subjectId: 502, code })).toEqual({ ok: true });
+        throw new Error("rolled back");
+      }),
+    ).toThrow("rolled back");
+    expect(currentCode("preregistration", 502)).toMatchObject({ state: "live", attemptsLeft: 5 });
+    expect(verifyCode({ purpose: "preregistration", subjectId: 502, code })).toEqual({ ok: true });
   });
 });

@@ -2,23 +2,39 @@
  * Password reset by a one-time code sent by SMS to the account's phone. The
  * answer never tells whether an e-mail has an account.
  */
+import { db } from "@db/index";
+import { wakeSmsWorker } from "./sms.server";
 import { findUserByEmail, setPassword } from "./user.server";
-import { issueCode, verifyCode } from "./otp.server";
+import { checkCodeIn, issueCodeIn } from "./otp.server";
 import type { Actor } from "./audit.server";
+import { fail, type Failure } from "./failure";
 
+export const RESET_CODE_INVALID = "The code is invalid or has expired.";
+
+/**
+ * Issues a reset code for the account behind an e-mail, if there is one with
+ * a phone. The code and its SMS are written in one transaction; the SMS leaves
+ * through the worker, so the request does not wait for the gateway.
+ */
 export async function requestPasswordReset(email: string): Promise<void> {
   const user = findUserByEmail(email);
   if (!user?.phone) return;
-  await issueCode({
-    purpose: "password_reset",
-    subjectId: user.id,
-    phone: user.phone,
-    smsPurpose: "password-reset",
-    text: (code) => `Your back-office password reset code is ${code}. It is valid for 10 minutes.`,
-  });
+  const phone = user.phone;
+  const issued = db.transaction(
+    (tx) =>
+      issueCodeIn(tx, {
+        purpose: "password_reset",
+        subjectId: user.id,
+        phone,
+        smsPurpose: "password-reset",
+        text: (code) => `Your back-office password reset code is ${code}. It is valid for 10 minutes.`,
+      }),
+    { behavior: "immediate" },
+  );
+  if (issued.ok) wakeSmsWorker();
 }
 
-export type ResetResult = { ok: true } | { ok: false; field: "code"; message: string };
+export type ResetResult = { ok: true } | (Failure & { field: "code" });
 
 /** Checks the code and sets the new password; every session and token of the user ends. */
 export async function resetPassword(
@@ -28,8 +44,12 @@ export async function resetPassword(
   address: string | null,
 ): Promise<ResetResult> {
   const user = findUserByEmail(email);
-  const check = user ? verifyCode({ purpose: "password_reset", subjectId: user.id, code }) : { ok: false as const };
-  if (!user || !check.ok) return { ok: false, field: "code", message: "The code is invalid or has expired." };
+  const check = user
+    ? db.transaction((tx) => checkCodeIn(tx, { purpose: "password_reset", subjectId: user.id, code }), {
+        behavior: "immediate",
+      })
+    : { ok: false as const };
+  if (!user || !check.ok) return { ...fail.field("code", RESET_CODE_INVALID), field: "code" };
   const actor: Actor = { id: user.id, email: user.email, address };
   await setPassword(actor, user.id, password);
   return { ok: true };

@@ -1,46 +1,60 @@
 /**
- * The back office's view of pre-registrations: who may see which, the paged
- * list with its filters and search, the download, the detail with the code
- * shown only to staff allowed to see codes, edit and delete. Creating,
- * verifying and drawing go through app/models/preregistration.server.ts.
+ * The back office's view of pre-registrations: the paged list with its filters
+ * and search, the download rows, the detail with the code shown only to staff
+ * allowed to see codes, "found at the counter", edit and delete. Creating,
+ * verifying and drawing go through app/models/preregistration.server.ts, which
+ * also holds the one reach rule (`preregistrationScope`) used by every query here.
  *
- * Branch scope (docs/decisions/0005-counter-journey.md):
- * - head office sees every pre-registration;
- * - a branch user's lists show the pre-registrations made at its branch and the
- *   public ones (no branch) that named it as nearest showroom;
- * - a public pre-registration belongs to no branch, so any branch may open it
- *   by its slug and serve the customer who walks in; the list finds it by the
- *   customer's full phone number;
- * - a pre-registration made at another branch is never reachable.
+ * Branch scope (docs/decisions/0005-counter-journey.md): head office reaches
+ * every pre-registration; a branch user those made at its branch and the
+ * public ones that named it as nearest showroom or that its staff found at
+ * the counter by the customer's full phone number (a recorded grant). A
+ * pre-registration made at another branch is never reachable.
  */
 import { and, count, desc, eq, gte, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { db, schema } from "@db/index";
+import { db, schema, type Tx } from "@db/index";
+import { audit, diff } from "~/models/audit.server";
+import { fail, FailureError, type FieldErrors, type Result } from "~/models/failure";
 import { fileUrl } from "~/models/file.server";
-import { CAMPAIGN, preregistrationScope } from "~/models/preregistration.server";
 import { latestCode } from "~/models/otp.server";
+import {
+  CAMPAIGN,
+  grantCounterAccess,
+  preregistrationScope,
+  referenceErrors,
+  storeScreenshot,
+  type Screenshot,
+} from "~/models/preregistration.server";
+import { PREREGISTRATION_STATUSES, STATUS_LABELS, type PreregistrationStatus } from "~/models/preregistration-status";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
+import { transact } from "~/models/transaction.server";
+import {
+  PREREGISTRATION_MESSAGES,
+  preregistrationFiltersSchema,
+  type PreregistrationChanges,
+} from "~/schemas/preregistration";
+import { isDateOrDateTime } from "~/schemas/primitives";
+import { issuesToErrors } from "~/utils/body.server";
 import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { normalizePhone } from "~/utils/phone";
-import { displayDateTime, kathmanduDayRange, kathmanduToUtc, nowIso } from "~/utils/time";
-import { PREREGISTRATION_STATUSES, STATUS_LABELS, type PreregistrationStatus } from "~/components/counter/labels";
-import type { Scope } from "./scope.server";
+import { displayDateTime, kathmanduBounds, nowIso } from "~/utils/time";
+import type { Scope, ScopedActor } from "./scope.server";
 
 const { preregistrations: P, registrations: R, branches, bikeModels } = schema;
 const nearest = alias(branches, "nearest_branch");
 
+const ENTITY = "preregistration";
+
 // ---------------------------------------------------------------- scope
 
-/** Rows a branch user's lists show: made at its branch, or public with it as nearest showroom. */
-export function preregistrationListScope(scope: Scope): SQL | undefined {
-  if (scope.branchId === null) return undefined;
-  return or(eq(P.branch_id, scope.branchId), and(isNull(P.branch_id), eq(P.nearest_branch_id, scope.branchId)));
-}
+/** Rows a branch user's lists show: the one reach rule. */
+export const preregistrationListScope = (scope: Scope): SQL | undefined => preregistrationScope(scope);
 
-/** Rows a branch user may open by slug: the one rule of app/models/preregistration.server.ts. */
+/** Rows a branch user may open by slug: the same rule as the lists. */
 export const preregistrationAccessScope = (scope: Scope): SQL | undefined => preregistrationScope(scope);
 
-/** Whether staff of this scope may see a proof screenshot: it belongs to a pre-registration they may open. */
+/** Whether staff of this scope may see a proof screenshot: it belongs to a pre-registration they reach. */
 export function canOpenScreenshot(scope: Scope, fileId: number): boolean {
   if (scope.branchId === null) return true;
   return !!db
@@ -48,6 +62,25 @@ export function canOpenScreenshot(scope: Scope, fileId: number): boolean {
     .from(P)
     .where(and(eq(P.screenshot_id, fileId), preregistrationAccessScope(scope)))
     .get();
+}
+
+/**
+ * "Found at the counter": a branch user searching the list for a customer's
+ * full phone number is serving that customer, so a public pre-registration
+ * with that phone is granted to the branch (recorded and audited); the list,
+ * its detail page and the API then reach it by the usual rule.
+ */
+export function findAtCounter(actor: ScopedActor, term: string | null | undefined): void {
+  if (actor.scope.branchId === null) return;
+  const phone = normalizePhone((term ?? "").trim());
+  if (!phone) return;
+  const entry = db
+    .select({ id: P.id, slug: P.slug, branch_id: P.branch_id })
+    .from(P)
+    .where(and(eq(P.campaign, CAMPAIGN), eq(P.phone, phone), isNull(P.deleted_at), isNull(P.branch_id)))
+    .get();
+  if (!entry) return;
+  transact((tx) => grantCounterAccess(tx, actor, entry));
 }
 
 // ---------------------------------------------------------------- search
@@ -67,43 +100,24 @@ export function ftsQuery(term: string): string | null {
 
 /** Search over name, phone and citizenship number through the full-text index. */
 export function preregistrationSearch(term: string): SQL | undefined {
-  const q = ftsQuery(term);
-  if (q) return sql`${P.id} in (select rowid from preregistrations_fts where preregistrations_fts match ${q})`;
   const t = term.trim();
   if (!t) return undefined;
+  // (campaign, phone) is the unique index: a full phone number is one index lookup.
+  const phone = normalizePhone(t);
+  if (phone) return and(eq(P.campaign, CAMPAIGN), eq(P.phone, phone));
+  const q = ftsQuery(t);
+  if (q) return sql`${P.id} in (select rowid from preregistrations_fts where preregistrations_fts match ${q})`;
   return or(likePrefix(P.phone, t), likePrefix(P.name, t), likePrefix(P.citizenship_no, t));
 }
 
-// ---------------------------------------------------------------- dates
-
-/**
- * The UTC bounds of a from/to filter given as Kathmandu dates (YYYY-MM-DD,
- * "to" inclusive: the whole day) or date-times (YYYY-MM-DDTHH:mm).
- */
-export function dateBounds(from?: string | null, to?: string | null): { from: string | null; to: string | null } {
-  const ok = (s?: string | null) => !!s && /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2})?/.test(s);
-  return {
-    from: ok(from) ? kathmanduToUtc(from!) : null,
-    to: ok(to) ? (/^\d{4}-\d{2}-\d{2}$/.test(to!) ? kathmanduDayRange(to!).end : kathmanduToUtc(to!)) : null,
-  };
-}
-
-const positiveInt = (v: string | null | undefined): number | null => {
-  const n = Number(v);
-  return v && Number.isInteger(n) && n > 0 ? n : null;
-};
-const nonNegativeInt = (v: string | null | undefined): number | null => {
-  const n = Number(v);
-  return v !== null && v !== undefined && v !== "" && Number.isInteger(n) && n >= 0 ? n : null;
-};
-
-// ---------------------------------------------------------------- list
+// ---------------------------------------------------------------- filters
 
 export { PREREGISTRATION_STATUSES, STATUS_LABELS, type PreregistrationStatus };
 
 export type PreregistrationFilters = {
   bike_model?: number | null;
   branch?: number | null;
+  /** Kathmandu date or date-time (checked by the filter schema). */
   from?: string | null;
   to?: string | null;
   /** Second-thrill amount. */
@@ -113,25 +127,68 @@ export type PreregistrationFilters = {
   phone?: string | null;
 };
 
-/** The filters of the list, its download and the API from a query string. */
-export function readPreregistrationFilters(params: URLSearchParams): PreregistrationFilters {
-  const status = params.get("status");
+/** The raw filter values of a query string (the search goes by `phone`, `search[value]` or `search`). */
+function rawFilters(params: URLSearchParams): Record<string, string | undefined> {
+  const get = (k: string) => params.get(k) ?? undefined;
   return {
-    bike_model: positiveInt(params.get("bike_model")),
-    branch: positiveInt(params.get("branch")),
-    from: params.get("from") || null,
-    to: params.get("to") || null,
-    prize: nonNegativeInt(params.get("prize")),
-    status: (PREREGISTRATION_STATUSES as readonly string[]).includes(status ?? "")
-      ? (status as PreregistrationStatus)
-      : null,
-    phone:
-      (params.get("phone") ?? params.get("search[value]") ?? params.get("search") ?? "").trim().slice(0, 100) || null,
+    bike_model: get("bike_model"),
+    branch: get("branch"),
+    from: get("from"),
+    to: get("to"),
+    prize: get("prize"),
+    status: get("status"),
+    phone: get("phone") ?? get("search[value]") ?? get("search"),
   };
 }
 
+/**
+ * The list's filters parsed with their schema: a value that is not one of the
+ * list's choices (`?from=abc`, `?bike_model=x`) is an invalid failure with the
+ * message at its filter (the page shows it there, the API answers 422).
+ */
+export function parsePreregistrationFilters(params: URLSearchParams): Result<{ filters: PreregistrationFilters }> {
+  const parsed = preregistrationFiltersSchema.safeParse(rawFilters(params));
+  if (!parsed.success) return fail.invalid(issuesToErrors(parsed.error.issues));
+  const v = parsed.data;
+  return {
+    ok: true,
+    filters: {
+      bike_model: v.bike_model ?? null,
+      branch: v.branch ?? null,
+      from: v.from ?? null,
+      to: v.to ?? null,
+      prize: v.prize ?? null,
+      status: v.status ?? null,
+      phone: v.phone ?? null,
+    },
+  };
+}
+
+/**
+ * The filters of a query string with any invalid one left out (for callers
+ * that cannot show a message, such as a file download link).
+ */
+export function readPreregistrationFilters(params: URLSearchParams): PreregistrationFilters {
+  const parsed = parsePreregistrationFilters(params);
+  if (parsed.ok) return parsed.filters;
+  const clean = new URLSearchParams(params);
+  for (const field of Object.keys(parsed.errors)) clean.delete(field === "phone" ? "search" : field);
+  if (parsed.errors.to) clean.delete("from");
+  const again = parsePreregistrationFilters(clean);
+  return again.ok ? again.filters : {};
+}
+
+/**
+ * @deprecated The UTC bounds of a from/to filter; lists parse their filters
+ * with `dateRangeShape` and call `kathmanduBounds` (app/utils/time.ts).
+ */
+export function dateBounds(from?: string | null, to?: string | null): { from: string | null; to: string | null } {
+  const ok = (s?: string | null) => (s && isDateOrDateTime(s.slice(0, 16)) ? s.slice(0, 16) : null);
+  return kathmanduBounds(ok(from), ok(to));
+}
+
 function filterConditions(f: PreregistrationFilters, scope: Scope): (SQL | undefined)[] {
-  const bounds = dateBounds(f.from, f.to);
+  const bounds = kathmanduBounds(f.from, f.to);
   return [
     f.bike_model ? eq(P.bike_model_id, f.bike_model) : undefined,
     f.branch && scope.branchId === null
@@ -144,24 +201,7 @@ function filterConditions(f: PreregistrationFilters, scope: Scope): (SQL | undef
   ];
 }
 
-/**
- * Conditions of the search term. A branch user typing a customer's full phone
- * number also finds a public pre-registration that named another showroom.
- */
-function searchCondition(
-  term: string | null | undefined,
-  scope: Scope,
-): { base: SQL | undefined; match: SQL | undefined } {
-  const t = (term ?? "").trim();
-  const phone = normalizePhone(t);
-  const listScope = preregistrationListScope(scope);
-  // (campaign, phone) is the unique index: a full phone number is one index lookup.
-  const samePhone = phone ? and(eq(P.campaign, CAMPAIGN), eq(P.phone, phone)) : undefined;
-  if (samePhone && scope.branchId !== null) {
-    return { base: or(listScope, and(isNull(P.branch_id), samePhone)), match: samePhone };
-  }
-  return { base: listScope, match: t ? (samePhone ?? preregistrationSearch(t)) : undefined };
-}
+// ---------------------------------------------------------------- list
 
 const selection = {
   id: P.id,
@@ -231,14 +271,13 @@ export function listPreregistrations(
   params: TableParams,
   filters: PreregistrationFilters,
 ): TableResult<PreregistrationRow> {
-  const { base, match } = searchCondition(filters.phone, scope);
   return runTable(
     { ...params, search: "" },
     {
       orderable: { id: P.id, created_at: P.created_at, name: P.name, prize: P.prize, phone: P.phone },
       defaultOrder: { column: "id", dir: "desc" },
-      base: [isNull(P.deleted_at), base],
-      filters: [...filterConditions(filters, scope), match],
+      base: [isNull(P.deleted_at), preregistrationListScope(scope)],
+      filters: [...filterConditions(filters, scope), filters.phone ? preregistrationSearch(filters.phone) : undefined],
       count: (where) => db.select({ n: count() }).from(P).where(where).get()?.n ?? 0,
       rows: (where, orderBy, limit, offset) =>
         joined()
@@ -254,8 +293,12 @@ export function listPreregistrations(
 
 /** Every row of the list's filters for the download, newest first, read in pages. */
 export function* exportPreregistrations(scope: Scope, filters: PreregistrationFilters): Generator<PreregistrationRow> {
-  const { base, match } = searchCondition(filters.phone, scope);
-  const where = and(isNull(P.deleted_at), base, ...filterConditions(filters, scope), match);
+  const where = and(
+    isNull(P.deleted_at),
+    preregistrationListScope(scope),
+    ...filterConditions(filters, scope),
+    filters.phone ? preregistrationSearch(filters.phone) : undefined,
+  );
   const pageSize = 5000;
   for (let lastId = Number.MAX_SAFE_INTEGER; ;) {
     const page = joined()
@@ -298,19 +341,20 @@ export type PreregistrationDetail = PreregistrationRow & {
   code: string | null;
 };
 
-/** One pre-registration the scope may open, or null. */
+/** One pre-registration the scope reaches, by its slug (never a numeric id), or null. */
 export function findPreregistration(
   scope: Scope,
   slug: string,
   { withDeleted = false } = {},
 ): PreregistrationRow | null {
+  if (!slug) return null;
   const row = joined()
     .where(and(eq(P.slug, slug), withDeleted ? undefined : isNull(P.deleted_at), preregistrationAccessScope(scope)))
     .get();
   return row ? shape(row) : null;
 }
 
-/** The detail screen and GET /api/v1/preregistration/{id}: the code only when `showCode`. */
+/** The detail screen and GET /api/v1/preregistration/{slug}: the code only when `showCode`. */
 export function getPreregistrationDetail(
   scope: Scope,
   slug: string,
@@ -336,174 +380,132 @@ export function preregistrationActions(row: Pick<PreregistrationRow, "is_verifie
 
 // ---------------------------------------------------------------- changes
 
-export type AdminFailure = { ok: false; status: 404 | 409 | 422; message: string; errors: Record<string, string[]> };
-
 export const PREREGISTRATION_ADMIN_MESSAGES = {
   notFound: "Pre-registration not found.",
   purchasedNoDelete: "This pre-registration has a registration and cannot be deleted.",
   purchasedNoEdit: "This pre-registration has a registration and can no longer be edited.",
   phoneLocked: "The phone number of a verified pre-registration cannot be changed.",
-  phoneTaken: "The phone has already been taken.",
+  phoneTaken: PREREGISTRATION_MESSAGES.phoneTaken,
   deleted: "Pre-registration deleted.",
   updated: "Pre-registration updated.",
-  bikeModelMissing: "The selected bike model is invalid.",
-  branchMissing: "The selected branch is invalid.",
 } as const;
 
-const fail = (
-  status: AdminFailure["status"],
-  message: string,
-  errors: Record<string, string[]> = {},
-): AdminFailure => ({
-  ok: false,
-  status,
-  message,
-  errors,
-});
+const A = PREREGISTRATION_ADMIN_MESSAGES;
 
-/** Soft delete; a purchased pre-registration stays. */
-export function deletePreregistration(scope: Scope, slug: string): { ok: true } | AdminFailure {
-  return db.transaction(
-    (tx) => {
-      const row = tx
-        .select({ id: P.id, purchased: P.purchased })
-        .from(P)
-        .where(and(eq(P.slug, slug), isNull(P.deleted_at), preregistrationAccessScope(scope)))
-        .get();
-      if (!row) return fail(404, PREREGISTRATION_ADMIN_MESSAGES.notFound);
-      const reg = tx.select({ id: R.id }).from(R).where(eq(R.preregistration_id, row.id)).get();
-      if (row.purchased || reg) return fail(409, PREREGISTRATION_ADMIN_MESSAGES.purchasedNoDelete);
-      tx.update(P).set({ deleted_at: nowIso(), updated_at: nowIso() }).where(eq(P.id, row.id)).run();
-      return { ok: true as const };
-    },
-    { behavior: "immediate" },
-  );
-}
-
-export type PreregistrationUpdate = {
-  name: string;
-  address: string;
-  email?: string | null;
-  phone?: string | null;
-  citizenship_no: string;
-  shared?: boolean;
-  screenshot_id?: number | null;
-  bike_model_id?: number | null;
-  source?: string | null;
-  note?: string | null;
-  send_sms?: boolean;
-  nearest_branch_id?: number | null;
-  /** Head office only: the branch the pre-registration belongs to. */
-  branch_id?: number | null;
-};
-
-/**
- * Edits a pre-registration the scope may open. The phone of a verified one is
- * read-only; a changed phone must be free. A purchased one cannot change.
- */
-export function updatePreregistration(
-  scope: Scope,
-  slug: string,
-  input: PreregistrationUpdate,
-): { ok: true; row: PreregistrationRow } | AdminFailure {
-  const outcome = db.transaction(
-    (tx): { ok: true; id: number } | AdminFailure => {
-      const row = tx
+/** The stored row of a pre-registration the actor reaches, read inside a transaction; not found otherwise. */
+function reachable(tx: Tx, scope: Scope, slug: string) {
+  const row = slug
+    ? tx
         .select()
         .from(P)
         .where(and(eq(P.slug, slug), isNull(P.deleted_at), preregistrationAccessScope(scope)))
-        .get();
-      if (!row) return fail(404, PREREGISTRATION_ADMIN_MESSAGES.notFound);
-      if (row.purchased) return fail(409, PREREGISTRATION_ADMIN_MESSAGES.purchasedNoEdit);
-      const errors: Record<string, string[]> = {};
-      let phone = row.phone;
-      const given = input.phone ? (normalizePhone(input.phone) ?? input.phone) : null;
-      if (given && given !== row.phone) {
-        if (row.is_verified) errors.phone = [PREREGISTRATION_ADMIN_MESSAGES.phoneLocked];
-        else {
-          const taken = tx
-            .select({ id: P.id })
-            .from(P)
-            .where(and(eq(P.campaign, row.campaign), eq(P.phone, given), ne(P.id, row.id)))
-            .get();
-          if (taken) errors.phone = [PREREGISTRATION_ADMIN_MESSAGES.phoneTaken];
-          else phone = given;
-        }
-      }
-      if (input.bike_model_id) {
-        const model = tx
-          .select({ id: bikeModels.id })
-          .from(bikeModels)
-          .where(and(eq(bikeModels.id, input.bike_model_id), isNull(bikeModels.deleted_at)))
+        .get()
+    : undefined;
+  if (!row) throw new FailureError(fail.notFound(A.notFound));
+  return row;
+}
+
+/** Soft delete of a pre-registration the actor reaches; a purchased one stays (conflict). Audited. */
+export function deletePreregistration(actor: ScopedActor, slug: string): Result {
+  return transact((tx) => {
+    const row = reachable(tx, actor.scope, slug);
+    const reg = tx.select({ id: R.id }).from(R).where(eq(R.preregistration_id, row.id)).get();
+    if (row.purchased || reg) throw new FailureError(fail.conflict(A.purchasedNoDelete));
+    const at = nowIso();
+    tx.update(P).set({ deleted_at: at, updated_at: at }).where(eq(P.id, row.id)).run();
+    audit(tx, actor, {
+      action: "preregistration.delete",
+      entityType: ENTITY,
+      entityId: row.slug,
+      changes: { deleted_at: { before: null, after: at } },
+    });
+    return { ok: true as const };
+  });
+}
+
+/**
+ * Edits a pre-registration the actor reaches, for the edit page and the API
+ * alike. Fields left undefined keep their values, null clears an optional one.
+ * The phone of a verified one is read-only; a changed phone must be free; a
+ * purchased one cannot change. Unshared, the proof screenshot goes; shared,
+ * an uploaded file replaces it. Only head office moves a record to another
+ * branch (branch_id). The same reference check as at creation. Audited.
+ */
+export async function updatePreregistration(
+  actor: ScopedActor,
+  slug: string,
+  changes: PreregistrationChanges,
+  screenshot: Screenshot = {},
+): Promise<Result<{ row: PreregistrationRow }>> {
+  // Before storing a file: the record must be there and still editable.
+  const current = findPreregistration(actor.scope, slug);
+  if (!current) return fail.notFound(A.notFound);
+  if (current.purchased) return fail.conflict(A.purchasedNoEdit);
+  const shared = changes.shared ?? current.shared;
+  let screenshotId: number | null | undefined;
+  if (!shared) screenshotId = null;
+  else if (screenshot.file instanceof File && screenshot.file.size > 0) {
+    const stored = await storeScreenshot(screenshot.file, actor.id);
+    if (!stored.ok) return stored;
+    screenshotId = stored.id;
+  }
+
+  const outcome = transact((tx) => {
+    const row = reachable(tx, actor.scope, slug);
+    if (row.purchased) throw new FailureError(fail.conflict(A.purchasedNoEdit));
+    const errors: FieldErrors = {};
+    let phone = row.phone;
+    const given = changes.phone ? (normalizePhone(changes.phone) ?? changes.phone) : null;
+    if (given && given !== row.phone) {
+      if (row.is_verified) errors.phone = [A.phoneLocked];
+      else {
+        const taken = tx
+          .select({ id: P.id })
+          .from(P)
+          .where(and(eq(P.campaign, row.campaign), eq(P.phone, given), ne(P.id, row.id)))
           .get();
-        if (!model) errors.bike_model_id = [PREREGISTRATION_ADMIN_MESSAGES.bikeModelMissing];
+        if (taken) errors.phone = [A.phoneTaken];
+        else phone = given;
       }
-      for (const key of ["nearest_branch_id", "branch_id"] as const) {
-        const id = input[key];
-        if (!id) continue;
-        const b = tx
-          .select({ id: branches.id })
-          .from(branches)
-          .where(and(eq(branches.id, id), isNull(branches.deleted_at)))
-          .get();
-        if (!b) errors[key] = [PREREGISTRATION_ADMIN_MESSAGES.branchMissing];
-      }
-      if (Object.keys(errors).length) return fail(422, Object.values(errors)[0][0], errors);
-      tx.update(P)
-        .set({
-          name: input.name,
-          address: input.address,
-          email: input.email ?? null,
-          phone,
-          citizenship_no: input.citizenship_no,
-          shared: input.shared ?? row.shared,
-          screenshot_id: input.screenshot_id !== undefined ? input.screenshot_id : row.screenshot_id,
-          bike_model_id: input.bike_model_id !== undefined ? input.bike_model_id : row.bike_model_id,
-          source: input.source !== undefined ? input.source : row.source,
-          note: input.note !== undefined ? input.note : row.note,
-          send_sms: input.send_sms ?? row.send_sms,
-          nearest_branch_id: input.nearest_branch_id !== undefined ? input.nearest_branch_id : row.nearest_branch_id,
-          branch_id: scope.branchId === null && input.branch_id !== undefined ? input.branch_id : row.branch_id,
-          updated_at: nowIso(),
-        })
-        .where(eq(P.id, row.id))
-        .run();
-      return { ok: true, id: row.id };
-    },
-    { behavior: "immediate" },
-  );
+    }
+    const branchId = actor.scope.branchId === null && changes.branch_id ? changes.branch_id : row.branch_id;
+    const refs = referenceErrors(tx, {
+      bike_model_id: changes.bike_model_id,
+      nearest_branch_id: changes.nearest_branch_id,
+      branch_id: branchId !== row.branch_id ? branchId : null,
+    });
+    Object.assign(errors, refs);
+    if (Object.keys(errors).length) throw new FailureError(fail.invalid(errors));
+    const keep = <T>(value: T | undefined, stored: T) => (value !== undefined ? value : stored);
+    const after = tx
+      .update(P)
+      .set({
+        name: keep(changes.name, row.name),
+        address: keep(changes.address, row.address),
+        email: keep(changes.email, row.email),
+        phone,
+        citizenship_no: keep(changes.citizenship_no, row.citizenship_no),
+        shared,
+        screenshot_id: keep(screenshotId, row.screenshot_id),
+        bike_model_id: keep(changes.bike_model_id, row.bike_model_id),
+        source: keep(changes.source, row.source),
+        note: keep(changes.note, row.note),
+        send_sms: keep(changes.send_sms, row.send_sms),
+        nearest_branch_id: keep(changes.nearest_branch_id, row.nearest_branch_id),
+        branch_id: branchId,
+        updated_at: nowIso(),
+      })
+      .where(eq(P.id, row.id))
+      .returning()
+      .get();
+    audit(tx, actor, {
+      action: "preregistration.update",
+      entityType: ENTITY,
+      entityId: row.slug,
+      changes: diff(row, after),
+    });
+    return { ok: true as const };
+  });
   if (!outcome.ok) return outcome;
-  return { ok: true, row: findPreregistration(scope, slug)! };
-}
-
-/** The slug behind an API key: a slug, or a numeric id inside the scope. */
-export function resolvePreregistrationKey(scope: Scope, key: string): string | null {
-  if (!/^\d+$/.test(key)) return key;
-  const row = db
-    .select({ slug: P.slug })
-    .from(P)
-    .where(and(eq(P.id, Number(key)), isNull(P.deleted_at), preregistrationAccessScope(scope)))
-    .get();
-  return row?.slug ?? key;
-}
-
-/** Update fields the API call left out keep their stored values ("non-empty fields" are sent). */
-export function withStoredValues(row: PreregistrationRow, form: FormData): FormData {
-  const stored: Record<string, string> = {
-    name: row.name,
-    address: row.address,
-    email: row.email ?? "",
-    phone: row.phone,
-    citizenship_no: row.citizenship_no,
-    bike_model_id: row.bike_model_id ? String(row.bike_model_id) : "",
-    source: row.source ?? "",
-    note: row.note ?? "",
-    nearest_branch_id: row.nearest_branch_id ? String(row.nearest_branch_id) : "",
-  };
-  const out = new FormData();
-  form.forEach((v, k) => out.append(k, v));
-  for (const [k, v] of Object.entries(stored)) if (!out.has(k) && v) out.set(k, v);
-  if (!out.has("shared") && row.shared) out.set("shared", "on");
-  if (!out.has("send_sms")) out.set("send_sms", row.send_sms ? "on" : "off");
-  return out;
+  return { ok: true, row: findPreregistration(actor.scope, slug)! };
 }

@@ -1,54 +1,59 @@
 /**
  * Pre-registration rules, one place for the public site, the back office and
- * the JSON API:
+ * the JSON API. Routes parse with the shared schema (app/schemas/preregistration.ts)
+ * and hand typed values here, with the proof screenshot (a File or the signed
+ * reference of the confirmation step) given explicitly:
  *
- * - validation with the shared schema (spec 000 §5 filters applied again);
  * - one pre-registration per phone per campaign (the first, if unverified, is
  *   offered for continued verification);
  * - "This citizenship/pan has pending purchase." when the citizenship/PAN
  *   already has a verified pre-registration without a purchase;
- * - public posts refused while registration is closed; captcha or honeypot and
- *   rate limits on the public channel;
+ * - public entries refused while registration is closed, and rate limited per
+ *   address and phone (the counters taken inside the write's transaction);
  * - a form submitted twice (same form token) gives the first record back;
  * - the proof screenshot is stored bounded (720 x 1280, q80) by storeUpload;
- * - the phone is verified by a 6-digit SMS code (otp.server.ts rules), and a
- *   correct code verifies the entry and draws its second thrill in the same
- *   request (the draw is idempotent: never a second one).
+ * - the phone is verified by a 6-digit SMS code (otp.server.ts rules).
+ *
+ * Each public write (create, verify, resend) is one IMMEDIATE transaction:
+ * the record, the one-time code, the SMS row (queued, sent by the worker after
+ * the commit) and the rate-limit counters commit together. A correct code is
+ * consumed, the entry marked verified and its second thrill drawn in the same
+ * transaction, so nothing is left half done.
  *
  * Public pre-registrations have no branch and a nearest showroom; staff-made
- * ones belong to the staff member's branch (and draw from its pools).
+ * ones belong to the staff member's branch (head office chooses one) and draw
+ * from its pools. Staff writes leave an audit row in their transaction.
  */
 import crypto from "node:crypto";
-import { and, eq, isNull, ne, or, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, or, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { db, schema } from "@db/index";
+import { db, schema, type Executor } from "@db/index";
 import type { Preregistration } from "@db/schema";
 import { drawSecondThrill, DrawError, type DrawResult } from "~/models/prize-draw.server";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
 import {
+  COUNTER_VERIFY_MESSAGES as CV,
+  FILTERS,
   OTP_MESSAGES,
   PREREGISTRATION_MESSAGES as M,
-  preregistrationSchema,
-  publicPreregistrationSchema,
-  verifySchema,
+  type CounterPreregistrationInput,
   type PreregistrationInput,
 } from "~/schemas/preregistration";
-import { jsonToFormData } from "~/utils/api.server";
-import { CAPTCHA_FIELD, honeypotTripped, verifyCaptcha } from "~/utils/captcha.server";
 import { sessionSecrets } from "~/utils/config.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { maskPhone } from "~/utils/phone";
-import { hit, tooManyMessage } from "~/utils/rate-limit.server";
+import { take, type LimitName } from "~/utils/rate-limit.server";
 import { now, nowIso } from "~/utils/time";
-import { findActiveBikeModel } from "./bike-model.server";
-import { findActiveBranch } from "./branch.server";
+import { audit, diff } from "./audit.server";
+import { fail, FailureError, type Failure, type FieldErrors, type Result } from "./failure";
 import { fileUrl, getFile, storeUpload, UPLOAD_FAILED, UploadError } from "./file.server";
-import { canResendAt, issueCode, OTP_RULES, verifyCode } from "./otp.server";
-import type { Scope } from "./scope.server";
+import { canResendAt, checkCodeIn, currentCode, issueCodeIn, OTP_RULES } from "./otp.server";
+import type { Scope, ScopedActor } from "./scope.server";
 import { isRegistrationOpen } from "./settings.server";
+import { wakeSmsWorker } from "./sms.server";
+import { transact } from "./transaction.server";
 
-const { preregistrations, bikeModels, branches, registrations } = schema;
+const { preregistrations: P, preregistrationGrants: G, bikeModels, branches, registrations } = schema;
 const nearestBranches = alias(branches, "nearest_branch");
 
 export type { Preregistration };
@@ -56,78 +61,87 @@ export type { Preregistration };
 /** Every pre-registration belongs to this campaign (the phone is unique per campaign). */
 export const CAMPAIGN = "thrill";
 
-export type Channel = "public" | "branch";
+/** A visitor of the public site, known by the client address (for the rate limits). */
+export type Visitor = { channel: "public"; address: string | null };
+/** Staff at the counter (back office or staff API), with their branch scope. */
+export type Counter = { channel: "counter"; actor: ScopedActor };
+export type Channel = Visitor | Counter;
 
-export type CreateContext = {
-  channel: Channel;
-  /** The staff member's branch (branch channel); null for public entries and head office. */
-  branchId: number | null;
-  userId: number | null;
-  /** Idempotency key of the submitted form; defaults to the form's `form_token` field. */
-  formToken?: string | null;
-  /** The proof screenshot (multipart File); used when shared is on. */
-  screenshot?: File | null;
-  /** A screenshot stored at the confirmation step (see reviewPreregistration). */
-  screenshotRef?: string | null;
-  /** The visitor's address, for the public rate limits. */
-  clientAddress?: string | null;
-};
+/** The proof screenshot of a shared entry: an uploaded file, or the confirmation step's signed reference. */
+export type Screenshot = { file?: File | null; ref?: string | null };
 
-export type FailureReason =
-  "invalid" | "closed" | "duplicate_phone" | "pending_purchase" | "rate_limited" | "captcha" | "rejected" | "upload";
+const ENTITY = "preregistration";
 
-export type Failure = {
-  ok: false;
-  /** Field to messages (the spec's error shape); non-field errors under "form". */
-  errors: Record<string, string[]>;
-  /** The slug of the unverified pre-registration holding the phone, or of the one with a pending purchase. */
-  pendingSlug?: string;
-  reason: FailureReason;
-  retryAfterSeconds?: number;
-};
+// ---------------------------------------------------------------- who may reach what
 
-export type CreateResult = { ok: true; preregistration: Preregistration; duplicate: boolean } | Failure;
+/**
+ * The one reach rule of pre-registrations, inside every query of them: head
+ * office reaches all; a branch user those made at its branch, and the public
+ * ones (no branch) that named it as nearest showroom or that its staff found
+ * at the counter by the full phone number (a recorded grant). One made at
+ * another branch is never reachable. Lists, pages, the API, the proof
+ * screenshots and the dashboard all use it.
+ */
+export function preregistrationScope(scope: Scope | undefined): SQL | undefined {
+  if (!scope || scope.branchId === null) return undefined;
+  const branchId = scope.branchId;
+  // Three indexable terms, so SQLite answers the OR from indexes (no scan).
+  return or(
+    eq(P.branch_id, branchId),
+    and(isNull(P.branch_id), eq(P.nearest_branch_id, branchId)),
+    and(
+      isNull(P.branch_id),
+      inArray(P.id, db.select({ id: G.preregistration_id }).from(G).where(eq(G.branch_id, branchId))),
+    ),
+  );
+}
 
-export type ReviewResult =
-  | {
-      ok: true;
-      value: PreregistrationInput;
-      /** A signed reference to the screenshot stored for the confirmation step. */
-      screenshotRef: string | null;
-    }
-  | Failure;
-
-const fail = (reason: FailureReason, errors: Record<string, string[]>, extra: Partial<Failure> = {}): Failure => ({
-  ok: false,
-  reason,
-  errors,
-  ...extra,
-});
-
-// ---------------------------------------------------------------- input
-
-function asFormData(input: unknown): FormData {
-  if (input instanceof FormData) return input;
-  if (input instanceof URLSearchParams) {
-    const form = new FormData();
-    input.forEach((v, k) => form.append(k, v));
-    return form;
+/**
+ * Records that a branch found a public pre-registration at its counter, so
+ * its staff reach it from now on. A branch-made record is never granted.
+ */
+export function grantCounterAccess(
+  tx: Executor,
+  actor: ScopedActor,
+  entry: Pick<Preregistration, "id" | "slug" | "branch_id">,
+) {
+  if (actor.scope.branchId === null || entry.branch_id !== null) return;
+  const added = tx
+    .insert(G)
+    .values({ branch_id: actor.scope.branchId, preregistration_id: entry.id, granted_by: actor.id })
+    .onConflictDoNothing()
+    .run();
+  if (added.changes) {
+    audit(tx, actor, {
+      action: "preregistration.grant",
+      entityType: ENTITY,
+      entityId: entry.slug,
+      changes: { branch_id: { before: null, after: actor.scope.branchId } },
+    });
   }
-  return jsonToFormData(input ?? {});
 }
 
-function parse(form: FormData, channel: Channel) {
-  const submission = parseWithZod(form, {
-    schema: channel === "public" ? publicPreregistrationSchema : preregistrationSchema,
-  });
-  if (submission.status === "success") return { ok: true as const, value: submission.value as PreregistrationInput };
-  const errors: Record<string, string[]> = {};
-  for (const [k, v] of Object.entries(submission.error ?? {})) if (v?.length) errors[k || "form"] = v;
-  return { ok: false as const, errors };
+function reaches(exec: Executor, scope: Scope, id: number): boolean {
+  if (scope.branchId === null) return true;
+  return !!exec
+    .select({ id: P.id })
+    .from(P)
+    .where(and(eq(P.id, id), preregistrationScope(scope)))
+    .get();
 }
 
-const fileOf = (value: FormDataEntryValue | null | undefined): File | null =>
-  value instanceof File && value.size > 0 ? value : null;
+function rowBySlug(exec: Executor, slug: string, scope?: Scope): Preregistration | null {
+  if (!slug) return null;
+  return (
+    exec
+      .select()
+      .from(P)
+      .where(and(eq(P.slug, slug), isNull(P.deleted_at), preregistrationScope(scope)))
+      .get() ?? null
+  );
+}
+
+const scopeOfChannel = (who: Channel): Scope | undefined => (who.channel === "counter" ? who.actor.scope : undefined);
 
 // ---------------------------------------------------------------- staged screenshots
 
@@ -140,8 +154,8 @@ export function screenshotRefFor(fileId: number): string {
 }
 
 /** The screenshot file id behind a reference, if it is genuine, a screenshot, and not yet used by an entry. */
-export function resolveScreenshotRef(ref: string | null | undefined): number | null {
-  const m = /^(\d+)\.([A-Za-z0-9_-]{32})$/.exec(ref ?? "");
+export function resolveScreenshotRef(ref: string | null | undefined, exec: Executor = db): number | null {
+  const m = /^(\d{1,12})\.([A-Za-z0-9_-]{32})$/.exec(ref ?? "");
   if (!m) return null;
   const id = Number(m[1]);
   const expected = Buffer.from(refSignature(id));
@@ -149,158 +163,202 @@ export function resolveScreenshotRef(ref: string | null | undefined): number | n
   if (expected.length !== given.length || !crypto.timingSafeEqual(expected, given)) return null;
   const file = getFile(id);
   if (!file || file.type !== "screenshot") return null;
-  const used = db
-    .select({ id: preregistrations.id })
-    .from(preregistrations)
-    .where(eq(preregistrations.screenshot_id, id))
-    .get();
+  const used = exec.select({ id: P.id }).from(P).where(eq(P.screenshot_id, id)).get();
   return used ? null : id;
 }
 
-async function storeScreenshot(file: File, userId: number | null): Promise<{ ok: true; id: number } | Failure> {
+const fileOf = (file: File | null | undefined): File | null => (file instanceof File && file.size > 0 ? file : null);
+
+/** Stores an uploaded proof screenshot (bounded to 720 x 1280); a refused file is a failure under `screenshot`. */
+export async function storeScreenshot(file: File, userId: number | null): Promise<Result<{ id: number }>> {
   try {
-    const stored = await storeUpload(file, "screenshot", userId);
-    return { ok: true, id: stored.id };
+    return { ok: true, id: (await storeUpload(file, "screenshot", userId)).id };
   } catch (error) {
-    if (error instanceof UploadError) return fail("upload", { screenshot: [error.message || UPLOAD_FAILED] });
+    if (error instanceof UploadError) {
+      const message = error.message || UPLOAD_FAILED;
+      return /larger than/.test(message) ? fail.tooLarge(message, "screenshot") : fail.field("screenshot", message);
+    }
     throw error;
   }
 }
 
 // ---------------------------------------------------------------- rules
 
-type Exec = Pick<typeof db, "select">;
+/**
+ * The one check of the records a pre-registration points at: an active bike
+ * model, an active nearest showroom and (counter) an active branch. Each field
+ * has one message, the same as the schema's for a value that is not an id.
+ */
+export function referenceErrors(
+  exec: Executor,
+  refs: { bike_model_id?: number | null; nearest_branch_id?: number | null; branch_id?: number | null },
+): FieldErrors {
+  const errors: FieldErrors = {};
+  const activeBranch = (id: number) =>
+    !!exec
+      .select({ id: branches.id })
+      .from(branches)
+      .where(and(eq(branches.id, id), isNull(branches.deleted_at)))
+      .get();
+  if (refs.bike_model_id) {
+    const model = exec
+      .select({ id: bikeModels.id })
+      .from(bikeModels)
+      .where(and(eq(bikeModels.id, refs.bike_model_id), isNull(bikeModels.deleted_at)))
+      .get();
+    if (!model) errors.bike_model_id = [M.bikeModel];
+  }
+  if (refs.nearest_branch_id && !activeBranch(refs.nearest_branch_id)) errors.nearest_branch_id = [M.nearestBranch];
+  if (refs.branch_id && !activeBranch(refs.branch_id)) errors.branch_id = [M.branch];
+  return errors;
+}
 
-/** Phone already taken, or the citizenship/PAN has a pending purchase. */
-function conflicts(exec: Exec, value: PreregistrationInput): Failure | null {
-  const samePhone = exec
-    .select({
-      slug: preregistrations.slug,
-      is_verified: preregistrations.is_verified,
-      deleted_at: preregistrations.deleted_at,
-    })
-    .from(preregistrations)
-    .where(and(eq(preregistrations.campaign, CAMPAIGN), eq(preregistrations.phone, value.phone)))
-    .get();
-  if (samePhone) {
-    if (!samePhone.is_verified && !samePhone.deleted_at) {
-      return fail(
-        "duplicate_phone",
-        { phone: [M.phoneTakenUnverified, samePhone.slug] },
-        { pendingSlug: samePhone.slug },
-      );
-    }
-    return fail("duplicate_phone", { phone: [M.phoneTaken] });
+/** The branch a counter entry belongs to: the staff member's own, or head office's choice. */
+function counterBranch(exec: Executor, actor: ScopedActor, chosen: number | null | undefined): number | Failure {
+  if (actor.scope.branchId !== null) return actor.scope.branchId;
+  if (!chosen || Object.keys(referenceErrors(exec, { branch_id: chosen })).length) {
+    return fail.field("branch_id", M.branch);
   }
-  const pending = pendingPurchaseOf(exec, value.citizenship_no);
-  if (pending) {
-    return fail(
-      "pending_purchase",
-      { citizenship_no: [M.pendingPurchase, pending.slug] },
-      { pendingSlug: pending.slug },
-    );
-  }
-  return null;
+  return chosen;
 }
 
 /** A verified, not purchased, not deleted pre-registration with this citizenship/PAN. */
-function pendingPurchaseOf(exec: Exec, citizenshipNo: string, exceptId?: number) {
+function pendingPurchaseOf(exec: Executor, citizenshipNo: string, exceptId?: number) {
   return exec
-    .select({ id: preregistrations.id, slug: preregistrations.slug })
-    .from(preregistrations)
+    .select({ id: P.id, slug: P.slug })
+    .from(P)
     .where(
       and(
-        eq(preregistrations.citizenship_no, citizenshipNo),
-        eq(preregistrations.is_verified, true),
-        eq(preregistrations.purchased, false),
-        isNull(preregistrations.deleted_at),
-        exceptId ? ne(preregistrations.id, exceptId) : undefined,
+        eq(P.citizenship_no, citizenshipNo),
+        eq(P.is_verified, true),
+        eq(P.purchased, false),
+        isNull(P.deleted_at),
+        exceptId ? ne(P.id, exceptId) : undefined,
       ),
     )
     .get();
 }
 
-/** The chosen bike model and nearest showroom must exist. */
-function referenceErrors(value: PreregistrationInput): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
-  if (value.bike_model_id && !findActiveBikeModel(value.bike_model_id)) errors.bike_model_id = [M.bikeModel];
-  if (value.nearest_branch_id && !findActiveBranch(value.nearest_branch_id))
-    errors.nearest_branch_id = [M.nearestBranch];
-  return errors;
+/**
+ * Phone already taken, or the citizenship/PAN has a pending purchase. The
+ * second element of the field's messages is the slug to continue with (spec
+ * 000 §5's View link). At the counter it is given only for a record the
+ * branch reaches; typing the full phone of a public entry is finding it at
+ * the counter, so inside a transaction (`grant`) that entry is granted.
+ */
+function conflicts(exec: Executor, value: PreregistrationInput, who: Channel, grant = false): Failure | null {
+  const samePhone = exec
+    .select({ id: P.id, slug: P.slug, is_verified: P.is_verified, deleted_at: P.deleted_at, branch_id: P.branch_id })
+    .from(P)
+    .where(and(eq(P.campaign, CAMPAIGN), eq(P.phone, value.phone)))
+    .get();
+  if (samePhone) {
+    if (samePhone.is_verified || samePhone.deleted_at) return fail.field("phone", M.phoneTaken);
+    if (who.channel === "counter") {
+      if (grant) grantCounterAccess(exec, who.actor, samePhone);
+      if (!reaches(exec, who.actor.scope, samePhone.id)) return fail.field("phone", M.phoneTaken);
+    }
+    return fail.invalid({ phone: [M.phoneTakenUnverified, samePhone.slug] });
+  }
+  const pending = pendingPurchaseOf(exec, value.citizenship_no);
+  if (pending) {
+    const visible = who.channel === "public" || reaches(exec, who.actor.scope, pending.id);
+    return fail.invalid({ citizenship_no: visible ? [M.pendingPurchase, pending.slug] : [M.pendingPurchase] });
+  }
+  return null;
 }
 
-function byFormToken(token: string | null | undefined): Preregistration | undefined {
+/** Takes a point from each limit inside the transaction; the first refusal, or null. */
+function takeLimits(tx: Executor, limits: [LimitName, string | null | undefined][]): Failure | null {
+  for (const [name, key] of limits) {
+    if (!key) continue;
+    const res = take(tx, name, key);
+    if (!res.ok) return fail.rateLimited(res.retryAfterSeconds);
+  }
+  return null;
+}
+
+function byFormToken(exec: Executor, token: string | null | undefined): Preregistration | undefined {
   if (!token) return undefined;
-  return db.select().from(preregistrations).where(eq(preregistrations.form_token, token)).get();
+  return exec.select().from(P).where(eq(P.form_token, token)).get();
 }
 
-function formTokenOf(form: FormData, ctx: CreateContext): string | null {
-  const raw = ctx.formToken ?? form.get("form_token");
-  const token = typeof raw === "string" ? raw.trim() : "";
-  return /^[A-Za-z0-9_-]{16,64}$/.test(token) ? token : null;
-}
+const validToken = (token: string | null | undefined) =>
+  token && /^[A-Za-z0-9_-]{16,64}$/.test(token.trim()) ? token.trim() : null;
 
-/** Checks shared by the confirmation step and the save: state, abuse, validation, conflicts. */
-async function check(form: FormData, ctx: CreateContext): Promise<{ ok: true; value: PreregistrationInput } | Failure> {
-  if (ctx.channel === "public") {
-    if (!isRegistrationOpen()) return fail("closed", { form: [M.closed] });
-    if (honeypotTripped(form)) return fail("rejected", { form: [M.rejected] });
+/** The checks of the confirmation step and the save that need the database, in one transaction. */
+function checkInTx(
+  tx: Executor,
+  who: Channel,
+  value: CounterPreregistrationInput,
+  limits: [LimitName, string | null | undefined][],
+): Result<{ branchId: number | null }> {
+  if (who.channel === "public") {
+    if (!isRegistrationOpen()) return fail.closed(M.closed);
+    const limited = takeLimits(tx, limits);
+    if (limited) return limited;
   }
-  const parsed = parse(form, ctx.channel);
-  const refErrors = parsed.ok ? referenceErrors(parsed.value) : {};
-  const errors = parsed.ok ? refErrors : parsed.errors;
-  if (
-    ctx.channel === "public" &&
-    parsed.ok &&
-    parsed.value.shared &&
-    !fileOf(ctx.screenshot ?? form.get("screenshot")) &&
-    !resolveScreenshotRef(ctx.screenshotRef ?? (form.get("screenshot_ref") as string | null))
-  ) {
-    errors.screenshot = [M.screenshotRequired];
+  let branchId: number | null = null;
+  if (who.channel === "counter") {
+    const chosen = counterBranch(tx, who.actor, value.branch_id);
+    if (typeof chosen !== "number") return chosen;
+    branchId = chosen;
   }
-  if (!parsed.ok || Object.keys(errors).length) return fail("invalid", errors);
-  return conflicts(db, parsed.value) ?? { ok: true, value: parsed.value };
+  const errors = referenceErrors(tx, {
+    bike_model_id: value.bike_model_id,
+    nearest_branch_id: value.nearest_branch_id,
+  });
+  if (Object.keys(errors).length) return fail.invalid(errors);
+  return conflicts(tx, value, who, true) ?? { ok: true, branchId };
 }
 
-async function limit(name: "enquiry-ip" | "enquiry-phone", key: string | null | undefined): Promise<Failure | null> {
-  if (!key) return null;
-  const res = await hit(name, key);
-  return res.ok
-    ? null
-    : fail(
-        "rate_limited",
-        { form: [tooManyMessage(res.retryAfterSeconds)] },
-        { retryAfterSeconds: res.retryAfterSeconds },
-      );
+/** The public form needs proof of a share: a file now, or the confirmation step's reference. */
+function proofMissing(who: Channel, value: PreregistrationInput, screenshot: Screenshot, exec: Executor = db): boolean {
+  return (
+    who.channel === "public" &&
+    value.shared &&
+    !fileOf(screenshot.file) &&
+    !resolveScreenshotRef(screenshot.ref ?? value.screenshot_ref, exec)
+  );
 }
+
+// ---------------------------------------------------------------- the confirmation step
 
 /**
  * The confirmation step ("Please Confirm Your Phone Number."): every check of
- * the save except the captcha (checked once, at the save), and the screenshot
- * stored now so the second post need not send it again.
+ * the save (state, limits, references, conflicts) except the captcha (checked
+ * once, at the save), and the screenshot stored now so the second post need
+ * not send it again. A public review takes a point from the address's limit,
+ * as a save does: it tells whether a phone is registered.
  */
-export async function reviewPreregistration(input: unknown, ctx: CreateContext): Promise<ReviewResult> {
-  const form = asFormData(input);
-  const checked = await check(form, ctx);
+export async function reviewPreregistration(
+  who: Channel,
+  value: CounterPreregistrationInput,
+  screenshot: Screenshot = {},
+): Promise<Result<{ value: CounterPreregistrationInput; screenshotRef: string | null }>> {
+  const checked = transact((tx) => {
+    const result = checkInTx(tx, who, value, [["enquiry-ip", who.channel === "public" ? who.address : null]]);
+    if (!result.ok) return result;
+    if (proofMissing(who, value, screenshot, tx)) return fail.field("screenshot", M.screenshotRequired);
+    return result;
+  });
   if (!checked.ok) return checked;
   let screenshotRef: string | null = null;
-  if (checked.value.shared) {
-    const file = fileOf(ctx.screenshot ?? form.get("screenshot"));
+  if (value.shared) {
+    const file = fileOf(screenshot.file);
     if (file) {
-      if (ctx.channel === "public") {
-        const limited = await limit("enquiry-ip", ctx.clientAddress);
-        if (limited) return limited;
-      }
-      const stored = await storeScreenshot(file, ctx.userId);
+      const stored = await storeScreenshot(file, who.channel === "counter" ? who.actor.id : null);
       if (!stored.ok) return stored;
       screenshotRef = screenshotRefFor(stored.id);
     } else {
-      const ref = ctx.screenshotRef ?? (form.get("screenshot_ref") as string | null);
+      const ref = screenshot.ref ?? value.screenshot_ref ?? null;
       screenshotRef = resolveScreenshotRef(ref) ? ref : null;
     }
   }
-  return { ok: true, value: checked.value, screenshotRef };
+  return { ok: true, value, screenshotRef };
 }
+
+// ---------------------------------------------------------------- create
 
 export const otpText = (code: string) =>
   `Your Thrill verification code is ${code}. It is valid for ${OTP_RULES.validSeconds / 60} minutes.`;
@@ -308,136 +366,117 @@ export const otpText = (code: string) =>
 const isUnique = (error: unknown, what: string) =>
   (error as { code?: string })?.code === "SQLITE_CONSTRAINT_UNIQUE" && String((error as Error).message).includes(what);
 
+export type Created = { preregistration: Preregistration; duplicate: boolean };
+
 /**
- * Creates a pre-registration and sends its verification code.
- * Public: refused while registration is closed, honeypot/captcha checked, rate
- * limited per address and phone; branch_id null, a nearest showroom required.
- * Branch: branch_id = ctx.branchId, created_by = ctx.userId.
+ * Creates a pre-registration and its verification code (the SMS queued in the
+ * same transaction, sent by the worker after the commit).
+ * Public: refused while registration is closed; a point taken from the
+ * address's and the phone's limits; no branch, a nearest showroom required.
+ * Counter: the staff member's branch (head office: value.branch_id), created
+ * by the actor, with an audit row.
  * The same form token again returns the first record with duplicate: true.
  */
-export async function createPreregistration(input: unknown, ctx: CreateContext): Promise<CreateResult> {
-  const form = asFormData(input);
-  const formToken = formTokenOf(form, ctx);
-  const again = byFormToken(formToken);
+export async function createPreregistration(
+  who: Channel,
+  value: CounterPreregistrationInput,
+  screenshot: Screenshot = {},
+  opts: { formToken?: string | null } = {},
+): Promise<Result<Created>> {
+  const formToken = validToken(opts.formToken) ?? value.form_token ?? null;
+  const again = byFormToken(db, formToken);
   if (again) return { ok: true, preregistration: again, duplicate: true };
-
-  if (ctx.channel === "public") {
-    if (!isRegistrationOpen()) return fail("closed", { form: [M.closed] });
-    const limited = await limit("enquiry-ip", ctx.clientAddress);
-    if (limited) return limited;
-  }
-  const checked = await check(form, ctx);
-  if (!checked.ok) return checked;
-  const value = checked.value;
-
-  if (ctx.channel === "public") {
-    const captcha = await verifyCaptcha(form.get(CAPTCHA_FIELD), ctx.clientAddress);
-    if (!captcha.ok)
-      return fail("captcha", { [CAPTCHA_FIELD]: [captcha.message ?? "Please verify that you are not a robot."] });
-    const limited = await limit("enquiry-phone", value.phone);
-    if (limited) return limited;
-  }
+  if (proofMissing(who, value, screenshot)) return fail.field("screenshot", M.screenshotRequired);
 
   let screenshotId: number | null = null;
   if (value.shared) {
-    const file = fileOf(ctx.screenshot ?? form.get("screenshot"));
+    const file = fileOf(screenshot.file);
     if (file) {
-      const stored = await storeScreenshot(file, ctx.userId);
+      // Before storing a file, the refusals that need no point taken (at the counter, finding the
+      // customer's phone is recorded as there).
+      const early =
+        who.channel === "counter"
+          ? transact((tx) => conflicts(tx, value, who, true) ?? { ok: true as const })
+          : (conflicts(db, value, who) ?? { ok: true as const });
+      if (!early.ok) return early;
+      const stored = await storeScreenshot(file, who.channel === "counter" ? who.actor.id : null);
       if (!stored.ok) return stored;
       screenshotId = stored.id;
     } else {
-      screenshotId = resolveScreenshotRef(ctx.screenshotRef ?? (form.get("screenshot_ref") as string | null));
+      screenshotId = resolveScreenshotRef(screenshot.ref ?? value.screenshot_ref);
     }
   }
 
-  let created: Preregistration;
+  let outcome: Result<Created>;
   try {
-    const result = db.transaction(
-      (tx): Preregistration | Failure | { first: Preregistration } => {
-        // A twin request with the same form token may have saved meanwhile.
-        const first = formToken
-          ? tx.select().from(preregistrations).where(eq(preregistrations.form_token, formToken)).get()
-          : undefined;
-        if (first) return { first };
-        const conflict = conflicts(tx, value);
-        if (conflict) return conflict;
-        return tx
-          .insert(preregistrations)
-          .values({
-            slug: randomSlug(),
-            campaign: CAMPAIGN,
-            name: value.name,
-            address: value.address,
-            email: value.email ?? null,
-            phone: value.phone,
-            citizenship_no: value.citizenship_no,
-            shared: value.shared,
-            screenshot_id: screenshotId,
-            bike_model_id: value.bike_model_id ?? null,
-            source: value.source ?? null,
-            note: value.note ?? null,
-            send_sms: value.send_sms,
-            branch_id: ctx.channel === "branch" ? ctx.branchId : null,
-            nearest_branch_id: value.nearest_branch_id ?? (ctx.channel === "branch" ? ctx.branchId : null),
-            created_by: ctx.userId,
-            form_token: formToken,
-            created_at: nowIso(),
-            updated_at: nowIso(),
-          })
-          .returning()
-          .get();
-      },
-      { behavior: "immediate" },
-    );
-    if ("first" in result) return { ok: true, preregistration: result.first, duplicate: true };
-    if ("ok" in result) return result;
-    created = result;
+    outcome = transact((tx): Result<Created> => {
+      // A twin request with the same form token may have saved meanwhile.
+      const first = byFormToken(tx, formToken);
+      if (first) return { ok: true, preregistration: first, duplicate: true };
+      const checked = checkInTx(tx, who, value, [
+        ["enquiry-ip", who.channel === "public" ? who.address : null],
+        ["enquiry-phone", who.channel === "public" ? value.phone : null],
+      ]);
+      if (!checked.ok) return checked;
+      const counter = who.channel === "counter" ? who.actor : null;
+      const at = nowIso();
+      const created = tx
+        .insert(P)
+        .values({
+          slug: randomSlug(),
+          campaign: CAMPAIGN,
+          name: value.name,
+          address: value.address,
+          email: value.email ?? null,
+          phone: value.phone,
+          citizenship_no: value.citizenship_no,
+          shared: value.shared,
+          screenshot_id: screenshotId,
+          bike_model_id: value.bike_model_id ?? null,
+          source: value.source ?? null,
+          note: value.note ?? null,
+          send_sms: value.send_sms,
+          branch_id: checked.branchId,
+          nearest_branch_id: value.nearest_branch_id ?? checked.branchId,
+          created_by: counter?.id ?? null,
+          form_token: formToken,
+          created_at: at,
+          updated_at: at,
+        })
+        .returning()
+        .get();
+      issueCodeIn(tx, {
+        purpose: "preregistration",
+        subjectId: created.id,
+        phone: created.phone,
+        text: otpText,
+        smsPurpose: "otp",
+      });
+      if (counter) {
+        audit(tx, counter, {
+          action: "preregistration.create",
+          entityType: ENTITY,
+          entityId: created.slug,
+          changes: diff(null, created),
+        });
+      }
+      return { ok: true, preregistration: created, duplicate: false };
+    });
   } catch (error) {
     if (isUnique(error, "form_token")) {
-      const first = byFormToken(formToken);
+      const first = byFormToken(db, formToken);
       if (first) return { ok: true, preregistration: first, duplicate: true };
     }
     if (isUnique(error, "preregistrations.phone") || isUnique(error, "preregistrations.campaign")) {
-      return conflicts(db, value) ?? fail("duplicate_phone", { phone: [M.phoneTaken] });
+      return conflicts(db, value, who) ?? fail.field("phone", M.phoneTaken);
     }
     throw error;
   }
-
-  await sendVerificationCode(created);
-  return { ok: true, preregistration: created, duplicate: false };
-}
-
-function sendVerificationCode(entry: Pick<Preregistration, "id" | "phone">) {
-  return issueCode({
-    purpose: "preregistration",
-    subjectId: entry.id,
-    phone: entry.phone,
-    text: otpText,
-    smsPurpose: "otp",
-  });
+  if (outcome.ok && !outcome.duplicate) wakeSmsWorker();
+  return outcome;
 }
 
 // ---------------------------------------------------------------- reading
-
-/**
- * The pre-registrations a user may open: head office every one; a branch user
- * those made at its branch and the public ones (no branch), so the showroom a
- * visitor walks into can serve them. One made at another branch is never reachable.
- */
-export function preregistrationScope(scope: Scope | undefined): SQL | undefined {
-  if (!scope || scope.branchId === null) return undefined;
-  return or(eq(preregistrations.branch_id, scope.branchId), isNull(preregistrations.branch_id));
-}
-
-function rowBySlug(slug: string, scope?: Scope): Preregistration | null {
-  return (
-    db
-      .select()
-      .from(preregistrations)
-      .where(and(eq(preregistrations.slug, slug), isNull(preregistrations.deleted_at), preregistrationScope(scope)))
-      .get() ?? null
-  );
-}
 
 export type PreregistrationDetail = Preregistration & {
   verified: boolean;
@@ -453,21 +492,18 @@ export function getPreregistrationBySlug(slug: string, scope?: Scope): Preregist
   if (!slug) return null;
   const row = db
     .select({
-      entry: preregistrations,
+      entry: P,
       bike_model_title: bikeModels.title,
       branch_title: branches.title,
       nearest_title: nearestBranches.title,
       registration_slug: registrations.slug,
     })
-    .from(preregistrations)
-    .leftJoin(bikeModels, eq(bikeModels.id, preregistrations.bike_model_id))
-    .leftJoin(branches, eq(branches.id, preregistrations.branch_id))
-    .leftJoin(nearestBranches, eq(nearestBranches.id, preregistrations.nearest_branch_id))
-    .leftJoin(
-      registrations,
-      and(eq(registrations.preregistration_id, preregistrations.id), isNull(registrations.deleted_at)),
-    )
-    .where(and(eq(preregistrations.slug, slug), isNull(preregistrations.deleted_at), preregistrationScope(scope)))
+    .from(P)
+    .leftJoin(bikeModels, eq(bikeModels.id, P.bike_model_id))
+    .leftJoin(branches, eq(branches.id, P.branch_id))
+    .leftJoin(nearestBranches, eq(nearestBranches.id, P.nearest_branch_id))
+    .leftJoin(registrations, and(eq(registrations.preregistration_id, P.id), isNull(registrations.deleted_at)))
+    .where(and(eq(P.slug, slug), isNull(P.deleted_at), preregistrationScope(scope)))
     .get();
   if (!row) return null;
   const e = row.entry;
@@ -512,69 +548,61 @@ export function publicView(entry: Preregistration): PublicPreregistration {
   };
 }
 
-/** When the visitor may ask for a new code, and how long the current one lasts (never the code itself). */
+/** When the visitor may ask for a new code (never the code itself). */
 export function verificationState(entry: Preregistration) {
   return { resendAt: canResendAt("preregistration", entry.id).toISOString() };
 }
 
-// ---------------------------------------------------------------- verification and draw
-
-export type ResendResult =
-  | { ok: true; expiresAt: string; resendAt: string; message: string }
-  | {
-      ok: false;
-      reason: "not_found" | "already_verified" | "too-soon" | "hourly-cap" | "rate_limited";
-      message: string;
-      retryAfterSeconds?: number;
-    };
-
-export type ClientOptions = { clientAddress?: string | null };
-
-/** Sends a fresh code (the 60-second and 5-per-hour rules of otp.server.ts apply). */
-export async function resendVerificationCode(
-  slug: string,
-  scope?: Scope,
-  opts: ClientOptions = {},
-): Promise<ResendResult> {
-  const entry = rowBySlug(slug, scope);
-  if (!entry) return { ok: false, reason: "not_found", message: OTP_MESSAGES.notFound };
-  if (entry.is_verified) return { ok: false, reason: "already_verified", message: OTP_MESSAGES.alreadyVerified };
-  if (opts.clientAddress) {
-    const res = await hit("otp-resend-ip", opts.clientAddress);
-    if (!res.ok) {
-      return {
-        ok: false,
-        reason: "rate_limited",
-        message: tooManyMessage(res.retryAfterSeconds),
-        retryAfterSeconds: res.retryAfterSeconds,
-      };
-    }
-  }
-  const issued = await sendVerificationCode(entry);
-  if (!issued.ok) {
-    const message =
-      issued.reason === "too-soon"
-        ? OTP_MESSAGES.tooSoon(issued.retryAfterSeconds)
-        : OTP_MESSAGES.hourlyCap(Math.max(1, Math.ceil(issued.retryAfterSeconds / 60)));
-    return { ok: false, reason: issued.reason, message, retryAfterSeconds: issued.retryAfterSeconds };
-  }
-  return {
-    ok: true,
-    expiresAt: issued.expiresAt,
-    resendAt: canResendAt("preregistration", entry.id).toISOString(),
-    message: OTP_MESSAGES.resent,
-  };
+/** The public entry by slug (never a deleted one). */
+export function findPublicEntry(slug: string): Preregistration | null {
+  return rowBySlug(db, slug);
 }
 
-export type VerifyResult =
-  | { ok: true; preregistration: Preregistration; draw: DrawResult; alreadyVerified: boolean }
-  | {
-      ok: false;
-      reason: "not_found" | "required" | "invalid" | "expired" | "exhausted" | "pending_purchase" | "rate_limited";
-      message: string;
-      attemptsLeft?: number;
-      retryAfterSeconds?: number;
+// ---------------------------------------------------------------- verification and draw
+
+const resendMessage = (reason: "too-soon" | "hourly-cap", retryAfterSeconds: number) =>
+  reason === "too-soon"
+    ? OTP_MESSAGES.tooSoon(retryAfterSeconds)
+    : OTP_MESSAGES.hourlyCap(Math.max(1, Math.ceil(retryAfterSeconds / 60)));
+
+const issueFor = (tx: Executor, entry: Pick<Preregistration, "id" | "phone">) =>
+  issueCodeIn(tx, {
+    purpose: "preregistration",
+    subjectId: entry.id,
+    phone: entry.phone,
+    text: otpText,
+    smsPurpose: "otp",
+  });
+
+export type Resent = { expiresAt: string; resendAt: string; message: string };
+
+/**
+ * Sends a fresh code (the 60-second and 5-per-hour rules of otp.server.ts
+ * apply): the code and its SMS, and for a visitor the address's point, in one
+ * transaction.
+ */
+export function resendVerificationCode(who: Channel, slug: string): Result<Resent> {
+  const outcome = transact((tx): Result<Resent> => {
+    const entry = rowBySlug(tx, slug, scopeOfChannel(who));
+    if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
+    if (entry.is_verified) return fail.conflict(OTP_MESSAGES.alreadyVerified);
+    if (who.channel === "public") {
+      const limited = takeLimits(tx, [["otp-resend-ip", who.address]]);
+      if (limited) return limited;
+    }
+    const issued = issueFor(tx, entry);
+    if (!issued.ok)
+      return fail.rateLimited(issued.retryAfterSeconds, resendMessage(issued.reason, issued.retryAfterSeconds));
+    return {
+      ok: true,
+      expiresAt: issued.expiresAt,
+      resendAt: canResendAt("preregistration", entry.id, tx).toISOString(),
+      message: OTP_MESSAGES.resent,
     };
+  });
+  if (outcome.ok) wakeSmsWorker();
+  return outcome;
+}
 
 /** The second thrill of a verified entry: drawn now if it has not been (a pool race is retried). */
 export function ensureSecondThrill(entryId: number): DrawResult {
@@ -588,71 +616,127 @@ export function ensureSecondThrill(entryId: number): DrawResult {
   }
 }
 
-/**
- * Checks the code; a correct one marks the entry verified (is_verified,
- * status "verified", verified_at) and draws its second thrill in the same
- * request. An entry verified before gives its existing draw back.
- */
-export async function verifyPreregistration(
-  slug: string,
-  code: unknown,
-  scope?: Scope,
-  opts: ClientOptions = {},
-): Promise<VerifyResult> {
-  const entry = rowBySlug(slug, scope);
-  if (!entry) return { ok: false, reason: "not_found", message: OTP_MESSAGES.notFound };
-  if (entry.is_verified) {
-    const draw = ensureSecondThrill(entry.id);
-    return { ok: true, preregistration: rowBySlug(slug) ?? entry, draw, alreadyVerified: true };
-  }
-  const parsed = verifySchema.safeParse({ code: code instanceof FormData ? code.get("code") : code });
-  const given = parsed.success ? parsed.data.code : "";
-  if (!given) return { ok: false, reason: "required", message: OTP_MESSAGES.required };
-  if (opts.clientAddress) {
-    const res = await hit("otp-verify-ip", opts.clientAddress);
-    if (!res.ok) {
-      return {
-        ok: false,
-        reason: "rate_limited",
-        message: tooManyMessage(res.retryAfterSeconds),
-        retryAfterSeconds: res.retryAfterSeconds,
-      };
-    }
-  }
-  const pending = pendingPurchaseOf(db, entry.citizenship_no, entry.id);
-  if (pending) return { ok: false, reason: "pending_purchase", message: M.pendingPurchase };
+export type Verified = { preregistration: Preregistration; draw: DrawResult; alreadyVerified: boolean };
 
-  const checked = verifyCode({ purpose: "preregistration", subjectId: entry.id, code: given });
-  if (!checked.ok) {
-    if (checked.reason === "expired") return { ok: false, reason: "expired", message: OTP_MESSAGES.expired };
-    if (checked.reason === "exhausted") return { ok: false, reason: "exhausted", message: OTP_MESSAGES.exhausted };
-    return {
-      ok: false,
-      reason: "invalid",
-      message: OTP_MESSAGES.invalid,
-      attemptsLeft: checked.reason === "invalid" ? checked.attemptsLeft : undefined,
-    };
-  }
-  const at = now().toISOString();
-  db.update(preregistrations)
-    .set({ is_verified: true, status: "verified", verified_at: at, updated_at: at })
-    .where(and(eq(preregistrations.id, entry.id), eq(preregistrations.is_verified, false)))
-    .run();
-  const draw = ensureSecondThrill(entry.id);
-  return { ok: true, preregistration: rowBySlug(slug) ?? entry, draw, alreadyVerified: false };
+/**
+ * Checks a code and, when it is right, consumes it, marks the entry verified
+ * (is_verified, status "verified", verified_at) and draws its second thrill,
+ * all in one transaction. An entry verified before gives its existing draw back.
+ *
+ * Public (spec 000 §4): empty → "OTP is required"; wrong → "Invalid OTP"
+ * (expired and used-up codes say so); a point of the address's limit per try.
+ * Counter (spec 000 §4, §8): empty → "Enter the registration code the customer
+ * received" (or, with `useCurrentCode`, staff who may see codes verify with the
+ * live code, as the old client's no-body call did); a wrong code answers
+ * "the code you have selected is incorrect. Please try again or resend the
+ * code" and sends a fresh code when the code rules allow one (errors.resend
+ * says why not otherwise). Staff verifications are audited.
+ */
+export function verifyPreregistration(
+  who: Channel,
+  slug: string,
+  code: string | null | undefined,
+  opts: { useCurrentCode?: boolean } = {},
+): Result<Verified> {
+  let resent = false;
+  const outcome = transact((tx): Result<Verified> => {
+    const entry = rowBySlug(tx, slug, scopeOfChannel(who));
+    if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
+    if (entry.is_verified) {
+      return { ok: true, preregistration: entry, draw: ensureSecondThrill(entry.id), alreadyVerified: true };
+    }
+    let given = FILTERS.digits(code ?? "");
+    if (!given) {
+      if (who.channel === "public") return fail.field("code", OTP_MESSAGES.required);
+      if (!opts.useCurrentCode) return fail.field("code", CV.enterCode);
+      given = currentCode("preregistration", entry.id, tx)?.code ?? "";
+      if (!given) return fail.field("code", CV.noLiveCode);
+    }
+    if (who.channel === "public") {
+      const limited = takeLimits(tx, [["otp-verify-ip", who.address]]);
+      if (limited) return limited;
+    }
+    if (pendingPurchaseOf(tx, entry.citizenship_no, entry.id)) return fail.field("code", M.pendingPurchase);
+
+    const checked = checkCodeIn(tx, { purpose: "preregistration", subjectId: entry.id, code: given });
+    if (!checked.ok) {
+      // Returned, not thrown: the used-up try (and a fresh code) must commit.
+      if (who.channel === "public") {
+        const message =
+          checked.reason === "expired"
+            ? OTP_MESSAGES.expired
+            : checked.reason === "exhausted"
+              ? OTP_MESSAGES.exhausted
+              : OTP_MESSAGES.invalid;
+        return fail.field("code", message);
+      }
+      const issued = issueFor(tx, entry);
+      resent = issued.ok;
+      return fail.invalid(
+        issued.ok
+          ? { code: [CV.mismatch] }
+          : { code: [CV.mismatch], resend: [resendMessage(issued.reason, issued.retryAfterSeconds)] },
+        CV.mismatch,
+      );
+    }
+
+    const at = now().toISOString();
+    const marked = tx
+      .update(P)
+      .set({ is_verified: true, status: "verified", verified_at: at, updated_at: at })
+      .where(and(eq(P.id, entry.id), eq(P.is_verified, false)))
+      .run();
+    if (marked.changes !== 1) throw new FailureError(fail.conflict(OTP_MESSAGES.alreadyVerified));
+    const draw = ensureSecondThrill(entry.id);
+    const after = tx.select().from(P).where(eq(P.id, entry.id)).get()!;
+    if (who.channel === "counter") {
+      audit(tx, who.actor, {
+        action: "preregistration.verify",
+        entityType: ENTITY,
+        entityId: entry.slug,
+        changes: diff(entry, after),
+      });
+    }
+    return { ok: true, preregistration: after, draw, alreadyVerified: false };
+  });
+  if (resent) wakeSmsWorker();
+  return outcome;
 }
 
 export type PrizeSummary = { amount: number; first: number; total: number };
 
+function summaryOf(entry: Preregistration, amount: number): PrizeSummary {
+  const fresh = { ...entry, prize: amount };
+  return { amount, first: firstThrill(fresh), total: totalPrize(fresh) };
+}
+
 /** The draw page's figures: second thrill (drawn now if missing), first thrill and total. Null while unverified. */
 export function prizeSummary(entry: Preregistration): PrizeSummary | null {
   if (!entry.is_verified) return null;
-  const draw = ensureSecondThrill(entry.id);
-  const fresh = { ...entry, prize: draw.amount };
-  return { amount: draw.amount, first: firstThrill(fresh), total: totalPrize(fresh) };
+  return summaryOf(entry, ensureSecondThrill(entry.id).amount);
 }
 
-/** The public entry by slug (never a deleted one). */
-export function findPublicEntry(slug: string): Preregistration | null {
-  return rowBySlug(slug);
+/**
+ * The counter's draw page: the entry within the actor's reach, its second
+ * thrill drawn now if a race left it undone (audited when this call draws).
+ */
+export function counterPrizeSummary(
+  actor: ScopedActor,
+  slug: string,
+): Result<{ preregistration: Preregistration; summary: PrizeSummary | null }> {
+  return transact((tx) => {
+    const entry = rowBySlug(tx, slug, actor.scope);
+    if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
+    if (!entry.is_verified) return { ok: true as const, preregistration: entry, summary: null };
+    const draw = ensureSecondThrill(entry.id);
+    if (draw.created) {
+      audit(tx, actor, {
+        action: "preregistration.draw",
+        entityType: ENTITY,
+        entityId: entry.slug,
+        changes: { prize: { before: entry.prize, after: draw.amount } },
+      });
+    }
+    return { ok: true as const, preregistration: entry, summary: summaryOf(entry, draw.amount) };
+  });
 }

@@ -4,6 +4,8 @@
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
+import { referrerText } from "~/models/labels";
+import { findAtCounter } from "~/models/preregistration-admin.server";
 import { currentCode } from "~/models/otp.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { kathmanduDate, setClock } from "~/utils/time";
@@ -22,19 +24,22 @@ import {
   createRegistration,
   deleteRegistration,
   drawCoupon,
-  exportRegistrations,
-  findRegistration,
-  listDeletedRegistrations,
-  listRegistrations,
   newCouponCode,
   notifyRegistration,
   prefixBill,
   resetRegistrationCode,
   restoreRegistration,
-  searchRegistrants,
   updateRegistration,
-  type RegistrationFilters,
 } from "./registration.server";
+import {
+  exportRegistrations,
+  findRegistration,
+  getRegistrationDetail,
+  listDeletedRegistrations,
+  listRegistrations,
+  searchRegistrants,
+  type RegistrationFilters,
+} from "./registration-list.server";
 
 let branchA: ReturnType<typeof makeBranch>;
 let branchB: ReturnType<typeof makeBranch>;
@@ -77,7 +82,7 @@ async function registered(pre = verifiedPre(), actor = actorA, over: Partial<Reg
 async function confirmed(pre = verifiedPre(), actor = actorA, over: Partial<RegistrationInput> = {}) {
   const reg = await registered(pre, actor, over);
   const code = currentCode("registration", reg.id)!.code!;
-  const res = confirmRegistration(actor.scope, reg.slug, code);
+  const res = confirmRegistration(actor, reg.slug, code);
   if (!res.ok) throw new Error(res.message);
   return res.registration;
 }
@@ -144,27 +149,30 @@ describe("createRegistration", () => {
   it("refuses head office (no branch), unverified and already purchased pre-registrations", async () => {
     const pre = verifiedPre();
     const head = await createRegistration({ id: actorA.id, scope: HEAD }, pre.slug, input());
-    expect(head).toMatchObject({ ok: false, status: 403, errors: { form: [M.noBranch] } });
+    expect(head).toMatchObject({ ok: false, code: "forbidden", errors: { form: [M.noBranch] } });
 
     const unverified = makePreregistration({ branch_id: branchA.id });
     expect(await createRegistration(actorA, unverified.slug, input())).toMatchObject({
       ok: false,
-      status: 409,
+      code: "conflict",
       message: M.notVerified,
     });
 
     await registered(pre);
     expect(await createRegistration(actorA, pre.slug, input())).toMatchObject({
       ok: false,
-      status: 409,
+      code: "conflict",
       message: M.alreadyPurchased,
     });
   });
 
-  it("cannot reach another branch's pre-registration but serves a public one", async () => {
+  it("cannot reach another branch's pre-registration; serves a public one once found at its counter", async () => {
     const theirs = verifiedPre({ branch_id: branchB.id });
-    expect(await createRegistration(actorA, theirs.slug, input())).toMatchObject({ ok: false, status: 404 });
+    expect(await createRegistration(actorA, theirs.slug, input())).toMatchObject({ ok: false, code: "not_found" });
     const publicOne = verifiedPre({ branch_id: null, nearest_branch_id: branchB.id });
+    // A public entry that named another showroom is out of reach until the counter finds it by its phone.
+    expect(await createRegistration(actorA, publicOne.slug, input())).toMatchObject({ ok: false, code: "not_found" });
+    findAtCounter(actorA, publicOne.phone);
     const res = await createRegistration(actorA, publicOne.slug, input());
     expect(res.ok && res.registration.branch_id).toBe(branchA.id);
   });
@@ -184,7 +192,7 @@ describe("createRegistration", () => {
     );
     expect(res).toMatchObject({
       ok: false,
-      status: 422,
+      code: "invalid",
       errors: {
         engine_no: [M.engineTaken],
         chasis_no: [M.chasisTaken],
@@ -205,7 +213,7 @@ describe("createRegistration", () => {
     const b = await registered(verifiedPre({ branch_id: branchB.id }), actorB, { bill_no: "SHARED-7" });
     expect(a.bill_no).toBe(`B${branchA.id}-SHARED-7`);
     expect(b.bill_no).toBe(`B${branchB.id}-SHARED-7`);
-    expect(deleteRegistration(actorA.scope, a.slug).ok).toBe(true);
+    expect(deleteRegistration(actorA, a.slug).ok).toBe(true);
     const again = await registered(verifiedPre(), actorA, {
       engine_no: a.engine_no,
       chasis_no: a.chasis_no,
@@ -242,21 +250,46 @@ describe("createRegistration", () => {
   });
 });
 
+describe("a referrer of another branch", () => {
+  it("links by full phone without copying the name; the referrer shows only within the scope", async () => {
+    const theirs = await registered(verifiedPre({ branch_id: branchB.id }), actorB, { name: "Faraway Referrer" });
+    const reg = await registered(verifiedPre(), actorA, { referrer: theirs.phone });
+    expect(reg.registration_id).toBe(theirs.id);
+    expect(reg.referred_by).toBeNull();
+    expect(reg.referrer).toBeNull();
+    expect(referrerText(reg)).toBe("A customer of another branch");
+    expect(JSON.stringify(getRegistrationDetail(actorA.scope, reg.slug))).not.toContain("Faraway");
+    // Head office sees who it was.
+    const seen = findRegistration(HEAD, reg.slug)!;
+    expect(seen.referrer).toEqual({ slug: theirs.slug, name: "Faraway Referrer" });
+    expect(referrerText(seen)).toBe("Faraway Referrer");
+    // By id or slug only within the scope (an id cannot be guessed across branches).
+    for (const over of [{ registration_id: theirs.id }, { referrer: theirs.slug }]) {
+      const res = await createRegistration(actorA, verifiedPre().slug, input(over));
+      expect(res).toMatchObject({ ok: false, code: "invalid", message: M.referrerMissing });
+    }
+    const own = await registered();
+    const byId = await registered(verifiedPre(), actorA, { registration_id: own.id });
+    expect(byId.referrer).toEqual({ slug: own.slug, name: own.name });
+    expect(byId.referred_by).toBe(own.name);
+  });
+});
+
 describe("confirmation code and coupon draw", () => {
   it("a wrong code answers the spec's message; the right one confirms", async () => {
     const reg = await registered();
     const wrong = confirmRegistration(
-      actorA.scope,
+      actorA,
       reg.slug,
       "000000" === currentCode("registration", reg.id)!.code ? "111111" : "000000",
     );
     expect(wrong).toMatchObject({
       ok: false,
-      status: 422,
+      code: "invalid",
       message: "Incorrect Code. Please Try again",
       errors: { code: [M.incorrectCode] },
     });
-    const ok = confirmRegistration(actorA.scope, reg.slug, currentCode("registration", reg.id)!.code!);
+    const ok = confirmRegistration(actorA, reg.slug, currentCode("registration", reg.id)!.code!);
     expect(ok.ok && ok.registration.status).toBe("confirmed");
     expect(ok.ok && ok.alreadyConfirmed).toBe(false);
   });
@@ -266,14 +299,14 @@ describe("confirmation code and coupon draw", () => {
     setClock(() => new Date(start));
     const reg = await registered();
     const first = currentCode("registration", reg.id)!.code;
-    const soon = await resetRegistrationCode(actorA.scope, reg.slug);
+    const soon = await resetRegistrationCode(actorA, reg.slug);
     expect(soon).toMatchObject({ ok: true, sent: false, message: "Incorrect Code. Please Try again" });
     setClock(() => new Date(start + 61_000));
-    const later = await resetRegistrationCode(actorA.scope, reg.slug);
+    const later = await resetRegistrationCode(actorA, reg.slug);
     expect(later).toMatchObject({ ok: true, sent: true });
     const second = currentCode("registration", reg.id)!.code;
     expect(second).toMatch(/^\d{6}$/);
-    if (first !== second) expect(confirmRegistration(actorA.scope, reg.slug, first!).ok).toBe(false);
+    if (first !== second) expect(confirmRegistration(actorA, reg.slug, first!).ok).toBe(false);
   });
 
   it("draws the coupon only for a confirmed registration, once", async () => {
@@ -288,30 +321,30 @@ describe("confirmation code and coupon draw", () => {
       probability: 100,
     });
     const pending = await registered(verifiedPre({ branch_id: branch.id }), actor);
-    expect(await drawCoupon(actor.scope, pending.slug)).toMatchObject({
+    expect(await drawCoupon(actor, pending.slug)).toMatchObject({
       ok: false,
-      status: 409,
+      code: "conflict",
       message: M.notConfirmed,
     });
     const reg = await confirmed(verifiedPre({ branch_id: branch.id, prize: 8000 }), actor);
-    const first = await drawCoupon(actor.scope, reg.slug);
+    const first = await drawCoupon(actor, reg.slug);
     expect(first).toMatchObject({
       ok: true,
       created: true,
       registration: { status: "drawn", coupon_amount: 5000, coupon: { amount: 5000 } },
     });
     expect(first.ok && first.registration.prizes).toEqual({ first: 0, second: 8000, third: 5000, total: 13000 });
-    const again = await drawCoupon(actor.scope, reg.slug);
+    const again = await drawCoupon(actor, reg.slug);
     expect(again).toMatchObject({ ok: true, created: false, registration: { coupon_amount: 5000 } });
     // Another branch cannot draw it.
-    expect(await drawCoupon(actorB.scope, reg.slug)).toMatchObject({ ok: false, status: 404 });
+    expect(await drawCoupon(actorB, reg.slug)).toMatchObject({ ok: false, code: "not_found" });
   });
 
   it("notify sends the prize summary of a drawn registration", async () => {
     const reg = await confirmed();
-    expect(await notifyRegistration(actorA.scope, reg.slug)).toMatchObject({ ok: false, message: M.notDrawn });
-    await drawCoupon(actorA.scope, reg.slug);
-    expect(await notifyRegistration(actorA.scope, reg.slug)).toMatchObject({ ok: true, status: "sent" });
+    expect(await notifyRegistration(actorA, reg.slug)).toMatchObject({ ok: false, message: M.notDrawn });
+    await drawCoupon(actorA, reg.slug);
+    expect(await notifyRegistration(actorA, reg.slug)).toMatchObject({ ok: true, status: "queued" });
     const sms = db
       .select()
       .from(schema.smsMessages)
@@ -326,7 +359,7 @@ describe("edit, delete and restore", () => {
   it("updates fields, keeps the phone, and reports duplicates of other rows", async () => {
     const other = await registered();
     const reg = await registered();
-    const res = updateRegistration(actorA.scope, reg.slug, {
+    const res = updateRegistration(actorA, reg.slug, {
       ...input(),
       bill_no: "900",
       name: "Changed Name",
@@ -336,26 +369,26 @@ describe("edit, delete and restore", () => {
       ok: true,
       registration: { name: "Changed Name", bill_no: `B${branchA.id}-900`, phone: reg.phone },
     });
-    const dup = updateRegistration(actorA.scope, reg.slug, { ...input(), chasis_no: other.chasis_no });
-    expect(dup).toMatchObject({ ok: false, status: 422, errors: { chasis_no: [M.chasisTaken] } });
-    expect(updateRegistration(actorB.scope, reg.slug, input())).toMatchObject({ ok: false, status: 404 });
+    const dup = updateRegistration(actorA, reg.slug, { ...input(), chasis_no: other.chasis_no });
+    expect(dup).toMatchObject({ ok: false, code: "invalid", errors: { chasis_no: [M.chasisTaken] } });
+    expect(updateRegistration(actorB, reg.slug, input())).toMatchObject({ ok: false, code: "not_found" });
   });
 
   it("deletes softly, lists it in the trash, and restores unless its numbers were taken meanwhile", async () => {
     const reg = await registered();
-    expect(deleteRegistration(actorB.scope, reg.slug)).toMatchObject({ ok: false, status: 404 });
-    expect(deleteRegistration(actorA.scope, reg.slug).ok).toBe(true);
+    expect(deleteRegistration(actorB, reg.slug)).toMatchObject({ ok: false, code: "not_found" });
+    expect(deleteRegistration(actorA, reg.slug).ok).toBe(true);
     expect(findRegistration(actorA.scope, reg.slug)).toBeNull();
     expect(findRegistration(actorA.scope, reg.slug, { withDeleted: true })?.deleted_at).toBeTruthy();
     expect(listDeletedRegistrations(actorA.scope, params()).data.map((r) => r.slug)).toContain(reg.slug);
     expect(slugs({}, actorA.scope)).not.toContain(reg.slug);
-    expect(restoreRegistration(actorA.scope, reg.slug).ok).toBe(true);
+    expect(restoreRegistration(actorA, reg.slug).ok).toBe(true);
     expect(slugs({}, actorA.scope)).toContain(reg.slug);
 
-    deleteRegistration(actorA.scope, reg.slug);
+    deleteRegistration(actorA, reg.slug);
     await registered(verifiedPre(), actorA, { engine_no: reg.engine_no });
-    const res = restoreRegistration(actorA.scope, reg.slug);
-    expect(res).toMatchObject({ ok: false, status: 409, errors: { engine_no: [M.restoreTaken("engine no")] } });
+    const res = restoreRegistration(actorA, reg.slug);
+    expect(res).toMatchObject({ ok: false, code: "conflict", errors: { engine_no: [M.restoreTaken("engine no")] } });
   });
 });
 
@@ -375,7 +408,7 @@ describe("lists, search and download", () => {
       payment_mode: "FINANCE",
       bike_model_id: model2.id,
     });
-    await drawCoupon(actor.scope, finance.slug); // 1000 + 9000 + 3000
+    await drawCoupon(actor, finance.slug); // 1000 + 9000 + 3000
     const cash = await registered(verifiedPre({ branch_id: branch.id, prize: 4000 }), actor);
     const scope = actor.scope;
     expect(slugs({ payment_mode: "FINANCE" }, scope)).toEqual([finance.slug]);
@@ -410,7 +443,7 @@ describe("lists, search and download", () => {
     // A quote in the term is harmless.
     expect(search('"ebulon')).toContain(reg.slug);
     // Renamed rows are found by the new name only (the index follows updates).
-    updateRegistration(actorA.scope, reg.slug, {
+    updateRegistration(actorA, reg.slug, {
       ...input(),
       name: "Yolanda Basnet",
       engine_no: reg.engine_no,
@@ -432,16 +465,28 @@ describe("lists, search and download", () => {
     expect([...exportRegistrations(actor.scope, {}, { limit: 1 })]).toHaveLength(1);
   });
 
-  it("suggests referrers from the own branch, and other branches only by full phone, masked", async () => {
+  it("suggests referrers from the own branch; another branch's customer only by full phone, without name or slug", async () => {
     const own = await registered(verifiedPre(), actorA, { name: "Referrer Quentin" });
     const other = await registered(verifiedPre({ branch_id: branchB.id }), actorB, { name: "Referrer Quentin" });
     const byName = searchRegistrants(actorA.scope, "Quentin");
     expect(byName.map((o) => o.slug)).toContain(own.slug);
     expect(byName.map((o) => o.slug)).not.toContain(other.slug);
+    expect(searchRegistrants(actorA.scope, own.phone)).toEqual([
+      { value: own.id, label: `Referrer Quentin (${own.phone})`, slug: own.slug, phone: own.phone },
+    ]);
     const byPhone = searchRegistrants(actorA.scope, other.phone);
     expect(byPhone).toEqual([
-      expect.objectContaining({ slug: other.slug, phone: expect.stringMatching(/^\d{2}X+\d{2}$/) }),
+      {
+        value: null,
+        label: `Registered customer at another branch (${other.phone.slice(0, 2)}XXXXXX${other.phone.slice(-2)})`,
+        slug: null,
+        phone: other.phone,
+      },
     ]);
+    expect(JSON.stringify(byPhone)).not.toContain("Quentin");
+    // A partial number finds the own branch's customers only.
+    const partial = searchRegistrants(actorA.scope, other.phone.slice(0, 8));
+    expect(partial.every((o) => o.slug !== null && o.slug !== other.slug)).toBe(true);
     expect(searchRegistrants(HEAD, "Quentin").map((o) => o.slug)).toEqual(
       expect.arrayContaining([own.slug, other.slug]),
     );

@@ -4,28 +4,106 @@
  * "outbox" by default, or "http" for the Nepali SMS gateway) and kept with its
  * status (queued, sent, failed), provider reply and error.
  *
- * Broadcast messages are stored queued and sent by a background worker at a
- * bounded rate (sendQueued / startSmsWorker); each sent or failed broadcast
- * message moves its sms_broadcasts counters (sent, failed; status "sending",
- * then "done" once sent + failed reaches total).
+ * Delivery (docs/decisions/0008-sms-delivery.md):
+ * - A queued message is claimed by one worker before it is sent (claimed_by,
+ *   and due_at as the claim's lease), is marked as "with the provider"
+ *   (sending_at) just before the hand-over, and its outcome is recorded in the
+ *   same write that releases the claim. So two workers never send one message,
+ *   and a message whose outcome was recorded is never sent again.
+ * - A failure that may pass (timeout, network, HTTP 5xx, account or credit
+ *   errors) puts the message back in the queue after a backoff; after
+ *   SMS_RETRY.maxAttempts tries, or a failure about the message itself
+ *   (invalid number), it ends `failed` with the provider's reason.
+ * - A claim whose worker died (lease over, or the same worker slot started
+ *   again) goes back to the queue; a message that was with the provider when
+ *   its worker died is failed as "delivery unknown", never sent a second time.
+ *   A code's message not sent while the code is valid is failed too, and
+ *   `codeDelivery` tells the caller so the visitor can ask for a new code.
+ * - Codes go before single notices, and those before broadcasts (priority,
+ *   one index range per priority).
+ *
+ * Broadcast messages move their sms_broadcasts counters (sent, failed; status
+ * "sending", then "done" once sent + failed reaches total) when they end.
  */
-import { and, asc, desc, eq, inArray, sql, type SQL } from "drizzle-orm";
+import os from "node:os";
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import type { SmsMessage } from "@db/schema";
+import { diff, audit, type Actor } from "~/models/audit.server";
+import { fail, FailureError, type Result } from "~/models/failure";
+import { transact } from "~/models/transaction.server";
+import { randomToken } from "~/utils/crypto.server";
 import { config } from "~/utils/config.server";
+import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
+import { canSeeCodes, type PermissionHolder } from "~/utils/permissions";
+import { SMS_PURPOSES, SMS_STATUSES } from "~/schemas/sms";
 import { normalizePhone } from "~/utils/phone";
-import { nowIso } from "~/utils/time";
+import { now, nowIso } from "~/utils/time";
 
-const { smsMessages, smsBroadcasts } = schema;
+const { smsMessages: M, smsBroadcasts } = schema;
 
-export type SmsPurpose = "otp" | "purchase-code" | "notify" | "password-reset" | "broadcast";
+export { SMS_PURPOSES, SMS_STATUSES };
+export type SmsPurpose = (typeof SMS_PURPOSES)[number];
+export type SmsStatus = (typeof M.status.enumValues)[number];
+// The form's list of statuses is the column's, exactly.
+const _statuses: readonly SmsStatus[] = SMS_STATUSES satisfies readonly SmsStatus[];
+const _column: readonly (typeof SMS_STATUSES)[number][] = M.status.enumValues;
+void _statuses;
+void _column;
 
-export type SmsSendResult = { ok: boolean; reply: string; error?: string };
+/** Messages that carry a one-time code: sent first, masked for staff who may not see codes, never re-sent by hand. */
+export const CODE_PURPOSES: readonly SmsPurpose[] = ["otp", "purchase-code", "password-reset"];
+export const isCodePurpose = (purpose: string) => (CODE_PURPOSES as readonly string[]).includes(purpose);
+
+/** Sending order: lower first. */
+export const SMS_PRIORITY = { code: 0, notice: 1, broadcast: 2 } as const;
+const PRIORITIES = [SMS_PRIORITY.code, SMS_PRIORITY.notice, SMS_PRIORITY.broadcast];
+
+export function priorityOf(purpose: string): number {
+  if (isCodePurpose(purpose)) return SMS_PRIORITY.code;
+  return purpose === "broadcast" ? SMS_PRIORITY.broadcast : SMS_PRIORITY.notice;
+}
+
+/**
+ * Retries of queued messages: at most `maxAttempts` hand-overs to the provider,
+ * waiting `delaysMs[n - 1]` after the n-th failed one. Codes retry sooner (the
+ * visitor is waiting, the code lives 10 minutes); other messages ride out a
+ * gateway outage of about 40 minutes.
+ */
+export const SMS_RETRY = {
+  maxAttempts: 5,
+  codeDelaysMs: [10_000, 30_000, 60_000, 120_000],
+  delaysMs: [30_000, 120_000, 480_000, 1_800_000],
+} as const;
+
+/** How long a one-time code's SMS may wait to be sent when the caller gives no `validUntil` (the code's life). */
+export const CODE_SMS_VALID_MS = 10 * 60_000;
+
+/** A claimed message not yet handed over goes back to the queue after this (its worker is taken as dead). */
+export const CLAIM_LEASE_MS = 60_000;
+/** A message with the provider is held for the provider's timeout plus this margin. */
+const SEND_LEASE_MARGIN_MS = 30_000;
+/** The most messages one claim takes (one short transaction; keeps each step of the worker well under 50 ms). */
+export const MAX_CLAIM = 50;
+
+export const INTERRUPTED_ERROR =
+  "The server stopped while this SMS was with the gateway; it may not have been delivered.";
+export const EXPIRED_ERROR = "The code expired before its SMS could be sent.";
+
+export type SmsSendResult = {
+  ok: boolean;
+  reply: string;
+  error?: string;
+  /** The failure concerns this message itself (bad number, empty text): trying again cannot help. */
+  permanent?: boolean;
+};
 
 /** A way out for a message: outbox (stays here) or the HTTP gateway. */
 export interface SmsProvider {
   name: string;
   send(to: string, text: string): Promise<SmsSendResult>;
+  /** The longest one send can take (its own timeout); the claim on a message with the provider outlasts it. */
+  timeoutMs?: number;
 }
 
 // ---------------------------------------------------------------- providers
@@ -57,6 +135,9 @@ const GATEWAY_ERRORS: Record<number, string> = {
   1013: "not enough credit",
 };
 
+/** Gateway codes about the message itself: not retried. The others (account, credit, sender, IP) can be fixed by an operator meanwhile. */
+const PERMANENT_GATEWAY_ERRORS = new Set([1000, 1007, 1010, 1011]);
+
 export type GatewayOptions = { url?: string; token?: string; from?: string; timeoutMs?: number };
 
 /**
@@ -65,13 +146,14 @@ export type GatewayOptions = { url?: string; token?: string; from?: string; time
  * read from configuration at send time.
  */
 export function httpGatewayProvider(options: GatewayOptions = {}): SmsProvider {
+  const timeoutMs = options.timeoutMs ?? GATEWAY_TIMEOUT_MS;
   return {
     name: "http",
+    timeoutMs,
     async send(to, text) {
       const url = options.url ?? config.smsGatewayUrl();
       const token = options.token ?? config.smsGatewayToken();
       const from = options.from ?? config.smsGatewayFrom();
-      const timeoutMs = options.timeoutMs ?? GATEWAY_TIMEOUT_MS;
       if (!url || !token) return { ok: false, reply: "", error: "SMS gateway is not configured" };
       try {
         const res = await fetch(url, {
@@ -106,6 +188,7 @@ function readGatewayReply(status: number, reply: string): SmsSendResult {
       ok: false,
       reply,
       error: known ? `SMS gateway: ${known} (code ${code})` : `SMS gateway error ${code}: ${message || "no message"}`,
+      permanent: PERMANENT_GATEWAY_ERRORS.has(code),
     };
   }
   if (status !== 200) return { ok: false, reply, error: `SMS gateway answered HTTP ${status}` };
@@ -139,32 +222,57 @@ export function smsProvider(): SmsProvider {
   return unknownProvider(name);
 }
 
-// ---------------------------------------------------------------- sending
-
-export type SendSmsInput = { to: string; text: string; purpose: SmsPurpose; broadcastId?: number | null };
+// ---------------------------------------------------------------- workers
 
 /**
- * Stores the message and sends it now; resolves with the stored row once it is
- * sent or failed. An invalid mobile number fails without reaching the provider.
+ * This process's worker slot: SMS_WORKER_ID, else host and port. Live
+ * processes on one database must have distinct slots (they do when each
+ * listens on its own port); a process starting in a slot takes the claims
+ * its dead predecessor in that slot left behind.
  */
-export async function sendSms(input: SendSmsInput, provider: SmsProvider = smsProvider()): Promise<SmsMessage> {
-  const phone = normalizePhone(input.to);
-  // attempts starts at 1: the row is claimed by this call, so the worker leaves it alone.
-  const row = db
-    .insert(smsMessages)
-    .values({
-      to: phone ?? input.to.trim(),
-      text: input.text,
-      purpose: input.purpose,
-      status: "queued",
-      provider: provider.name,
-      attempts: 1,
-      broadcast_id: input.broadcastId ?? null,
-      created_at: nowIso(),
-    })
-    .returning()
-    .get();
-  return deliver(row, provider);
+export function smsWorkerSlot(): string {
+  return process.env.SMS_WORKER_ID || `${os.hostname()}:${process.env.PORT ?? 3000}`;
+}
+
+const BOOT = randomToken(6);
+
+/** The owner written on this process's claims: its slot and this start's nonce. */
+export function smsWorkerId(slot = smsWorkerSlot()): string {
+  return `${slot}#${BOOT}`;
+}
+
+const later = (ms: number, from: Date = now()) => new Date(from.getTime() + ms).toISOString();
+
+// ---------------------------------------------------------------- queueing
+
+export type SendSmsInput = {
+  to: string;
+  text: string;
+  purpose: SmsPurpose;
+  broadcastId?: number | null;
+  /** A code's subject (pre-registration id for otp, registration id for purchase-code, user id for password-reset). */
+  subjectId?: number | null;
+  /** Not sent after this instant (ISO). Codes default to CODE_SMS_VALID_MS after queueing. */
+  validUntil?: string | null;
+};
+
+type NewRow = typeof M.$inferInsert;
+
+function newRow(input: SendSmsInput, providerName: string, at: Date): NewRow {
+  const created = at.toISOString();
+  return {
+    to: normalizePhone(input.to) ?? input.to.trim(),
+    text: input.text,
+    purpose: input.purpose,
+    status: "queued",
+    provider: providerName,
+    broadcast_id: input.broadcastId ?? null,
+    subject_id: input.subjectId ?? null,
+    priority: priorityOf(input.purpose),
+    valid_until: input.validUntil ?? (isCodePurpose(input.purpose) ? later(CODE_SMS_VALID_MS, at) : null),
+    due_at: created,
+    created_at: created,
+  };
 }
 
 /**
@@ -175,16 +283,8 @@ export async function sendSms(input: SendSmsInput, provider: SmsProvider = smsPr
  */
 export function queueMessage(exec: Executor, input: SendSmsInput): SmsMessage {
   return exec
-    .insert(smsMessages)
-    .values({
-      to: normalizePhone(input.to) ?? input.to.trim(),
-      text: input.text,
-      purpose: input.purpose,
-      status: "queued",
-      provider: config.smsProvider(),
-      broadcast_id: input.broadcastId ?? null,
-      created_at: nowIso(),
-    })
+    .insert(M)
+    .values(newRow(input, config.smsProvider(), now()))
     .returning()
     .get();
 }
@@ -196,160 +296,462 @@ export function wakeSmsWorker(): void {
   for (const wake of wakers) wake();
 }
 
-/** Stores messages as queued for the background worker; returns how many. */
+/** Stores messages as queued for the background worker, in one transaction; returns how many. */
 export function queueSms(messages: SendSmsInput[]): number {
   if (!messages.length) return 0;
   const provider = config.smsProvider();
-  const created_at = nowIso();
+  const at = now();
+  const rows = messages.map((m) => newRow(m, provider, at));
   db.transaction(
     (tx) => {
-      for (const m of messages) {
-        tx.insert(smsMessages)
-          .values({
-            to: normalizePhone(m.to) ?? m.to.trim(),
-            text: m.text,
-            purpose: m.purpose,
-            status: "queued",
-            provider,
-            broadcast_id: m.broadcastId ?? null,
-            created_at,
-          })
+      for (let i = 0; i < rows.length; i += 100)
+        tx.insert(M)
+          .values(rows.slice(i, i + 100))
           .run();
-      }
     },
     { behavior: "immediate" },
   );
   return messages.length;
 }
 
-async function deliver(row: SmsMessage, provider: SmsProvider): Promise<SmsMessage> {
-  let result: SmsSendResult;
-  if (!normalizePhone(row.to)) {
-    result = { ok: false, reply: "", error: "Invalid mobile number" };
-  } else {
-    try {
-      result = await provider.send(row.to, row.text);
-    } catch (error) {
-      result = { ok: false, reply: "", error: `SMS provider failed: ${(error as Error)?.message ?? String(error)}` };
-    }
+/**
+ * Stores many messages (a broadcast) as queued, `chunk` rows per transaction
+ * with the event loop free between chunks, so requests keep being served while
+ * 100k rows go in. Returns how many were stored.
+ */
+export async function queueSmsInChunks(messages: SendSmsInput[], chunk = 250): Promise<number> {
+  let stored = 0;
+  for (let i = 0; i < messages.length; i += chunk) {
+    stored += queueSms(messages.slice(i, i + chunk));
+    await new Promise((resolve) => setImmediate(resolve));
   }
-  return finish(row, provider.name, result);
+  return stored;
 }
 
-/** Records the outcome and, for a broadcast message, moves the broadcast's progress. */
-function finish(row: SmsMessage, providerName: string, result: SmsSendResult): SmsMessage {
+// ---------------------------------------------------------------- sending
+
+/**
+ * Stores the message and sends it now, once (no retry); resolves with the
+ * stored row once it is sent or failed. An invalid mobile number fails without
+ * reaching the provider. For messages that may wait and should be retried, use
+ * `queueMessage` / `queueSms`.
+ */
+export async function sendSms(input: SendSmsInput, provider: SmsProvider = smsProvider()): Promise<SmsMessage> {
+  const worker = smsWorkerId();
+  const at = now();
+  // Stored already claimed by this call, so no worker takes it meanwhile.
+  const row = db
+    .insert(M)
+    .values({ ...newRow(input, provider.name, at), claimed_by: worker, due_at: later(CLAIM_LEASE_MS, at) })
+    .returning()
+    .get();
+  const outcome = await deliver(row, provider, worker, { retry: false });
+  return outcome.row;
+}
+
+type Outcome = { kind: "sent" | "failed" | "retry" | "lost"; row: SmsMessage };
+
+/**
+ * Sends one claimed message: marks it as with the provider (only while this
+ * worker still holds it), hands it over, records the outcome.
+ */
+async function deliver(
+  row: SmsMessage,
+  provider: SmsProvider,
+  worker: string,
+  { retry }: { retry: boolean },
+): Promise<Outcome> {
+  if (!normalizePhone(row.to)) {
+    return record(
+      row,
+      provider.name,
+      worker,
+      { ok: false, reply: "", error: "Invalid mobile number", permanent: true },
+      false,
+    );
+  }
+  const at = now();
+  const taken = db
+    .update(M)
+    .set({
+      sending_at: at.toISOString(),
+      attempts: sql`${M.attempts} + 1`,
+      due_at: later((provider.timeoutMs ?? GATEWAY_TIMEOUT_MS) + SEND_LEASE_MARGIN_MS, at),
+    })
+    .where(and(eq(M.id, row.id), eq(M.claimed_by, worker), eq(M.status, "queued"), isNull(M.sending_at)))
+    .returning()
+    .get();
+  if (!taken) return { kind: "lost", row };
+  let result: SmsSendResult;
+  try {
+    result = await provider.send(taken.to, taken.text);
+  } catch (error) {
+    result = { ok: false, reply: "", error: `SMS provider failed: ${(error as Error)?.message ?? String(error)}` };
+  }
+  return record(taken, provider.name, worker, result, retry);
+}
+
+function retryDelay(row: Pick<SmsMessage, "priority" | "attempts">): number {
+  const delays = row.priority === SMS_PRIORITY.code ? SMS_RETRY.codeDelaysMs : SMS_RETRY.delaysMs;
+  return delays[Math.min(row.attempts, delays.length) - 1] ?? delays[delays.length - 1];
+}
+
+/** Moves a broadcast's counters for one message that ended. */
+function countBroadcast(exec: Executor, broadcastId: number | null, sent: boolean) {
+  if (broadcastId == null) return;
+  // SET expressions read the old column values.
+  exec
+    .update(smsBroadcasts)
+    .set({
+      sent: sql`${smsBroadcasts.sent} + ${sent ? 1 : 0}`,
+      failed: sql`${smsBroadcasts.failed} + ${sent ? 0 : 1}`,
+      status: sql`case when ${smsBroadcasts.total} > 0 and ${smsBroadcasts.sent} + ${smsBroadcasts.failed} + 1 >= ${smsBroadcasts.total} then 'done' else 'sending' end`,
+    })
+    .where(eq(smsBroadcasts.id, broadcastId))
+    .run();
+}
+
+/** Ends a message as failed (inside `exec`), moving its broadcast's counters. */
+function failRow(exec: Executor, row: SmsMessage, error: string, extra: Partial<NewRow> = {}): SmsMessage {
+  const updated = exec
+    .update(M)
+    .set({ status: "failed", error, claimed_by: null, sending_at: null, ...extra })
+    .where(eq(M.id, row.id))
+    .returning()
+    .get();
+  countBroadcast(exec, row.broadcast_id, false);
+  return updated ?? row;
+}
+
+/**
+ * Records a hand-over's outcome and releases the claim in the same write:
+ * sent; back to the queue after a backoff; or failed with the reason.
+ */
+function record(row: SmsMessage, providerName: string, worker: string, result: SmsSendResult, retry: boolean): Outcome {
+  return db.transaction(
+    (tx): Outcome => {
+      const mine = and(eq(M.id, row.id), eq(M.claimed_by, worker), eq(M.status, "queued"));
+      const at = now();
+      if (result.ok) {
+        const sent = tx
+          .update(M)
+          .set({
+            status: "sent",
+            provider: providerName,
+            provider_reply: result.reply || null,
+            error: null,
+            sent_at: at.toISOString(),
+            claimed_by: null,
+            sending_at: null,
+          })
+          .where(mine)
+          .returning()
+          .get();
+        if (!sent) return lostClaim(row, result);
+        countBroadcast(tx, row.broadcast_id, true);
+        return { kind: "sent", row: sent };
+      }
+      const reason = result.error ?? "SMS could not be sent";
+      const nextDue = later(retryDelay(row), at);
+      const giveUp =
+        !retry ||
+        result.permanent ||
+        row.attempts >= SMS_RETRY.maxAttempts ||
+        (row.valid_until != null && nextDue >= row.valid_until);
+      if (!giveUp) {
+        const queued = tx
+          .update(M)
+          .set({
+            provider: providerName,
+            provider_reply: result.reply || null,
+            error: reason,
+            claimed_by: null,
+            sending_at: null,
+            due_at: nextDue,
+          })
+          .where(mine)
+          .returning()
+          .get();
+        return queued ? { kind: "retry", row: queued } : lostClaim(row, result);
+      }
+      const current = tx.select().from(M).where(mine).get();
+      if (!current) return lostClaim(row, result);
+      const error = row.attempts > 1 ? `${reason} (gave up after ${row.attempts} attempts)` : reason;
+      return {
+        kind: "failed",
+        row: failRow(tx, current, error, { provider: providerName, provider_reply: result.reply || null }),
+      };
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** The claim was taken over meanwhile (this worker stalled past its lease): the other worker decides. */
+function lostClaim(row: SmsMessage, result: SmsSendResult): Outcome {
+  console.error(
+    `[sms] message ${row.id}: claim lost before its outcome was recorded (${result.ok ? "sent" : result.error})`,
+  );
+  return { kind: "lost", row };
+}
+
+/**
+ * The queued messages of one priority due by `iso`, in due order: one range
+ * of sms_messages_claim_idx (status, priority, due_at), already in index order.
+ */
+export function dueRows(exec: Executor, priority: number, iso: string, limit: number) {
+  return exec
+    .select()
+    .from(M)
+    .where(and(eq(M.status, "queued"), eq(M.priority, priority), lte(M.due_at, iso)))
+    .orderBy(M.due_at, M.id)
+    .limit(limit);
+}
+
+/**
+ * Claims up to `limit` queued messages that are due, codes first: one range
+ * of the claim index per priority, in one short transaction. A message left
+ * by a dead worker while it was with the provider, or a code's message past
+ * its code's life, is failed here instead of being returned.
+ */
+export function claimSms(limit: number, worker = smsWorkerId()): SmsMessage[] {
+  const want = Math.min(MAX_CLAIM, Math.max(0, Math.floor(limit)));
+  if (!want) return [];
   return db.transaction(
     (tx) => {
-      const updated = tx
-        .update(smsMessages)
-        .set({
-          status: result.ok ? "sent" : "failed",
-          provider: providerName,
-          provider_reply: result.reply || null,
-          error: result.ok ? null : (result.error ?? "SMS could not be sent"),
-          sent_at: result.ok ? nowIso() : null,
-        })
-        .where(eq(smsMessages.id, row.id))
-        .returning()
-        .get();
-      if (row.broadcast_id != null) {
-        // SET expressions read the old column values.
-        tx.update(smsBroadcasts)
-          .set({
-            sent: sql`${smsBroadcasts.sent} + ${result.ok ? 1 : 0}`,
-            failed: sql`${smsBroadcasts.failed} + ${result.ok ? 0 : 1}`,
-            status: sql`case when ${smsBroadcasts.total} > 0 and ${smsBroadcasts.sent} + ${smsBroadcasts.failed} + 1 >= ${smsBroadcasts.total} then 'done' else 'sending' end`,
-          })
-          .where(eq(smsBroadcasts.id, row.broadcast_id))
-          .run();
-      }
-      return updated ?? row;
-    },
-    { behavior: "immediate" },
-  );
-}
-
-/**
- * Sends up to `limit` queued messages, oldest first. Rows are claimed (attempts
- * 0 -> 1) in one transaction first, so two workers never send the same row.
- */
-export async function sendQueued(
-  limit: number,
-  provider: SmsProvider = smsProvider(),
-): Promise<{ sent: number; failed: number }> {
-  const take = Math.max(0, Math.floor(limit));
-  if (!take) return { sent: 0, failed: 0 };
-  const claimed = db.transaction(
-    (tx) => {
-      const rows = tx
-        .select()
-        .from(smsMessages)
-        .where(and(eq(smsMessages.status, "queued"), eq(smsMessages.attempts, 0)))
-        .orderBy(asc(smsMessages.id))
-        .limit(take)
-        .all();
-      if (rows.length) {
-        tx.update(smsMessages)
-          .set({ attempts: sql`${smsMessages.attempts} + 1` })
-          .where(
-            inArray(
-              smsMessages.id,
-              rows.map((r) => r.id),
-            ),
-          )
-          .run();
-      }
-      return rows;
-    },
-    { behavior: "immediate" },
-  );
-  let sent = 0;
-  let failed = 0;
-  for (const row of claimed) {
-    const done = await deliver({ ...row, attempts: row.attempts + 1 }, provider);
-    if (done.status === "sent") sent++;
-    else failed++;
-  }
-  return { sent, failed };
-}
-
-/**
- * Background sender: every `intervalMs` sends up to ratePerSecond * interval
- * queued messages; a tick never overlaps the previous one. Returns stop().
- */
-export function startSmsWorker({ ratePerSecond, intervalMs = 1000 }: { ratePerSecond: number; intervalMs?: number }) {
-  const perTick = Math.max(1, Math.floor((ratePerSecond * intervalMs) / 1000));
-  let busy = false;
-  let again = false;
-  const tick = () => {
-    if (busy) {
-      again = true;
-      return;
-    }
-    busy = true;
-    sendQueued(perTick)
-      .catch((error) => console.error("SMS worker:", error))
-      .finally(() => {
-        busy = false;
-        if (again) {
-          again = false;
-          setImmediate(tick);
+      const at = now();
+      const iso = at.toISOString();
+      const claimed: SmsMessage[] = [];
+      for (const priority of PRIORITIES) {
+        while (claimed.length < want) {
+          const rows = dueRows(tx, priority, iso, want - claimed.length).all();
+          if (!rows.length) break;
+          const fresh: number[] = [];
+          for (const row of rows) {
+            if (row.claimed_by && row.sending_at) failRow(tx, row, INTERRUPTED_ERROR);
+            else if (row.valid_until && row.valid_until <= iso) failRow(tx, row, EXPIRED_ERROR);
+            else fresh.push(row.id);
+          }
+          if (fresh.length) {
+            claimed.push(
+              ...tx
+                .update(M)
+                .set({ claimed_by: worker, due_at: later(CLAIM_LEASE_MS, at), sending_at: null })
+                .where(inArray(M.id, fresh))
+                .returning()
+                .all()
+                .sort((a, b) => a.id - b.id),
+            );
+          }
+          if (fresh.length === rows.length) break; // every row was taken: the range had no more than that
         }
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  const wake = () => setImmediate(tick);
+      }
+      return claimed;
+    },
+    { behavior: "immediate" },
+  );
+}
+
+/** Puts claimed messages not yet handed over back in the queue (a worker stopping). */
+export function releaseSms(ids: number[], worker = smsWorkerId()): number {
+  if (!ids.length) return 0;
+  return db
+    .update(M)
+    .set({ claimed_by: null, due_at: nowIso() })
+    .where(and(inArray(M.id, ids), eq(M.claimed_by, worker), eq(M.status, "queued"), isNull(M.sending_at)))
+    .run().changes;
+}
+
+/**
+ * On start: the claims left by earlier runs of this worker slot (a crash, a
+ * kill -9) are due at once. The next claim sends those never handed over and
+ * fails as "delivery unknown" those that were with the provider. Returns how
+ * many claims were found.
+ */
+export function recoverSmsClaims(slot = smsWorkerSlot(), worker = smsWorkerId(slot)): number {
+  const prefix = `${slot}#`;
+  return db
+    .update(M)
+    .set({ due_at: nowIso() })
+    .where(
+      and(
+        isNotNull(M.claimed_by),
+        likePrefix(M.claimed_by, prefix),
+        sql`${M.claimed_by} <> ${worker}`,
+        eq(M.status, "queued"),
+      ),
+    )
+    .run().changes;
+}
+
+export type SendReport = { sent: number; failed: number; retried: number };
+
+async function sendClaimed(
+  rows: SmsMessage[],
+  provider: SmsProvider,
+  worker: string,
+  pace: { beforeEach?: () => Promise<boolean> } = {},
+): Promise<SendReport> {
+  const report: SendReport = { sent: 0, failed: 0, retried: 0 };
+  for (let i = 0; i < rows.length; i++) {
+    // A turn of the event loop between messages: a batch never holds it, whatever the provider.
+    await new Promise((resolve) => setImmediate(resolve));
+    if (pace.beforeEach && !(await pace.beforeEach())) {
+      releaseSms(
+        rows.slice(i).map((r) => r.id),
+        worker,
+      );
+      break;
+    }
+    const outcome = await deliver(rows[i], provider, worker, { retry: true });
+    if (outcome.kind === "sent") report.sent++;
+    else if (outcome.kind === "failed") report.failed++;
+    else if (outcome.kind === "retry") report.retried++;
+  }
+  return report;
+}
+
+/**
+ * Sends up to `limit` queued messages that are due, codes first, then by due
+ * time. Claimed first, so two senders never send the same row.
+ */
+export async function sendQueued(limit: number, provider: SmsProvider = smsProvider()): Promise<SendReport> {
+  const worker = smsWorkerId();
+  const report: SendReport = { sent: 0, failed: 0, retried: 0 };
+  let left = Math.max(0, Math.floor(limit));
+  while (left > 0) {
+    const rows = claimSms(left, worker);
+    if (!rows.length) break;
+    const r = await sendClaimed(rows, provider, worker);
+    report.sent += r.sent;
+    report.failed += r.failed;
+    report.retried += r.retried;
+    left -= rows.length;
+  }
+  return report;
+}
+
+export type SmsWorkerOptions = {
+  /** Messages per second, all purposes together (SMS_RATE_PER_SECOND). */
+  ratePerSecond: number;
+  /** How often an idle worker looks at the queue (ms). */
+  intervalMs?: number;
+  provider?: () => SmsProvider;
+  slot?: string;
+};
+
+/**
+ * Background sender. Takes over the claims of this slot's earlier runs, then
+ * loops: claim a few due messages (codes first), send them one by one at most
+ * `ratePerSecond`, with the event loop free between steps. Returns stop(): no
+ * new message is handed over, the one with the provider finishes, the claimed
+ * rest goes back to the queue; it resolves when that is done.
+ */
+export function startSmsWorker({
+  ratePerSecond,
+  intervalMs = 1000,
+  provider = smsProvider,
+  slot = smsWorkerSlot(),
+}: SmsWorkerOptions): () => Promise<void> {
+  const worker = smsWorkerId(slot);
+  const rate = ratePerSecond > 0 ? ratePerSecond : 5;
+  const gapMs = 1000 / rate;
+  const batch = Math.max(1, Math.min(MAX_CLAIM, Math.ceil(rate)));
+  let stopping = false;
+  let nudge: (() => void) | null = null;
+  let nextSendAt = 0;
+
+  /** Waits `ms` or until woken (a new message, stop). */
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        nudge = null;
+        resolve();
+      }
+      nudge = done;
+    });
+  const wake = () => nudge?.();
   wakers.add(wake);
-  return () => {
-    clearInterval(timer);
+
+  const beforeEach = async () => {
+    while (!stopping && Date.now() < nextSendAt) await pause(nextSendAt - Date.now());
+    if (stopping) return false;
+    nextSendAt = Math.max(Date.now(), nextSendAt) + gapMs;
+    return true;
+  };
+
+  const loop = (async () => {
+    try {
+      const found = recoverSmsClaims(slot, worker);
+      if (found) console.log(`[sms] ${found} message(s) left claimed by an earlier run are back in the queue`);
+    } catch (error) {
+      console.error("[sms] recovery failed", error);
+    }
+    while (!stopping) {
+      let rows: SmsMessage[] = [];
+      try {
+        rows = claimSms(batch, worker);
+        if (rows.length) await sendClaimed(rows, provider(), worker, { beforeEach });
+      } catch (error) {
+        console.error("[sms] worker:", error);
+      }
+      if (!rows.length && !stopping) await pause(intervalMs);
+      else await new Promise((resolve) => setImmediate(resolve));
+    }
+  })();
+
+  return async () => {
+    stopping = true;
     wakers.delete(wake);
+    nudge?.();
+    await loop;
+  };
+}
+
+// ---------------------------------------------------------------- codes
+
+export type CodeDelivery = {
+  messageId: number;
+  /** queued: not sent yet (maybe being retried); sent: the gateway took it; failed: it will not be sent. */
+  status: SmsStatus;
+  attempts: number;
+  /** The latest reason it did not go (for failed, the final one). */
+  error: string | null;
+  queuedAt: string;
+  sentAt: string | null;
+};
+
+/**
+ * How the SMS of a subject's latest one-time code fares: `failed` means it
+ * will not arrive and the visitor should be told "the code could not be sent,
+ * please resend"; `queued` with an error means the gateway is failing and it
+ * is being retried. Null when no such message was queued. `subjectId` is what
+ * the sender passed: pre-registration id (otp), registration id
+ * (purchase-code), user id (password-reset).
+ */
+export function codeDelivery(purpose: SmsPurpose, subjectId: number): CodeDelivery | null {
+  const row = db
+    .select()
+    .from(M)
+    .where(and(eq(M.purpose, purpose), eq(M.subject_id, subjectId)))
+    .orderBy(desc(M.id))
+    .limit(1)
+    .get();
+  if (!row) return null;
+  return {
+    messageId: row.id,
+    status: row.status,
+    attempts: row.attempts,
+    error: row.error,
+    queuedAt: row.created_at,
+    sentAt: row.sent_at,
   };
 }
 
 // ---------------------------------------------------------------- reading
 
-/** Stored messages, latest first (back office outbox, tests). */
+/** Stored messages, latest first (tests, tools). */
 export function listOutbox({
   to,
   purpose,
@@ -358,14 +760,14 @@ export function listOutbox({
   offset = 0,
 }: { to?: string; purpose?: SmsPurpose; broadcastId?: number; limit?: number; offset?: number } = {}): SmsMessage[] {
   const where: SQL[] = [];
-  if (to) where.push(eq(smsMessages.to, normalizePhone(to) ?? to.trim()));
-  if (purpose) where.push(eq(smsMessages.purpose, purpose));
-  if (broadcastId != null) where.push(eq(smsMessages.broadcast_id, broadcastId));
+  if (to) where.push(eq(M.to, normalizePhone(to) ?? to.trim()));
+  if (purpose) where.push(eq(M.purpose, purpose));
+  if (broadcastId != null) where.push(eq(M.broadcast_id, broadcastId));
   return db
     .select()
-    .from(smsMessages)
+    .from(M)
     .where(where.length ? and(...where) : undefined)
-    .orderBy(desc(smsMessages.id))
+    .orderBy(desc(M.id))
     .limit(limit)
     .offset(offset)
     .all();
@@ -374,4 +776,119 @@ export function listOutbox({
 /** The latest message to a phone (optionally of one purpose). */
 export function lastMessageTo(phone: string, purpose?: SmsPurpose): SmsMessage | null {
   return listOutbox({ to: phone, purpose, limit: 1 })[0] ?? null;
+}
+
+// ---------------------------------------------------------------- the back-office outbox
+
+export type OutboxFilters = { status?: SmsStatus | null; purpose?: SmsPurpose | null };
+
+/** A message as the back office shows it. */
+export type OutboxMessage = Omit<SmsMessage, "claimed_by" | "sending_at"> & { retryable: boolean };
+
+const maskDigits = (text: string) => text.replace(/\b\d{4,8}\b/g, (d) => "•".repeat(d.length));
+
+/**
+ * The back-office view of a message: a code's text is masked unless the viewer
+ * may see codes (canSeeCodes); a password-reset code is masked for everyone.
+ * Retryable: failed and without a code.
+ */
+export function presentOutboxMessage(m: SmsMessage, viewer: PermissionHolder): OutboxMessage {
+  const { claimed_by: _by, sending_at: _at, ...rest } = m;
+  const hide = m.purpose === "password-reset" || (isCodePurpose(m.purpose) && !canSeeCodes(viewer));
+  return { ...rest, text: hide ? maskDigits(m.text) : m.text, retryable: isRetryable(m) };
+}
+
+const isRetryable = (m: Pick<SmsMessage, "status" | "purpose">) => m.status === "failed" && !isCodePurpose(m.purpose);
+
+/**
+ * One page of the outbox, latest first: filters by status and purpose, search
+ * by phone only (a full number, or its first digits; searching texts would
+ * find codes).
+ */
+export function outboxPage(
+  viewer: PermissionHolder,
+  params: TableParams,
+  filters: OutboxFilters = {},
+): TableResult<OutboxMessage> {
+  const table = runTable<SmsMessage>(params, {
+    orderable: { id: M.id, created_at: M.created_at },
+    defaultOrder: { column: "id", dir: "desc" },
+    base: [],
+    filters: [
+      filters.status ? eq(M.status, filters.status) : undefined,
+      filters.purpose ? eq(M.purpose, filters.purpose) : undefined,
+    ],
+    search: (term): SQL | undefined => {
+      const phone = normalizePhone(term);
+      if (phone) return eq(M.to, phone);
+      const digits = term.replace(/\D/g, "");
+      return digits ? likePrefix(M.to, digits) : sql`0`;
+    },
+    count: (where) => db.select({ n: count() }).from(M).where(where).get()?.n ?? 0,
+    rows: (where, orderBy, limit, offset) =>
+      db
+        .select()
+        .from(M)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offset)
+        .all(),
+  });
+  return { ...table, data: table.data.map((m) => presentOutboxMessage(m, viewer)) };
+}
+
+export const OUTBOX_ERRORS = {
+  notFound: "Message not found.",
+  notRetryable: "Only a failed message without a code can be sent again.",
+  invalidNumber: "This number is not a valid mobile number, so the message cannot be sent again.",
+} as const;
+
+/**
+ * Staff send a failed message (not a code: codes have their own resend) again:
+ * the same row goes back to the queue with fresh attempts, its broadcast's
+ * failed count is taken back, and the audit row is written in the same
+ * transaction. The worker is woken to send it.
+ */
+export function retryOutboxMessage(actor: Actor, id: number): Result<{ message: SmsMessage }> {
+  const result = transact((tx) => {
+    const before = tx.select().from(M).where(eq(M.id, id)).get();
+    if (!before) throw new FailureError(fail.notFound(OUTBOX_ERRORS.notFound));
+    if (!isRetryable(before)) throw new FailureError(fail.conflict(OUTBOX_ERRORS.notRetryable));
+    if (!normalizePhone(before.to)) throw new FailureError(fail.conflict(OUTBOX_ERRORS.invalidNumber));
+    const at = nowIso();
+    const after = tx
+      .update(M)
+      .set({
+        status: "queued",
+        attempts: 0,
+        error: null,
+        provider_reply: null,
+        provider: config.smsProvider(),
+        claimed_by: null,
+        sending_at: null,
+        due_at: at,
+        valid_until: null,
+      })
+      .where(and(eq(M.id, id), eq(M.status, "failed")))
+      .returning()
+      .get()!;
+    if (before.broadcast_id != null) {
+      tx.update(smsBroadcasts)
+        .set({ failed: sql`max(${smsBroadcasts.failed} - 1, 0)`, status: "sending" })
+        .where(and(eq(smsBroadcasts.id, before.broadcast_id), gt(smsBroadcasts.failed, 0)))
+        .run();
+    }
+    const fields = ["status", "attempts", "error", "provider", "provider_reply"] as const;
+    const pick = (r: SmsMessage) => Object.fromEntries(fields.map((f) => [f, r[f]]));
+    audit(tx, actor, {
+      action: "sms.retry",
+      entityType: "sms_message",
+      entityId: id,
+      changes: diff(pick(before), pick(after)),
+    });
+    return { ok: true as const, message: after };
+  });
+  if (result.ok) wakeSmsWorker();
+  return result;
 }

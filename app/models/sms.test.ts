@@ -1,22 +1,41 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db, schema } from "@db/index";
+import { SYSTEM } from "~/models/audit.server";
+import { parseTableParams } from "~/utils/datatable.server";
+import { setClock } from "~/utils/time";
 import {
+  CLAIM_LEASE_MS,
+  claimSms,
+  codeDelivery,
+  dueRows,
+  EXPIRED_ERROR,
   GATEWAY_TIMEOUT_MS,
   httpGatewayProvider,
+  INTERRUPTED_ERROR,
   lastMessageTo,
   listOutbox,
+  MAX_CLAIM,
+  outboxPage,
+  queueMessage,
   queueSms,
+  queueSmsInChunks,
+  retryOutboxMessage,
+  SMS_RETRY,
   sendQueued,
   sendSms,
+  smsWorkerId,
   startSmsWorker,
+  type SmsProvider,
 } from "./sms.server";
 
 /** A local stand-in for the SMS gateway: records each request, answers with `reply`. */
-type Hit = { method: string; path: string; contentType: string | undefined; form: URLSearchParams };
-let reply: { status: number; body: string; hang?: boolean } = { status: 200, body: "" };
+type Hit = { method: string; path: string; contentType: string | undefined; form: URLSearchParams; at: number };
+let reply: { status: number; body: string; hang?: boolean; delayMs?: number } = { status: 200, body: "" };
+/** Replies to come, one per request, before `reply` applies again. */
+let script: (typeof reply)[] = [];
 const hits: Hit[] = [];
 let gateway: http.Server;
 let gatewayUrl = "";
@@ -39,9 +58,13 @@ beforeAll(async () => {
         path: req.url ?? "",
         contentType: req.headers["content-type"],
         form: new URLSearchParams(body),
+        at: Date.now(),
       });
-      if (reply.hang) return; // never answers
-      res.writeHead(reply.status, { "content-type": "application/json" }).end(reply.body);
+      const answer = script.shift() ?? reply;
+      if (answer.hang) return; // never answers
+      const send = () => res.writeHead(answer.status, { "content-type": "application/json" }).end(answer.body);
+      if (answer.delayMs) setTimeout(send, answer.delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
@@ -55,6 +78,7 @@ afterAll(async () => {
 
 beforeEach(() => {
   hits.length = 0;
+  script = [];
   reply = { status: 200, body: ok() };
   delete process.env.SMS_PROVIDER;
   delete process.env.SMS_GATEWAY_URL;
@@ -64,7 +88,9 @@ beforeEach(() => {
   db.delete(schema.smsBroadcasts).run();
 });
 
-function useGateway() {
+afterEach(() => setClock(null));
+
+function configureGateway() {
   process.env.SMS_PROVIDER = "http";
   process.env.SMS_GATEWAY_URL = gatewayUrl;
   process.env.SMS_GATEWAY_TOKEN = "tok-123";
@@ -106,7 +132,7 @@ describe("outbox provider (default)", () => {
   });
 
   it("fails an invalid mobile number without sending it", async () => {
-    useGateway();
+    configureGateway();
     const msg = await sendSms({ to: "12345", text: "hello", purpose: "notify" });
     expect(msg).toMatchObject({ to: "12345", status: "failed", error: "Invalid mobile number" });
     expect(hits).toHaveLength(0);
@@ -122,7 +148,7 @@ describe("outbox provider (default)", () => {
 
 describe("HTTP gateway provider", () => {
   it("posts token, from, to and text as a form and marks the message sent", async () => {
-    useGateway();
+    configureGateway();
     const text = "तपाईंको कोड 123456 हो। Your code is 123456 & valid 10 min";
     const msg = await sendSms({ to: "9812345612", text, purpose: "otp" });
     expect(hits).toHaveLength(1);
@@ -141,7 +167,7 @@ describe("HTTP gateway provider", () => {
     [1011, "No valid receiver", /no valid receiver/],
     [1013, "Insufficient Credits", /not enough credit/],
   ])("maps gateway error %i to a clear failure", async (code, response, message) => {
-    useGateway();
+    configureGateway();
     reply = gatewayError(code, response);
     const msg = await sendSms({ to: "9812345612", text: "hello", purpose: "notify" });
     expect(msg.status).toBe("failed");
@@ -151,14 +177,14 @@ describe("HTTP gateway provider", () => {
   });
 
   it("reports an unknown gateway code with the gateway's own message", async () => {
-    useGateway();
+    configureGateway();
     reply = gatewayError(1099, "Something new");
     const msg = await sendSms({ to: "9812345612", text: "hello", purpose: "notify" });
     expect(msg.error).toBe("SMS gateway error 1099: Something new");
   });
 
   it("fails on HTTP 500 and keeps the raw reply", async () => {
-    useGateway();
+    configureGateway();
     reply = { status: 500, body: "Internal Server Error" };
     const msg = await sendSms({ to: "9812345612", text: "hello", purpose: "notify" });
     expect(msg).toMatchObject({
@@ -169,7 +195,7 @@ describe("HTTP gateway provider", () => {
   });
 
   it("fails on a 200 reply that is not the gateway's JSON", async () => {
-    useGateway();
+    configureGateway();
     reply = { status: 200, body: "<html>captive portal</html>" };
     const msg = await sendSms({ to: "9812345612", text: "hello", purpose: "notify" });
     expect(msg.status).toBe("failed");
@@ -181,7 +207,7 @@ describe("HTTP gateway provider", () => {
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((resolve) => closed.close(() => resolve()));
-    useGateway();
+    configureGateway();
     process.env.SMS_GATEWAY_URL = `http://127.0.0.1:${port}/v2/sms/`;
     const msg = await sendSms({ to: "9812345612", text: "hello", purpose: "notify" });
     expect(msg).toMatchObject({ status: "failed", provider: "http", provider_reply: null });
@@ -215,7 +241,7 @@ describe("queued messages", () => {
   const queued = () => db.select().from(schema.smsMessages).where(eq(schema.smsMessages.status, "queued")).all();
 
   it("sends queued rows oldest first and stops at the limit", async () => {
-    useGateway();
+    configureGateway();
     queueSms(
       ["9800000001", "9800000002", "9800000003", "9800000004", "9800000005"].map((to) => ({
         to,
@@ -225,19 +251,19 @@ describe("queued messages", () => {
     );
     expect(queued()).toHaveLength(5);
 
-    expect(await sendQueued(3)).toEqual({ sent: 3, failed: 0 });
+    expect(await sendQueued(3)).toEqual({ sent: 3, failed: 0, retried: 0 });
     expect(hits.map((h) => h.form.get("to"))).toEqual(["9800000001", "9800000002", "9800000003"]);
     expect(queued().map((m) => m.to)).toEqual(["9800000004", "9800000005"]);
 
-    expect(await sendQueued(10)).toEqual({ sent: 2, failed: 0 });
-    expect(await sendQueued(10)).toEqual({ sent: 0, failed: 0 });
+    expect(await sendQueued(10)).toEqual({ sent: 2, failed: 0, retried: 0 });
+    expect(await sendQueued(10)).toEqual({ sent: 0, failed: 0, retried: 0 });
     expect(hits).toHaveLength(5);
     const all = listOutbox({ limit: 10 });
     expect(all.every((m) => m.status === "sent" && m.provider === "http" && m.provider_reply === ok())).toBe(true);
   });
 
   it("never sends a row twice when two senders run at once", async () => {
-    useGateway();
+    configureGateway();
     queueSms(Array.from({ length: 6 }, (_, i) => ({ to: `980000001${i}`, text: "hi", purpose: "broadcast" as const })));
     const [a, b] = await Promise.all([sendQueued(6), sendQueued(6)]);
     expect(a.sent + b.sent).toBe(6);
@@ -246,7 +272,7 @@ describe("queued messages", () => {
   });
 
   it("moves a broadcast's progress; a bad number fails alone", async () => {
-    useGateway();
+    configureGateway();
     const broadcast = db
       .insert(schema.smsBroadcasts)
       .values({ type: "MOBILE", text: "Offer", total: 3, mobiles: "[]" })
@@ -261,11 +287,11 @@ describe("queued messages", () => {
       })),
     );
 
-    expect(await sendQueued(1)).toEqual({ sent: 1, failed: 0 });
+    expect(await sendQueued(1)).toEqual({ sent: 1, failed: 0, retried: 0 });
     const mid = db.select().from(schema.smsBroadcasts).where(eq(schema.smsBroadcasts.id, broadcast.id)).get()!;
     expect(mid).toMatchObject({ sent: 1, failed: 0, status: "sending" });
 
-    expect(await sendQueued(5)).toEqual({ sent: 1, failed: 1 });
+    expect(await sendQueued(5)).toEqual({ sent: 1, failed: 1, retried: 0 });
     const done = db.select().from(schema.smsBroadcasts).where(eq(schema.smsBroadcasts.id, broadcast.id)).get()!;
     expect(done).toMatchObject({ sent: 2, failed: 1, status: "done" });
     expect(hits).toHaveLength(2);
@@ -273,13 +299,14 @@ describe("queued messages", () => {
     expect(bad).toMatchObject({ status: "failed", error: "Invalid mobile number" });
   });
 
-  it("a failed gateway send marks the row failed, not queued", async () => {
-    useGateway();
-    reply = gatewayError(1013, "Insufficient Credits");
+  it("a message-level gateway error fails the row at once; it is not retried", async () => {
+    configureGateway();
+    reply = gatewayError(1007, "Invalid Receiver");
     queueSms([{ to: "9800000031", text: "hi", purpose: "broadcast" }]);
-    expect(await sendQueued(5)).toEqual({ sent: 0, failed: 1 });
+    expect(await sendQueued(5)).toEqual({ sent: 0, failed: 1, retried: 0 });
     expect(queued()).toHaveLength(0);
     expect(lastMessageTo("9800000031")).toMatchObject({ status: "failed", attempts: 1 });
+    expect(lastMessageTo("9800000031")?.error).toMatch(/invalid receiver/);
   });
 
   it("the background worker drains the queue at its rate and stops", async () => {
@@ -288,8 +315,487 @@ describe("queued messages", () => {
     try {
       await vi.waitFor(() => expect(queued()).toHaveLength(0), { timeout: 5000, interval: 20 });
     } finally {
-      stop();
+      await stop();
     }
     expect(listOutbox({ limit: 10 }).every((m) => m.status === "sent" && m.provider === "outbox")).toBe(true);
+  });
+});
+
+// ---------------------------------------------------------------- retries, restarts, order
+
+const T0 = Date.parse("2026-11-21T06:00:00.000Z");
+/** Stands the app's clock `ms` after T0. */
+const at = (ms: number) => setClock(() => new Date(T0 + ms));
+const iso = (ms: number) => new Date(T0 + ms).toISOString();
+const row = (id: number) => storedRow(id);
+const fastGateway = (timeoutMs = 100) => httpGatewayProvider({ url: gatewayUrl, token: "tok", from: "X", timeoutMs });
+
+describe("retries with backoff", () => {
+  it("a gateway 5xx puts the message back with a backoff; it is sent once the gateway answers", async () => {
+    configureGateway();
+    at(0);
+    queueSms([{ to: "9800000101", text: "offer", purpose: "broadcast" }]);
+    const id = listOutbox()[0].id;
+    script = [{ status: 503, body: "Service Unavailable" }];
+
+    expect(await sendQueued(5)).toEqual({ sent: 0, failed: 0, retried: 1 });
+    expect(row(id)).toMatchObject({
+      status: "queued",
+      attempts: 1,
+      error: "SMS gateway answered HTTP 503",
+      provider_reply: "Service Unavailable",
+      claimed_by: null,
+      sending_at: null,
+      due_at: iso(SMS_RETRY.delaysMs[0]),
+    });
+    // Not due yet: nothing is sent.
+    at(SMS_RETRY.delaysMs[0] - 1);
+    expect(await sendQueued(5)).toEqual({ sent: 0, failed: 0, retried: 0 });
+    expect(hits).toHaveLength(1);
+
+    at(SMS_RETRY.delaysMs[0]);
+    expect(await sendQueued(5)).toEqual({ sent: 1, failed: 0, retried: 0 });
+    expect(row(id)).toMatchObject({ status: "sent", attempts: 2, error: null, provider_reply: ok() });
+    expect(hits).toHaveLength(2);
+  });
+
+  it("a gateway that keeps timing out: retried after 30 s, 2, 8 and 30 min, then failed with its reason", async () => {
+    reply = { status: 200, body: "", hang: true };
+    const provider = fastGateway(100);
+    at(0);
+    queueSms([{ to: "9800000102", text: "offer", purpose: "broadcast" }]);
+    const id = listOutbox()[0].id;
+    let clock = 0;
+    for (let attempt = 1; attempt < SMS_RETRY.maxAttempts; attempt++) {
+      expect(await sendQueued(5, provider)).toEqual({ sent: 0, failed: 0, retried: 1 });
+      expect(row(id)).toMatchObject({
+        status: "queued",
+        attempts: attempt,
+        error: "SMS gateway did not answer within 0.1 s",
+      });
+      expect(row(id).due_at).toBe(iso(clock + SMS_RETRY.delaysMs[attempt - 1]));
+      clock += SMS_RETRY.delaysMs[attempt - 1];
+      at(clock);
+    }
+    expect(await sendQueued(5, provider)).toEqual({ sent: 0, failed: 1, retried: 0 });
+    expect(row(id)).toMatchObject({
+      status: "failed",
+      attempts: SMS_RETRY.maxAttempts,
+      error: `SMS gateway did not answer within 0.1 s (gave up after ${SMS_RETRY.maxAttempts} attempts)`,
+      claimed_by: null,
+    });
+    expect(hits).toHaveLength(SMS_RETRY.maxAttempts);
+    at(clock + 3600_000);
+    expect(await sendQueued(5, provider)).toEqual({ sent: 0, failed: 0, retried: 0 });
+    expect(hits).toHaveLength(SMS_RETRY.maxAttempts);
+  });
+
+  it.each([
+    ["credit (1013)", gatewayError(1013, "Insufficient Credits"), /not enough credit/],
+    ["token (1002)", gatewayError(1002, "Invalid Token"), /invalid token/],
+    ["HTTP 429", { status: 429, body: "slow down" }, /HTTP 429/],
+  ])("an account-level failure (%s) is retried", async (_name, answer, message) => {
+    configureGateway();
+    at(0);
+    queueSms([{ to: "9800000103", text: "offer", purpose: "notify" }]);
+    script = [answer];
+    expect(await sendQueued(5)).toEqual({ sent: 0, failed: 0, retried: 1 });
+    expect(lastMessageTo("9800000103")?.error).toMatch(message);
+    at(SMS_RETRY.delaysMs[0]);
+    expect(await sendQueued(5)).toEqual({ sent: 1, failed: 0, retried: 0 });
+  });
+
+  it("a refused connection is retried", async () => {
+    const closed = http.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    at(0);
+    queueSms([{ to: "9800000104", text: "offer", purpose: "notify" }]);
+    const provider = httpGatewayProvider({ url: `http://127.0.0.1:${port}/`, token: "t", from: "X" });
+    expect(await sendQueued(5, provider)).toEqual({ sent: 0, failed: 0, retried: 1 });
+    expect(lastMessageTo("9800000104")).toMatchObject({
+      status: "queued",
+      error: "SMS gateway could not be reached (ECONNREFUSED)",
+    });
+  });
+
+  it("a code is retried sooner, and fails (so the visitor is told to resend) once its code would expire", async () => {
+    configureGateway();
+    reply = { status: 500, body: "oops" };
+    at(0);
+    const sms = queueMessage(db, { to: "9800000105", text: "Your code is 482913", purpose: "otp", subjectId: 77 });
+    expect(sms).toMatchObject({ priority: 0, subject_id: 77, valid_until: iso(10 * 60_000) });
+    expect(codeDelivery("otp", 77)).toMatchObject({ messageId: sms.id, status: "queued", attempts: 0, error: null });
+
+    await sendQueued(5);
+    expect(row(sms.id).due_at).toBe(iso(SMS_RETRY.codeDelaysMs[0]));
+    expect(codeDelivery("otp", 77)).toMatchObject({
+      status: "queued",
+      attempts: 1,
+      error: "SMS gateway answered HTTP 500",
+    });
+
+    // A code whose next try would fall after the code's expiry ends now.
+    const short = queueMessage(db, {
+      to: "9800000106",
+      text: "Your code is 111222",
+      purpose: "purchase-code",
+      subjectId: 78,
+      validUntil: iso(5_000),
+    });
+    await sendQueued(5);
+    expect(row(short.id)).toMatchObject({ status: "failed", error: "SMS gateway answered HTTP 500" });
+    expect(codeDelivery("purchase-code", 78)).toMatchObject({ status: "failed", attempts: 1 });
+    expect(codeDelivery("purchase-code", 79)).toBeNull();
+  });
+
+  it("the latest code of a subject is the one reported", async () => {
+    at(0);
+    queueMessage(db, { to: "9800000107", text: "Your code is 100001", purpose: "otp", subjectId: 90 });
+    await sendQueued(5);
+    expect(codeDelivery("otp", 90)).toMatchObject({ status: "sent", attempts: 1 });
+    const second = queueMessage(db, { to: "9800000107", text: "Your code is 100002", purpose: "otp", subjectId: 90 });
+    expect(codeDelivery("otp", 90)).toMatchObject({ messageId: second.id, status: "queued" });
+  });
+});
+
+describe("nothing is sent twice", () => {
+  it("a sent message is released in the same write: no later claim sends it again", async () => {
+    configureGateway();
+    at(0);
+    queueSms([{ to: "9800000111", text: "offer", purpose: "broadcast" }]);
+    await sendQueued(5);
+    const id = listOutbox()[0].id;
+    expect(row(id)).toMatchObject({ status: "sent", claimed_by: null, sending_at: null });
+    at(24 * 3600_000);
+    expect(claimSms(10, "other-host:3000#zz")).toEqual([]);
+    expect(hits).toHaveLength(1);
+  });
+
+  it("a message with the gateway when its worker died is failed on the lease's expiry, never sent again", async () => {
+    reply = { status: 200, body: ok(), delayMs: 50 };
+    at(0);
+    queueSms([{ to: "9800000112", text: "offer", purpose: "broadcast" }]);
+    // A worker that hands the message over and dies before it can record the gateway's answer.
+    let handedOver!: () => void;
+    const withGateway = new Promise<void>((resolve) => (handedOver = resolve));
+    const dying: SmsProvider = {
+      name: "http",
+      timeoutMs: 100,
+      send: async (to, text) => {
+        await fastGateway().send(to, text);
+        handedOver();
+        return new Promise<never>(() => {}); // the process is gone: no outcome is ever recorded
+      },
+    };
+    startSmsWorker({ ratePerSecond: 10, slot: "dead-host:3000", provider: () => dying });
+    await withGateway;
+    const id = listOutbox()[0].id;
+    expect(hits).toHaveLength(1);
+    expect(row(id)).toMatchObject({ status: "queued", claimed_by: smsWorkerId("dead-host:3000"), attempts: 1 });
+    expect(row(id).sending_at).toBe(iso(0));
+
+    // Before the lease ends nobody takes it; after, the next claim fails it instead of sending it.
+    at(60_000);
+    expect(claimSms(5, "live-host:3000#bb")).toEqual([]);
+    at(GATEWAY_TIMEOUT_MS + 60_000);
+    expect(await sendQueued(5, fastGateway())).toEqual({ sent: 0, failed: 0, retried: 0 });
+    expect(row(id)).toMatchObject({ status: "failed", error: INTERRUPTED_ERROR, claimed_by: null });
+    expect(hits).toHaveLength(1);
+  });
+
+  it("two workers with their own claims send each of 40 messages once", async () => {
+    configureGateway();
+    reply = { status: 200, body: ok(), delayMs: 2 };
+    queueSms(
+      Array.from({ length: 40 }, (_, i) => ({
+        to: `98000002${String(i).padStart(2, "0")}`,
+        text: "hi",
+        purpose: "broadcast" as const,
+      })),
+    );
+    const stops = [
+      startSmsWorker({ ratePerSecond: 1000, intervalMs: 20, slot: "worker-a" }),
+      startSmsWorker({ ratePerSecond: 1000, intervalMs: 20, slot: "worker-b" }),
+    ];
+    try {
+      await vi.waitFor(() => expect(hits).toHaveLength(40), { timeout: 5000, interval: 20 });
+      await vi.waitFor(() => expect(listOutbox({ limit: 100 }).every((m) => m.status === "sent")).toBe(true));
+    } finally {
+      await Promise.all(stops.map((stop) => stop()));
+    }
+    expect(new Set(hits.map((h) => h.form.get("to"))).size).toBe(40);
+    const owners = new Set(listOutbox({ limit: 100 }).map((m) => m.claimed_by));
+    expect(owners).toEqual(new Set([null]));
+  });
+});
+
+describe("restart after a crash", () => {
+  it("claims left by an earlier run of this slot go back to the queue at once: unsent ones are sent, the one with the gateway is failed", async () => {
+    configureGateway();
+    at(0);
+    const slot = "vps-1:3000";
+    const previous = `${slot}#oldrun`;
+    queueSms([
+      { to: "9800000121", text: "offer 1", purpose: "broadcast" },
+      { to: "9800000122", text: "offer 2", purpose: "broadcast" },
+    ]);
+    const otp = queueMessage(db, { to: "9800000123", text: "Your code is 555111", purpose: "otp", subjectId: 5 });
+    const inFlight = queueMessage(db, { to: "9800000124", text: "Your code is 555222", purpose: "otp", subjectId: 6 });
+    // The earlier run claimed everything (leases a minute long) and was killed while one code was with the gateway.
+    const claimed = claimSms(10, previous);
+    expect(claimed.map((m) => m.id)).toEqual(expect.arrayContaining([otp.id, inFlight.id]));
+    db.update(schema.smsMessages)
+      .set({ sending_at: iso(0), attempts: 1 })
+      .where(eq(schema.smsMessages.id, inFlight.id))
+      .run();
+    // Another slot's claims are not this worker's to take before their lease ends.
+    const otherSlot = queueMessage(db, { to: "9800000125", text: "hello", purpose: "notify" });
+    claimSms(1, "vps-1:3001#live");
+    expect(row(otherSlot.id).claimed_by).toBe("vps-1:3001#live");
+
+    at(1000); // well inside the old leases
+    const stop = startSmsWorker({ ratePerSecond: 1000, intervalMs: 20, slot });
+    try {
+      await vi.waitFor(() => expect(hits).toHaveLength(3), { timeout: 5000, interval: 20 });
+    } finally {
+      await stop();
+    }
+    expect(hits.map((h) => h.form.get("to")).sort()).toEqual(["9800000121", "9800000122", "9800000123"]);
+    expect(row(otp.id)).toMatchObject({ status: "sent", attempts: 1 });
+    expect(row(inFlight.id)).toMatchObject({ status: "failed", error: INTERRUPTED_ERROR });
+    expect(codeDelivery("otp", 6)).toMatchObject({ status: "failed", error: INTERRUPTED_ERROR });
+    expect(row(otherSlot.id)).toMatchObject({ status: "queued", claimed_by: "vps-1:3001#live" });
+  });
+
+  it("another worker's expired lease is taken over; a code past its life is failed, not sent", async () => {
+    configureGateway();
+    at(0);
+    const left = queueMessage(db, { to: "9800000131", text: "hello", purpose: "notify" });
+    claimSms(1, "gone-host:3000#x");
+    const stale = queueMessage(db, { to: "9800000132", text: "Your code is 123123", purpose: "otp", subjectId: 9 });
+    at(CLAIM_LEASE_MS + 11 * 60_000);
+    expect(await sendQueued(10)).toEqual({ sent: 1, failed: 0, retried: 0 });
+    expect(row(left.id)).toMatchObject({ status: "sent" });
+    expect(row(stale.id)).toMatchObject({ status: "failed", error: EXPIRED_ERROR, attempts: 0 });
+    expect(codeDelivery("otp", 9)?.status).toBe("failed");
+    expect(hits.map((h) => h.form.get("to"))).toEqual(["9800000131"]);
+  });
+});
+
+describe("stopping the worker (SIGTERM)", () => {
+  it("the message with the gateway finishes; the others claimed go back to the queue untouched", async () => {
+    configureGateway();
+    reply = { status: 200, body: ok(), delayMs: 300 };
+    queueSms(Array.from({ length: 4 }, (_, i) => ({ to: `980000014${i}`, text: "hi", purpose: "broadcast" as const })));
+    const stop = startSmsWorker({ ratePerSecond: 50, intervalMs: 20, slot: "stopping" });
+    await vi.waitFor(() => expect(hits).toHaveLength(1), { timeout: 5000, interval: 5 });
+    const stopped = stop();
+    const all = () => listOutbox({ limit: 10 }).sort((a, b) => a.id - b.id);
+    expect(all()[0]).toMatchObject({ status: "queued" }); // still with the gateway
+    await stopped;
+    expect(all().map((m) => [m.status, m.attempts, m.claimed_by])).toEqual([
+      ["sent", 1, null],
+      ["queued", 0, null],
+      ["queued", 0, null],
+      ["queued", 0, null],
+    ]);
+    expect(hits).toHaveLength(1);
+    // Whoever starts next sends them.
+    reply = { status: 200, body: ok() };
+    expect(await sendQueued(10)).toEqual({ sent: 3, failed: 0, retried: 0 });
+  });
+});
+
+describe("order and pace", () => {
+  it("codes go before notices and broadcasts queued earlier", async () => {
+    at(0);
+    queueSms(
+      Array.from({ length: 30 }, (_, i) => ({
+        to: `98000003${String(i).padStart(2, "0")}`,
+        text: "offer",
+        purpose: "broadcast" as const,
+      })),
+    );
+    queueSms([{ to: "9800000401", text: "prize", purpose: "notify" }]);
+    at(1000);
+    queueMessage(db, { to: "9800000402", text: "Your code is 999000", purpose: "password-reset", subjectId: 3 });
+    const first = claimSms(3, smsWorkerId());
+    expect(first.map((m) => m.purpose)).toEqual(["password-reset", "notify", "broadcast"]);
+  });
+
+  it("the claim is one index range per priority (no scan, no sort), and takes at most MAX_CLAIM rows", () => {
+    const { sql: text, params } = dueRows(db, 2, iso(0), 10).toSQL();
+    const plan = db.$client.prepare(`explain query plan ${text}`).all(...params) as { detail: string }[];
+    expect(plan.map((p) => p.detail)).toEqual([
+      "SEARCH sms_messages USING INDEX sms_messages_claim_idx (status=? AND priority=? AND due_at<?)",
+    ]);
+    queueSms(
+      Array.from({ length: MAX_CLAIM + 10 }, () => ({ to: "9800000501", text: "x", purpose: "broadcast" as const })),
+    );
+    expect(claimSms(10_000)).toHaveLength(MAX_CLAIM);
+  });
+
+  it("the worker keeps its rate", async () => {
+    configureGateway();
+    queueSms(Array.from({ length: 6 }, (_, i) => ({ to: `980000060${i}`, text: "hi", purpose: "broadcast" as const })));
+    const stop = startSmsWorker({ ratePerSecond: 20, intervalMs: 20, slot: "paced" });
+    try {
+      await vi.waitFor(() => expect(hits).toHaveLength(6), { timeout: 5000, interval: 10 });
+    } finally {
+      await stop();
+    }
+    // 20 per second: six hand-overs span at least five gaps of 50 ms (a little timer slack allowed).
+    expect(hits[5].at - hits[0].at).toBeGreaterThanOrEqual(5 * 50 - 10);
+  });
+
+  it("a large broadcast is queued in chunks", async () => {
+    const n = await queueSmsInChunks(
+      Array.from({ length: 2500 }, () => ({ to: "9800000701", text: "x", purpose: "broadcast" as const })),
+      1000,
+    );
+    expect(n).toBe(2500);
+    expect(listOutbox({ limit: 5000 })).toHaveLength(2500);
+  });
+});
+
+// ---------------------------------------------------------------- the back-office outbox
+
+describe("outbox page and retry (model)", () => {
+  const params = (q: Record<string, string> = {}) => parseTableParams(new URLSearchParams(q));
+  const noCodes = { permissions: ["send-sms"] };
+  const seesCodes = { permissions: ["send-sms", "read-user"] };
+
+  async function seed() {
+    configureGateway();
+    const otp = await sendSms({ to: "9811111111", text: "Your code is 482913", purpose: "otp" });
+    const reset = await sendSms({ to: "9811111111", text: "Reset code 771234", purpose: "password-reset" });
+    reply = gatewayError(1007, "Invalid Receiver");
+    const notify = await sendSms({ to: "9822222222", text: "Prize 5000 won, code-free", purpose: "notify" });
+    const failedOtp = await sendSms({ to: "9822222222", text: "Your code is 123456", purpose: "otp" });
+    reply = { status: 200, body: ok() };
+    return { otp, reset, notify, failedOtp };
+  }
+
+  it("masks codes for staff who may not see codes; password-reset codes for everyone", async () => {
+    const { otp, reset, notify } = await seed();
+    const byId = (rows: { id: number; text: string }[], id: number) => rows.find((r) => r.id === id)!.text;
+    const hidden = outboxPage(noCodes, params()).data;
+    expect(byId(hidden, otp.id)).toBe("Your code is ••••••");
+    expect(byId(hidden, reset.id)).toBe("Reset code ••••••");
+    expect(byId(hidden, notify.id)).toBe("Prize 5000 won, code-free");
+    const shown = outboxPage(seesCodes, params()).data;
+    expect(byId(shown, otp.id)).toBe("Your code is 482913");
+    expect(byId(shown, reset.id)).toBe("Reset code ••••••");
+    expect(hidden.every((r) => !("claimed_by" in r))).toBe(true);
+  });
+
+  it("pages with status and purpose filters and a phone search (never a text search)", async () => {
+    const { otp, reset, notify, failedOtp } = await seed();
+    const ids = (t: { data: { id: number }[] }) => t.data.map((r) => r.id);
+    expect(ids(outboxPage(noCodes, params()))).toEqual([failedOtp.id, notify.id, reset.id, otp.id]);
+    expect(ids(outboxPage(noCodes, params(), { status: "failed" }))).toEqual([failedOtp.id, notify.id]);
+    expect(ids(outboxPage(noCodes, params(), { purpose: "otp" }))).toEqual([failedOtp.id, otp.id]);
+    expect(ids(outboxPage(noCodes, params({ search: "+977 9811111111" })))).toEqual([reset.id, otp.id]);
+    expect(ids(outboxPage(noCodes, params({ search: "9822" })))).toEqual([failedOtp.id, notify.id]);
+    expect(ids(outboxPage(noCodes, params({ search: "482913" })))).toEqual([]);
+    expect(ids(outboxPage(noCodes, params({ search: "code" })))).toEqual([]);
+    const page = outboxPage(noCodes, params({ length: "2", start: "2" }));
+    expect(page).toMatchObject({ recordsTotal: 4, recordsFiltered: 4 });
+    expect(ids(page)).toEqual([reset.id, otp.id]);
+    expect(
+      outboxPage(noCodes, params())
+        .data.filter((r) => r.retryable)
+        .map((r) => r.id),
+    ).toEqual([notify.id]);
+  });
+
+  const auditRows = () => db.select().from(schema.auditLog).where(eq(schema.auditLog.action, "sms.retry")).all();
+  const actor = { id: 7, email: "ho@example.test", address: "10.0.0.7" };
+
+  it("a retry puts the failed message back in the queue with its audit row; the worker sends it", async () => {
+    const { notify } = await seed();
+    const result = retryOutboxMessage(actor, notify.id);
+    expect(result.ok).toBe(true);
+    expect(row(notify.id)).toMatchObject({ status: "queued", attempts: 0, error: null, claimed_by: null });
+    const entry = auditRows().at(-1)!;
+    expect(entry).toMatchObject({
+      user_id: 7,
+      user_email: "ho@example.test",
+      address: "10.0.0.7",
+      entity_type: "sms_message",
+      entity_id: String(notify.id),
+    });
+    expect(JSON.parse(entry.changes)).toMatchObject({
+      status: { before: "failed", after: "queued" },
+      attempts: { before: 1, after: 0 },
+      error: { before: expect.stringMatching(/invalid receiver/), after: null },
+    });
+    expect(await sendQueued(5)).toEqual({ sent: 1, failed: 0, retried: 0 });
+    expect(row(notify.id).status).toBe("sent");
+  });
+
+  it("refuses a code message, a message that did not fail and an unknown id; nothing changes, no audit row", async () => {
+    const { otp, failedOtp } = await seed();
+    const audited = auditRows().length;
+    expect(retryOutboxMessage(actor, failedOtp.id)).toMatchObject({
+      ok: false,
+      code: "conflict",
+      message: "Only a failed message without a code can be sent again.",
+    });
+    expect(retryOutboxMessage(actor, otp.id)).toMatchObject({ ok: false, code: "conflict" });
+    expect(retryOutboxMessage(actor, 999_999)).toMatchObject({ ok: false, code: "not_found" });
+    expect(row(failedOtp.id).status).toBe("failed");
+    expect(auditRows()).toHaveLength(audited);
+  });
+
+  it("refuses a message to an invalid number", async () => {
+    const bad = await sendSms({ to: "12345", text: "hello", purpose: "notify" });
+    expect(retryOutboxMessage(SYSTEM, bad.id)).toMatchObject({
+      ok: false,
+      code: "conflict",
+      message: expect.stringMatching(/not a valid mobile/),
+    });
+  });
+
+  it("the retry and its audit row are one transaction: an audit write that fails leaves the message failed", async () => {
+    const { notify } = await seed();
+    db.$client.exec(
+      `CREATE TEMP TRIGGER audit_refuses BEFORE INSERT ON audit_log BEGIN SELECT RAISE(ABORT, 'audit down'); END`,
+    );
+    try {
+      expect(() => retryOutboxMessage(actor, notify.id)).toThrow(/audit down/);
+    } finally {
+      db.$client.exec(`DROP TRIGGER temp.audit_refuses`);
+    }
+    expect(row(notify.id)).toMatchObject({ status: "failed", attempts: 1 });
+  });
+
+  it("a retried broadcast message takes its failure back from the broadcast's counters", async () => {
+    configureGateway();
+    const broadcast = db
+      .insert(schema.smsBroadcasts)
+      .values({ type: "MOBILE", text: "Offer", total: 2, mobiles: "[]" })
+      .returning()
+      .get();
+    queueSms(
+      ["9800000801", "9800000802"].map((to) => ({
+        to,
+        text: "Offer",
+        purpose: "broadcast" as const,
+        broadcastId: broadcast.id,
+      })),
+    );
+    script = [gatewayError(1007, "Invalid Receiver")];
+    await sendQueued(5);
+    const counters = () =>
+      db.select().from(schema.smsBroadcasts).where(eq(schema.smsBroadcasts.id, broadcast.id)).get()!;
+    expect(counters()).toMatchObject({ sent: 1, failed: 1, status: "done" });
+    const failed = listOutbox({ broadcastId: broadcast.id }).find((m) => m.status === "failed")!;
+    expect(retryOutboxMessage(actor, failed.id).ok).toBe(true);
+    expect(counters()).toMatchObject({ sent: 1, failed: 0, status: "sending" });
+    await sendQueued(5);
+    expect(counters()).toMatchObject({ sent: 2, failed: 0, status: "done" });
   });
 });

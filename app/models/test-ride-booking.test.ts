@@ -1,13 +1,18 @@
 // The public "Book a Ride" rules against a real SQLite copy: the state → district → city →
-// branch cascade, validation with the spec's error fields, double submit, captcha (local
-// fake siteverify server), honeypot and rate limits.
+// branch cascade, validation with the spec's error fields (the shared schema), the booking in
+// one transaction with its counters, double submit, and the route's guard: captcha (local fake
+// siteverify server), honeypot and the client address's limit.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
+import { testRideSchema, type TestRideInput } from "~/schemas/test-ride";
+import { parseValue, type Body } from "~/utils/body.server";
+import { chargeAddress, checkCaptcha, screenPublicForm } from "~/utils/public-guard.server";
 import { makeBikeModel, makeBranch, nextPhone } from "../../tests/fixtures";
-import { bookingBranches, createTestRide, narrowBooking, type BookingBranch } from "./test-ride.server";
+import { narrowBooking, type BookingBranch } from "./booking-cascade";
+import { bookingBranches, bookTestRide, testRideByFormToken } from "./test-ride.server";
 
 let model: ReturnType<typeof makeBikeModel>;
 let ktm1: ReturnType<typeof makeBranch>;
@@ -15,25 +20,38 @@ let ktm2: ReturnType<typeof makeBranch>;
 let pokhara: ReturnType<typeof makeBranch>;
 const STATE = `Zone ${Date.now().toString(36)}`;
 
-function form(values: Record<string, string | undefined>): FormData {
+function form(values: Record<string, string | undefined>): Body {
   const f = new FormData();
   for (const [k, v] of Object.entries(values)) if (v !== undefined) f.append(k, v);
-  return f;
+  return { kind: "form", form: f };
 }
 
-const valid = (over: Record<string, string | undefined> = {}) =>
-  form({
-    type: "TESTRIDE",
-    name: "Bimala Gurung",
-    state: STATE,
-    district: "Kathmandu",
-    city: "Kathmandu",
-    email: "bimala@example.com",
-    phone: nextPhone(),
-    bike_model_id: String(model.id),
-    branch_id: String(ktm1.id),
-    ...over,
-  });
+const fields = (over: Record<string, string | undefined> = {}) => ({
+  type: "TESTRIDE",
+  name: "Bimala Gurung",
+  state: STATE,
+  district: "Kathmandu",
+  city: "Kathmandu",
+  email: "bimala@example.com",
+  phone: nextPhone(),
+  bike_model_id: String(model.id),
+  branch_id: String(ktm1.id),
+  ...over,
+});
+
+/** The values as the route hands them to the model: parsed by the shared schema. */
+function valid(over: Record<string, string | undefined> = {}): TestRideInput {
+  const parsed = parseValue(form(fields(over)), testRideSchema);
+  if (!parsed.ok) throw new Error(parsed.message);
+  return parsed.value;
+}
+
+const counter = (name: string, key: string) =>
+  db
+    .select()
+    .from(schema.rateLimitCounters)
+    .where(and(eq(schema.rateLimitCounters.name, name), eq(schema.rateLimitCounters.key, key)))
+    .get()?.points ?? 0;
 
 beforeAll(() => {
   model = makeBikeModel();
@@ -94,10 +112,9 @@ describe("narrowBooking", () => {
   });
 });
 
-describe("createTestRide", () => {
-  it("books a test ride (the default type) with first and last name and the utm_source", async () => {
-    const input = valid({ type: undefined, name: "Bimala  Kumari Gurung", utm_source: "facebook" });
-    const result = await createTestRide(input);
+describe("bookTestRide", () => {
+  it("books a test ride (the default type) with first and last name and the utm_source", () => {
+    const result = bookTestRide(valid({ type: undefined, name: "Bimala  Kumari Gurung", utm_source: "facebook" }));
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.testRide).toMatchObject({
@@ -110,37 +127,36 @@ describe("createTestRide", () => {
       state: STATE,
       utm_source: "facebook",
     });
-    const booking = await createTestRide(valid({ type: "BOOKING", email: "" }));
+    const booking = bookTestRide(valid({ type: "BOOKING", email: "" }));
     expect(booking.ok && booking.testRide.type).toBe("BOOKING");
     expect(booking.ok && booking.testRide.email).toBeNull();
   });
 
-  it("reports the spec's booking error fields", async () => {
-    const result = await createTestRide(form({ type: "RACE", email: "nope" }));
+  it("the shared schema reports the spec's booking error fields", () => {
+    const result = parseValue(form({ type: "RACE", email: "nope" }), testRideSchema);
     expect(result.ok).toBe(false);
     if (result.ok) return;
+    expect(result.code).toBe("invalid");
     expect(Object.keys(result.errors).sort()).toEqual(
       ["bike_model_id", "branch_id", "city", "district", "email", "name", "phone", "state", "type"].sort(),
     );
     expect(result.errors.district).toEqual(["Please choose a district."]);
   });
 
-  it("keeps the place consistent with the branch", async () => {
-    const wrongDistrict = await createTestRide(
-      valid({ district: "Kaski", city: "Pokhara", branch_id: String(pokhara.id) }),
-    );
+  it("keeps the place consistent with the branch", () => {
+    const wrongDistrict = bookTestRide(valid({ district: "Kaski", city: "Pokhara", branch_id: String(pokhara.id) }));
     expect(wrongDistrict).toMatchObject({
       ok: false,
+      code: "invalid",
       errors: { district: ["Please choose a district of the chosen state."] },
     });
-    const wrongBranch = await createTestRide(valid({ branch_id: String(pokhara.id) }));
+    const wrongBranch = bookTestRide(valid({ branch_id: String(pokhara.id) }));
     expect(wrongBranch).toMatchObject({
       ok: false,
       errors: { branch_id: ["Please choose a branch in the chosen city."] },
     });
-    const otherInCity = await createTestRide(valid({ branch_id: String(ktm2.id) }));
-    expect(otherInCity.ok).toBe(true);
-    const unknownModel = await createTestRide(valid({ bike_model_id: "999999" }));
+    expect(bookTestRide(valid({ branch_id: String(ktm2.id) })).ok).toBe(true);
+    const unknownModel = bookTestRide(valid({ bike_model_id: "999999" }));
     expect(unknownModel).toMatchObject({
       ok: false,
       errors: { bike_model_id: ["Please choose a model from the list."] },
@@ -150,22 +166,65 @@ describe("createTestRide", () => {
   it("creates one booking for a form sent twice", async () => {
     const token = `ride-${Date.now().toString(36)}-abcdefgh`;
     const input = valid({ form_token: token });
-    const [a, b] = await Promise.all([createTestRide(input), createTestRide(input)]);
-    const c = await createTestRide(input);
+    const [a, b] = await Promise.all([
+      Promise.resolve().then(() => bookTestRide(input)),
+      Promise.resolve().then(() => bookTestRide(input)),
+    ]);
+    const c = bookTestRide(input);
     expect(a.ok && b.ok && c.ok).toBe(true);
     expect(db.select().from(schema.testRides).where(eq(schema.testRides.form_token, token)).all()).toHaveLength(1);
     expect(c.ok && c.duplicate).toBe(true);
+    expect(testRideByFormToken(token)?.id).toBe(a.ok ? a.testRide.id : -1);
+    // The second submit costs the phone nothing.
+    expect(counter("test-ride-phone", input.phone)).toBe(1);
   });
 
-  it("turns a filled honeypot away", async () => {
-    expect(await createTestRide(valid({ website: "x" }))).toMatchObject({ ok: false, reason: "rejected" });
-  });
-
-  it("limits bookings per phone", async () => {
+  it("limits bookings per phone", () => {
     const phone = nextPhone();
-    for (let i = 0; i < 5; i++) expect((await createTestRide(valid({ phone }))).ok).toBe(true);
-    const sixth = await createTestRide(valid({ phone }));
-    expect(sixth).toMatchObject({ ok: false, reason: "rate_limited" });
+    for (let i = 0; i < 5; i++) expect(bookTestRide(valid({ phone })).ok).toBe(true);
+    const sixth = bookTestRide(valid({ phone }));
+    expect(sixth).toMatchObject({ ok: false, code: "rate_limited" });
+    expect(sixth.ok === false && sixth.retryAfterSeconds).toBeGreaterThan(0);
+  });
+
+  it("takes the record and its counters in one transaction: a failed write leaves no point behind", () => {
+    const address = `10.77.${Math.floor(Math.random() * 250)}.1`;
+    const input = valid();
+    db.$client.exec(`create temp trigger refuse_booking before insert on test_rides
+      when new.phone = '${input.phone}' begin select raise(abort, 'refused'); end`);
+    try {
+      expect(() => bookTestRide(input, { charge: chargeAddress("test-ride-ip", address) })).toThrow(/refused/);
+    } finally {
+      db.$client.exec("drop trigger refuse_booking");
+    }
+    expect(counter("test-ride-ip", address)).toBe(0);
+    expect(counter("test-ride-phone", input.phone)).toBe(0);
+    // The same booking goes through once the write can be made, and then counts.
+    expect(bookTestRide(input, { charge: chargeAddress("test-ride-ip", address) }).ok).toBe(true);
+    expect(counter("test-ride-ip", address)).toBe(1);
+    expect(counter("test-ride-phone", input.phone)).toBe(1);
+  });
+});
+
+describe("the route's guard", () => {
+  it("turns a filled honeypot away", () => {
+    expect(screenPublicForm(form(fields({ website: "x" })), "10.2.2.2", "test-ride-ip")).toMatchObject({
+      ok: false,
+      code: "invalid",
+      errors: { form: ["Your form could not be accepted. Please try again."] },
+    });
+    expect(screenPublicForm(form(fields()), "10.2.2.2", "test-ride-ip")).toBeNull();
+  });
+
+  it("limits bookings per address: the point is taken with the booking, the guard refuses once over", () => {
+    const address = `10.88.${Math.floor(Math.random() * 250)}.9`;
+    for (let i = 0; i < 20; i++) {
+      expect(screenPublicForm(form(fields()), address, "test-ride-ip")).toBeNull();
+      expect(bookTestRide(valid(), { charge: chargeAddress("test-ride-ip", address) }).ok).toBe(true);
+    }
+    expect(screenPublicForm(form(fields()), address, "test-ride-ip")).toMatchObject({ code: "rate_limited" });
+    const over = bookTestRide(valid(), { charge: chargeAddress("test-ride-ip", address) });
+    expect(over).toMatchObject({ ok: false, code: "rate_limited" });
   });
 
   describe("captcha", () => {
@@ -191,16 +250,14 @@ describe("createTestRide", () => {
       process.env.RECAPTCHA_SITE_KEY = "site";
       process.env.RECAPTCHA_SECRET = "secret";
       success = false;
-      const refused = await createTestRide(valid({ "g-recaptcha-response": "t" }), { clientAddress: "10.1.1.1" });
-      expect(refused).toMatchObject({
+      const body = form(fields({ "g-recaptcha-response": "t" }));
+      expect(await checkCaptcha(body, "10.1.1.1")).toMatchObject({
         ok: false,
-        reason: "captcha",
+        code: "invalid",
         errors: { "g-recaptcha-response": ["Please verify that you are not a robot."] },
       });
       success = true;
-      expect((await createTestRide(valid({ "g-recaptcha-response": "t" }), { clientAddress: "10.1.1.1" })).ok).toBe(
-        true,
-      );
+      expect(await checkCaptcha(body, "10.1.1.1")).toBeNull();
     });
   });
 });

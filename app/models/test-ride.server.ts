@@ -1,28 +1,51 @@
-/** Test rides and bookings: the back-office list, detail, delete and download, always inside the user's branch scope. */
+/**
+ * Test rides and bookings: the public booking ("Book a Ride"), and the back
+ * office's list, detail, delete and download, always inside the user's branch
+ * scope.
+ *
+ * The booking takes values parsed by testRideSchema; the route's guard does
+ * the honeypot, the captcha and the client address's limit (app/utils/
+ * public-guard.server.ts), and hands the address's point to the booking's
+ * transaction, so a booking is one commit: the record and its rate-limit
+ * counters.
+ */
 import { and, count, desc, eq, gte, isNull, lt, or, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { db, schema } from "@db/index";
-import { runTable, type TableParams } from "~/utils/datatable.server";
-import { displayDateTime, kathmanduToUtc, nowIso } from "~/utils/time";
-import { branchCondition, type Scope } from "./scope.server";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { TEST_RIDE_MESSAGES as TR, testRideSchema, type TestRideInput } from "~/schemas/test-ride";
-import { jsonToFormData } from "~/utils/api.server";
-import { CAPTCHA_FIELD, honeypotTripped, verifyCaptcha } from "~/utils/captcha.server";
+import { db, schema, type Tx } from "@db/index";
+import type { TestRide } from "@db/schema";
+import { audit, diff } from "~/models/audit.server";
+import { fail, FailureError, type Failure, type FieldErrors, type Result } from "~/models/failure";
+import { transact } from "~/models/transaction.server";
+import { isDateOrDateTime } from "~/schemas/primitives";
+import { TEST_RIDE_MESSAGES as TR, type TestRideFilters, type TestRideInput } from "~/schemas/test-ride";
 import { randomSlug } from "~/utils/crypto.server";
-import { hit, tooManyMessage } from "~/utils/rate-limit.server";
+import { runTable, type TableParams } from "~/utils/datatable.server";
+import { take } from "~/utils/rate-limit.server";
+import { displayDateTime, kathmanduBounds, nowIso } from "~/utils/time";
 import { findActiveBikeModel } from "./bike-model.server";
-import { listBranches, type PublicBranch } from "./branch.server";
+import { narrowBooking, type BookingBranch } from "./booking-cascade";
+import { listBranches } from "./branch.server";
+import { branchCondition, type Scope, type ScopedActor } from "./scope.server";
+
+export type { TestRideFilters };
 
 const { testRides, bikeModels, branches, registrations } = schema;
 const referrer = alias(registrations, "referrer");
 
-export type TestRideFilters = { from?: string | null; to?: string | null };
+export const TEST_RIDE_NOT_FOUND = "Test ride not found.";
 
-function filterConditions(f: TestRideFilters): (SQL | undefined)[] {
+// ---------------------------------------------------------------- back office
+
+/** From/to as the download may still pass them, unparsed: values that are not dates are left out. */
+type LooseDateRange = { from?: string | null; to?: string | null };
+
+const checked = (v: string | null | undefined) => (v && isDateOrDateTime(v) ? v : null);
+
+function filterConditions(f: TestRideFilters | LooseDateRange): (SQL | undefined)[] {
+  const bounds = kathmanduBounds(checked(f.from), checked(f.to));
   return [
-    f.from ? gte(testRides.created_at, kathmanduToUtc(f.from)) : undefined,
-    f.to ? lt(testRides.created_at, kathmanduToUtc(f.to)) : undefined,
+    bounds.from ? gte(testRides.created_at, bounds.from) : undefined,
+    bounds.to ? lt(testRides.created_at, bounds.to) : undefined,
   ];
 }
 
@@ -49,44 +72,31 @@ const selection = {
   referrer_name: referrer.name,
 };
 
-type Flat = { [K in keyof typeof selection]: unknown };
-
-function shape(r: Flat) {
-  const { bike_model_title, branch_title, referrer_name, ...rest } = r as Record<string, unknown>;
-  return {
-    ...(rest as {
-      id: number;
-      slug: string;
-      type: "TESTRIDE" | "BOOKING";
-      name: string;
-      email: string | null;
-      phone: string;
-      state: string;
-      district: string;
-      city: string;
-      created_at: string;
-      branch_id: number;
-      bike_model_id: number;
-      utm_source: string | null;
-    }),
-    bike_model: { title: (bike_model_title as string) ?? "" },
-    branch: { title: (branch_title as string) ?? "" },
-    referrer: referrer_name ? { title: referrer_name as string } : null,
-  };
-}
-
-export type TestRideRow = ReturnType<typeof shape>;
-
-function joined() {
+/** Bookings with their model, branch and referrer (a registered customer of the scope's reach). */
+function joined(scope: Scope) {
   return db
     .select(selection)
     .from(testRides)
     .leftJoin(bikeModels, eq(bikeModels.id, testRides.bike_model_id))
     .leftJoin(branches, eq(branches.id, testRides.branch_id))
-    .leftJoin(referrer, eq(referrer.id, testRides.referrer_id));
+    .leftJoin(referrer, and(eq(referrer.id, testRides.referrer_id), branchCondition(referrer.branch_id, scope)));
 }
 
-export function listTestRides(scope: Scope, params: TableParams, filters: TestRideFilters) {
+type Flat = ReturnType<ReturnType<typeof joined>["all"]>[number];
+
+function shape({ bike_model_title, branch_title, referrer_name, ...rest }: Flat) {
+  return {
+    ...rest,
+    bike_model: { title: bike_model_title ?? "" },
+    branch: { title: branch_title ?? "" },
+    referrer: referrer_name ? { title: referrer_name } : null,
+  };
+}
+
+export type TestRideRow = ReturnType<typeof shape>;
+
+/** The list (page and GET /api/v1/test-ride): filters parsed by testRideFiltersSchema. */
+export function listTestRides(scope: Scope, params: TableParams, filters: TestRideFilters = {}) {
   return runTable(params, {
     orderable: { created_at: testRides.created_at, name: testRides.name, id: testRides.id },
     defaultOrder: { column: "id", dir: "desc" },
@@ -95,7 +105,7 @@ export function listTestRides(scope: Scope, params: TableParams, filters: TestRi
     search: [testRides.name, testRides.phone, testRides.email],
     count: (where) => db.select({ n: count() }).from(testRides).where(where).get()?.n ?? 0,
     rows: (where, orderBy, limit, offset) =>
-      joined()
+      joined(scope)
         .where(where)
         .orderBy(...orderBy)
         .limit(limit)
@@ -105,29 +115,48 @@ export function listTestRides(scope: Scope, params: TableParams, filters: TestRi
   });
 }
 
+const byKey = (key: string) =>
+  /^\d+$/.test(key) ? or(eq(testRides.slug, key), eq(testRides.id, Number(key))) : eq(testRides.slug, key);
+
 /** One booking by slug or id, only inside the scope. */
 export function getTestRide(scope: Scope, key: string): TestRideRow | null {
-  const byKey = /^\d+$/.test(key)
-    ? or(eq(testRides.slug, key), eq(testRides.id, Number(key)))
-    : eq(testRides.slug, key);
-  const row = joined()
-    .where(and(byKey, ...baseConditions(scope)))
+  const row = joined(scope)
+    .where(and(byKey(key), ...baseConditions(scope)))
     .get();
   return row ? shape(row) : null;
 }
 
-export function deleteTestRide(scope: Scope, key: string): boolean {
-  const ride = getTestRide(scope, key);
-  if (!ride) return false;
-  db.update(testRides).set({ deleted_at: nowIso() }).where(eq(testRides.id, ride.id)).run();
-  return true;
+/** Soft delete of a booking in the actor's reach, with its audit row; not found otherwise. */
+export function deleteTestRide(actor: ScopedActor, key: string): Result {
+  return transact((tx) => {
+    const before = tx
+      .select()
+      .from(testRides)
+      .where(and(byKey(key), ...baseConditions(actor.scope)))
+      .get();
+    if (!before) throw new FailureError(fail.notFound(TEST_RIDE_NOT_FOUND));
+    const after = tx
+      .update(testRides)
+      .set({ deleted_at: nowIso() })
+      .where(eq(testRides.id, before.id))
+      .returning()
+      .get();
+    audit(tx, actor, {
+      action: "test_ride.delete",
+      entityType: "test_ride",
+      entityId: before.slug,
+      changes: diff(before, after),
+    });
+    return { ok: true as const };
+  });
 }
 
-export function* exportTestRides(scope: Scope, filters: TestRideFilters): Generator<TestRideRow> {
+/** Every booking of the filters in scope, newest first, read in pages (TestRides.xls). */
+export function* exportTestRides(scope: Scope, filters: TestRideFilters | LooseDateRange): Generator<TestRideRow> {
   const where = and(...baseConditions(scope), ...filterConditions(filters));
   const pageSize = 5000;
   for (let lastId = Number.MAX_SAFE_INTEGER; ;) {
-    const page = joined()
+    const page = joined(scope)
       .where(and(where, lt(testRides.id, lastId)))
       .orderBy(desc(testRides.id))
       .limit(pageSize)
@@ -156,63 +185,14 @@ export const TEST_RIDE_COLUMNS = [
 
 // ---------------------------------------------------------------- public booking ("Book a Ride")
 
-export type BookingBranch = Pick<PublicBranch, "id" | "title" | "state" | "district" | "city">;
-
-export type BookingSelection = {
-  state?: string | null;
-  district?: string | null;
-  city?: string | null;
-  branch_id?: number | string | null;
-};
-
-export type BookingCascade = {
-  states: string[];
-  districts: string[];
-  cities: string[];
-  branches: BookingBranch[];
-  /** The selection cleaned of values outside the narrowed lists, with the first branch auto-selected once a city is chosen. */
-  selection: { state: string; district: string; city: string; branch_id: number | null };
-};
-
-const sortedUnique = (values: string[]) => [...new Set(values)].sort((a, b) => a.localeCompare(b));
-
 /** The ordered branch list the booking form narrows (states, districts and cities come from it). */
 export function bookingBranches(): BookingBranch[] {
   return listBranches().map(({ id, title, state, district, city }) => ({ id, title, state, district, city }));
 }
 
-/**
- * The cascade of spec 001 §7: a state narrows the districts, a district the
- * cities, a city the branches (and selects the first). Without a choice a
- * level offers every value under the levels chosen above it.
- */
-export function narrowBooking(all: BookingBranch[], sel: BookingSelection): BookingCascade {
-  const states = sortedUnique(all.map((b) => b.state));
-  const state = sel.state && states.includes(sel.state) ? sel.state : "";
-  const inState = state ? all.filter((b) => b.state === state) : all;
-  const districts = sortedUnique(inState.map((b) => b.district));
-  const district = sel.district && districts.includes(sel.district) ? sel.district : "";
-  const inDistrict = district ? inState.filter((b) => b.district === district) : inState;
-  const cities = sortedUnique(inDistrict.map((b) => b.city));
-  const city = sel.city && cities.includes(sel.city) ? sel.city : "";
-  const branchList = city ? inDistrict.filter((b) => b.city === city) : inDistrict;
-  const wanted = Number(sel.branch_id);
-  const chosen = branchList.find((b) => b.id === wanted);
-  const branch_id = chosen ? chosen.id : city && branchList.length ? branchList[0].id : null;
-  return { states, districts, cities, branches: branchList, selection: { state, district, city, branch_id } };
-}
-
-export type BookingFailureReason = "invalid" | "captcha" | "rate_limited" | "rejected";
-
-export type CreateTestRideResult =
-  | { ok: true; testRide: TestRide; duplicate: boolean }
-  | { ok: false; reason: BookingFailureReason; errors: Record<string, string[]>; retryAfterSeconds?: number };
-
-type TestRide = typeof testRides.$inferSelect;
-
-/** Place and model checks against the branch list: the spec's error keys (city errors also under city). */
-function bookingReferenceErrors(value: TestRideInput): Record<string, string[]> {
-  const errors: Record<string, string[]> = {};
+/** Place and model checks against the branch list: the spec's error keys. */
+function bookingReferenceErrors(value: TestRideInput): FieldErrors {
+  const errors: FieldErrors = {};
   const all = bookingBranches();
   const cascade = narrowBooking(all, value);
   if (!cascade.selection.state) errors.state = [TR.stateUnknown];
@@ -230,67 +210,46 @@ function bookingReferenceErrors(value: TestRideInput): Record<string, string[]> 
   return errors;
 }
 
-function rideByFormToken(token: string | null) {
-  if (!token) return undefined;
-  return db.select().from(testRides).where(eq(testRides.form_token, token)).get();
+/** The booking a form token already made, if any (a form sent twice). */
+export function testRideByFormToken(token: string | null | undefined): TestRide | null {
+  if (!token) return null;
+  return db.select().from(testRides).where(eq(testRides.form_token, token)).get() ?? null;
 }
 
+export type BookingOptions = {
+  /**
+   * Limits the caller takes inside the booking's transaction (the client
+   * address's point): null to go on, a Failure to refuse. The counters taken
+   * are kept when the booking is refused.
+   */
+  charge?: (tx: Tx) => Failure | null;
+};
+
 /**
- * A public test ride or booking: honeypot, captcha (when configured) and rate
- * limits per address and phone; the place must match the chosen branch. The
- * same form token again returns the first booking with duplicate: true.
+ * A public test ride or booking, in one transaction: the same form token
+ * again gives the first booking (duplicate: true, nothing counted); then the
+ * caller's limits are taken; the place must match the chosen branch and the
+ * model must be active; the phone's limit is taken; then the record.
  */
-export async function createTestRide(
-  input: unknown,
-  ctx: { clientAddress?: string | null; formToken?: string | null } = {},
-): Promise<CreateTestRideResult> {
-  const form = input instanceof FormData ? input : jsonToFormData(input ?? {});
-  const rawToken = ctx.formToken ?? form.get("form_token");
-  const token = typeof rawToken === "string" && /^[A-Za-z0-9_-]{16,64}$/.test(rawToken.trim()) ? rawToken.trim() : null;
-  const again = rideByFormToken(token);
-  if (again) return { ok: true, testRide: again, duplicate: true };
-  if (honeypotTripped(form))
-    return { ok: false, reason: "rejected", errors: { form: ["Your form could not be accepted. Please try again."] } };
+export function bookTestRide(
+  value: TestRideInput,
+  options: BookingOptions = {},
+): Result<{ testRide: TestRide; duplicate: boolean }> {
+  return transact((tx) => {
+    if (value.form_token) {
+      const first = tx.select().from(testRides).where(eq(testRides.form_token, value.form_token)).get();
+      if (first) return { ok: true as const, testRide: first, duplicate: true };
+    }
+    // Refusals below return (not throw): the counters taken so far are kept.
+    const charged = options.charge?.(tx);
+    if (charged) return charged;
+    const errors = bookingReferenceErrors(value);
+    if (Object.keys(errors).length) return fail.invalid(errors);
+    const byPhone = take(tx, "test-ride-phone", value.phone);
+    if (!byPhone.ok) return fail.rateLimited(byPhone.retryAfterSeconds);
 
-  if (ctx.clientAddress) {
-    const res = await hit("test-ride-ip", ctx.clientAddress);
-    if (!res.ok)
-      return {
-        ok: false,
-        reason: "rate_limited",
-        errors: { form: [tooManyMessage(res.retryAfterSeconds)] },
-        retryAfterSeconds: res.retryAfterSeconds,
-      };
-  }
-  const submission = parseWithZod(form, { schema: testRideSchema });
-  if (submission.status !== "success") {
-    const errors: Record<string, string[]> = {};
-    for (const [k, v] of Object.entries(submission.error ?? {})) if (v?.length) errors[k || "form"] = v;
-    return { ok: false, reason: "invalid", errors };
-  }
-  const value = submission.value as TestRideInput;
-  const refErrors = bookingReferenceErrors(value);
-  if (Object.keys(refErrors).length) return { ok: false, reason: "invalid", errors: refErrors };
-
-  const captcha = await verifyCaptcha(form.get(CAPTCHA_FIELD), ctx.clientAddress);
-  if (!captcha.ok)
-    return {
-      ok: false,
-      reason: "captcha",
-      errors: { [CAPTCHA_FIELD]: [captcha.message ?? "Please verify that you are not a robot."] },
-    };
-  const byPhone = await hit("test-ride-phone", value.phone);
-  if (!byPhone.ok)
-    return {
-      ok: false,
-      reason: "rate_limited",
-      errors: { form: [tooManyMessage(byPhone.retryAfterSeconds)] },
-      retryAfterSeconds: byPhone.retryAfterSeconds,
-    };
-
-  const [first_name, ...rest] = value.name.split(" ");
-  try {
-    const testRide = db
+    const [first_name, ...rest] = value.name.split(" ");
+    const testRide = tx
       .insert(testRides)
       .values({
         slug: randomSlug(),
@@ -306,16 +265,11 @@ export async function createTestRide(
         district: value.district,
         city: value.city,
         utm_source: value.utm_source ?? null,
-        form_token: token,
+        form_token: value.form_token ?? null,
         created_at: nowIso(),
       })
       .returning()
       .get();
-    return { ok: true, testRide, duplicate: false };
-  } catch (error) {
-    const first =
-      (error as { code?: string })?.code === "SQLITE_CONSTRAINT_UNIQUE" ? rideByFormToken(token) : undefined;
-    if (first) return { ok: true, testRide: first, duplicate: true };
-    throw error;
-  }
+    return { ok: true as const, testRide, duplicate: false };
+  });
 }

@@ -1,4 +1,4 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { DataTable } from "~/components/DataTable";
@@ -6,12 +6,13 @@ import { RegistrationFilters } from "~/components/counter/RegistrationFilters";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
-import { formatChange } from "~/components/counter/labels";
 import { dashboardStats } from "~/models/dashboard.server";
+import { failureStatus } from "~/models/failure";
+import { formatChange } from "~/models/labels";
 import { prizeLabel } from "~/models/prize-constants";
-import { listRegistrations, readRegistrationFilters } from "~/models/registration.server";
+import { listRegistrations, parseRegistrationQuery, type RegistrationRow } from "~/models/registration-list.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseTableParams } from "~/utils/datatable.server";
+import { emptyTable } from "~/utils/list-query.server";
 import { displayDateTime } from "~/utils/time";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -26,14 +27,20 @@ const REFRESH_MS = 60_000;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  return {
+  const query = parseRegistrationQuery(params);
+  const page = {
     stats: dashboardStats(user.scope),
-    buyers: listRegistrations(user.scope, parseTableParams(params), readRegistrationFilters(params)),
     bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
     branches: user.scope.branchId === null ? listBranchOptions() : null,
     branchTitle: user.branch?.title ?? null,
     at: new Date().toISOString(),
   };
+  // A Registered Buyers filter that cannot be read: its message under it, the figures as always.
+  if (!query.ok) {
+    const buyers = emptyTable<RegistrationRow>(params);
+    return data({ ...page, buyers, filterErrors: query.errors }, { status: failureStatus(query) });
+  }
+  return { ...page, buyers: listRegistrations(user.scope, query.table, query.filters), filterErrors: null };
 }
 
 function Card({ title, value, change, note }: { title: string; value: number; change: number | null; note: string }) {
@@ -50,7 +57,7 @@ function Card({ title, value, change, note }: { title: string; value: number; ch
 }
 
 export default function Dashboard() {
-  const { stats, buyers, bikeModels, branches, branchTitle, at } = useLoaderData<typeof loader>();
+  const { stats, buyers, filterErrors, bikeModels, branches, branchTitle, at } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const revalidator = useRevalidator();
   useEffect(() => {
@@ -100,9 +107,11 @@ export default function Dashboard() {
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/registration/${r.slug}`}
         recordsFiltered={buyers.recordsFiltered}
-        start={Number(params.get("start") ?? 0)}
+        start={Number(params.get("start") ?? 0) || 0}
         search={params.get("search") ?? ""}
-        filters={<RegistrationFilters bikeModels={bikeModels} branches={branches} prizes={false} />}
+        filters={
+          <RegistrationFilters bikeModels={bikeModels} branches={branches} prizes={false} errors={filterErrors} />
+        }
         columns={[
           { key: "name", header: "Name" },
           { key: "phone", header: "Phone" },

@@ -1,14 +1,11 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useLoaderData, useSearchParams } from "@remix-run/react";
-import { and, count, eq, like, type SQL } from "drizzle-orm";
-import { db, schema } from "@db/index";
-import type { SmsMessage } from "@db/schema";
 import { DataTable } from "~/components/DataTable";
-import { sendSms, type SmsPurpose } from "~/models/sms.server";
+import { outboxPage, retryOutboxMessage, type OutboxMessage } from "~/models/sms.server";
+import { outboxFiltersSchema, outboxRetrySchema, SMS_PURPOSES, SMS_STATUSES } from "~/schemas/sms";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseTableParams, runTable, type TableParams } from "~/utils/datatable.server";
-import { canSeeCodes } from "~/utils/permissions";
-import { normalizePhone } from "~/utils/phone";
+import { parseValue, readForm } from "~/utils/body.server";
+import { parseTableParams } from "~/utils/datatable.server";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
@@ -17,87 +14,26 @@ export const handle = { permission: "send-sms" } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "SMS Outbox" }];
 
-const { smsMessages } = schema;
+type Row = OutboxMessage;
 
-const STATUSES = ["queued", "sent", "failed"] as const;
-const PURPOSES = ["otp", "purchase-code", "notify", "password-reset", "broadcast"] as const;
-/** Messages that carry a one-time code: their code is hidden from staff who may not see codes, and they are never re-sent from here. */
-const CODE_PURPOSES = new Set(["otp", "purchase-code", "password-reset"]);
-
-type Row = Omit<SmsMessage, "provider_reply"> & { provider_reply: string | null; retryable: boolean };
-
-function outboxTable(params: TableParams, filters: { status?: string | null; purpose?: string | null }) {
-  return runTable<SmsMessage>(params, {
-    orderable: { id: smsMessages.id, created_at: smsMessages.created_at },
-    defaultOrder: { column: "id", dir: "desc" },
-    base: [],
-    filters: [
-      filters.status && (STATUSES as readonly string[]).includes(filters.status)
-        ? eq(smsMessages.status, filters.status as (typeof STATUSES)[number])
-        : undefined,
-      filters.purpose ? eq(smsMessages.purpose, filters.purpose) : undefined,
-    ],
-    // By phone only: searching texts would find codes.
-    search: (term): SQL | undefined => {
-      const phone = normalizePhone(term);
-      if (phone) return eq(smsMessages.to, phone);
-      const digits = term.replace(/\D/g, "");
-      return digits ? like(smsMessages.to, `${digits}%`) : eq(smsMessages.id, -1);
-    },
-    count: (where) => db.select({ n: count() }).from(smsMessages).where(where).get()?.n ?? 0,
-    rows: (where, orderBy, limit, offset) =>
-      db
-        .select()
-        .from(smsMessages)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset)
-        .all(),
-  });
-}
-
-/** The back-office view of a message: codes masked unless the user may see codes (read-user or create-user). */
-function present(m: SmsMessage, seesCodes: boolean): Row {
-  const hide = m.purpose === "password-reset" || (CODE_PURPOSES.has(m.purpose) && !seesCodes);
-  return {
-    ...m,
-    text: hide ? m.text.replace(/\b\d{4,8}\b/g, (d) => "•".repeat(d.length)) : m.text,
-    provider_reply: m.provider_reply,
-    retryable: m.status === "failed" && !CODE_PURPOSES.has(m.purpose),
-  };
-}
-
-/** GET /admin/outbox (send-sms): every stored SMS with status, provider and reply; filters status, purpose and phone. */
+/** GET /admin/outbox (send-sms): every stored SMS with status, provider and reply; filters status, purpose and phone. Codes masked unless the user may see codes. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  const seesCodes = canSeeCodes(user);
-  const table = outboxTable(parseTableParams(params), { status: params.get("status"), purpose: params.get("purpose") });
-  return data({ ...table, data: table.data.map((m) => present(m, seesCodes)) });
+  const filters = outboxFiltersSchema.parse({ status: params.get("status"), purpose: params.get("purpose") });
+  return data(outboxPage(user, parseTableParams(params), filters));
 }
 
-/** POST intent=retry, id: sends a failed message again (a new outbox row); code messages have their own resend. */
+/** POST intent=retry, id: a failed message without a code goes back to the queue (codes have their own resend). */
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRouteAccess(request, handle);
-  const form = await request.formData();
+  const user = await requireRouteAccess(request, handle);
   const back = `/admin/outbox${new URL(request.url).search}`;
-  const id = Number(form.get("id"));
-  const message = Number.isInteger(id)
-    ? db
-        .select()
-        .from(smsMessages)
-        .where(and(eq(smsMessages.id, id)))
-        .get()
-    : undefined;
-  if (form.get("intent") !== "retry" || !message) return redirectWithToast(back, oops("Message not found."));
-  if (message.status !== "failed" || CODE_PURPOSES.has(message.purpose)) {
-    return redirectWithToast(back, oops("Only a failed message without a code can be sent again."));
-  }
-  const sent = await sendSms({ to: message.to, text: message.text, purpose: message.purpose as SmsPurpose });
-  return sent.status === "failed"
-    ? redirectWithToast(back, oops(`The message failed again: ${sent.error ?? "unknown error"}`))
-    : redirectWithToast(back, success("The message has been sent again."));
+  const parsed = parseValue({ kind: "form", form: await readForm(request) }, outboxRetrySchema);
+  if (!parsed.ok) return redirectWithToast(back, oops(parsed.message));
+  const result = retryOutboxMessage(user, parsed.value.id);
+  return result.ok
+    ? redirectWithToast(back, success("The message is queued to be sent again."))
+    : redirectWithToast(back, oops(result.message));
 }
 
 export default function Outbox() {
@@ -119,7 +55,7 @@ export default function Outbox() {
               <span>Status</span>
               <select name="status" defaultValue={params.get("status") ?? ""}>
                 <option value="">All</option>
-                {STATUSES.map((s) => (
+                {SMS_STATUSES.map((s) => (
                   <option key={s} value={s}>
                     {s}
                   </option>
@@ -130,7 +66,7 @@ export default function Outbox() {
               <span>Purpose</span>
               <select name="purpose" defaultValue={params.get("purpose") ?? ""}>
                 <option value="">All</option>
-                {PURPOSES.map((p) => (
+                {SMS_PURPOSES.map((p) => (
                   <option key={p} value={p}>
                     {p}
                   </option>
@@ -149,11 +85,17 @@ export default function Outbox() {
             render: (r) => <span className={`status status-${r.status}`}>{r.status}</span>,
           },
           { key: "provider", header: "Provider" },
+          { key: "attempts", header: "Tries" },
           { key: "text", header: "Text" },
           {
             key: "reply",
             header: "Reply / error",
-            render: (r) => (r.error ? <span className="field-error">{r.error}</span> : (r.provider_reply ?? "")),
+            render: (r) =>
+              r.error ? (
+                <span className="field-error">{r.status === "queued" ? `Will try again: ${r.error}` : r.error}</span>
+              ) : (
+                (r.provider_reply ?? "")
+              ),
           },
           {
             key: "retry",

@@ -10,10 +10,13 @@ import { counterLinks } from "~/components/counter/styles";
 import {
   deletePreregistration,
   getPreregistrationDetail,
+  PREREGISTRATION_ADMIN_MESSAGES,
   preregistrationActions,
 } from "~/models/preregistration-admin.server";
-import { STATUS_LABELS } from "~/components/counter/labels";
+import { preregistrationNotFound } from "~/components/counter/reply.server";
+import { STATUS_LABELS } from "~/models/preregistration-status";
 import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { readForm } from "~/utils/body.server";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
@@ -29,19 +32,19 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const pre = getPreregistrationDetail(user.scope, params.slug!, { showCode: canSeeCodes(user) });
   // Spec 000 §2: a load failure redirects to /admin.
-  if (!pre) throw await redirectWithToast("/admin", oops("Pre-registration not found."));
+  if (!pre) throw await preregistrationNotFound();
   return { pre, actions: preregistrationActions(pre) };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
   await requireRouteAccess(request, handle);
-  const form = await request.formData();
+  const form = await readForm(request);
   const here = `/admin/preregistration/${params.slug}`;
   if (form.get("intent") !== "delete") return redirectWithToast(here, oops("Unknown action."));
   const staff = await requirePermission(request, "delete-registration");
-  const res = deletePreregistration(staff.scope, params.slug!);
-  if (!res.ok) return redirectWithToast(res.status === 404 ? "/admin/preregistration" : here, oops(res.message));
-  return redirectWithToast("/admin/preregistration", success("Pre-registration deleted."));
+  const res = deletePreregistration(staff, params.slug!);
+  if (!res.ok) return redirectWithToast(res.code === "not_found" ? "/admin/preregistration" : here, oops(res.message));
+  return redirectWithToast("/admin/preregistration", success(PREREGISTRATION_ADMIN_MESSAGES.deleted));
 }
 
 export default function PreregistrationDetail() {

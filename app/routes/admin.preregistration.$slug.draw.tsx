@@ -5,11 +5,11 @@ import { DRAW_REVEAL_CSS, DrawReveal } from "~/components/DrawReveal";
 import { Guard } from "~/components/Guard";
 import { PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
 import { counterLinks } from "~/components/counter/styles";
+import { preregistrationNotFound } from "~/components/counter/reply.server";
 import { findPreregistration } from "~/models/preregistration-admin.server";
-import { getPreregistrationBySlug, prizeSummary } from "~/models/preregistration.server";
+import { counterPrizeSummary } from "~/models/preregistration.server";
 import { prizeLabel } from "~/models/prize-constants";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { oops, redirectWithToast } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;
@@ -19,12 +19,13 @@ export const links: LinksFunction = () => [...counterLinks(), { rel: "stylesheet
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  const pre = findPreregistration(user.scope, params.slug!);
-  if (!pre) throw await redirectWithToast("/admin", oops("Pre-registration not found."));
-  if (!pre.is_verified) throw redirect(`/admin/preregistration/${pre.slug}/verify`);
-  // Access checked above; the draw itself (made at verification, or now if it is missing) is the prize engine's.
-  const entry = getPreregistrationBySlug(pre.slug)!;
-  const summary = prizeSummary(entry)!;
+  // The draw was made at verification; if a race left it undone it is made now (and audited).
+  const drawn = counterPrizeSummary(user, params.slug!);
+  if (!drawn.ok) throw await preregistrationNotFound(drawn);
+  const { summary } = drawn;
+  if (!summary) throw redirect(`/admin/preregistration/${drawn.preregistration.slug}/verify`);
+  const pre = findPreregistration(user.scope, drawn.preregistration.slug);
+  if (!pre) throw await preregistrationNotFound();
   return {
     pre: { slug: pre.slug, name: pre.name, registration: pre.registration, purchased: pre.purchased },
     summary,

@@ -1,14 +1,19 @@
+import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect } from "react";
 import { Field } from "~/components/Field";
+import { useCounterFields } from "~/components/counter/form";
+import { preregistrationNotFound } from "~/components/counter/reply.server";
 import { counterLinks } from "~/components/counter/styles";
 import { findPreregistration } from "~/models/preregistration-admin.server";
-import { resendVerificationCode, verifyPreregistration } from "~/models/preregistration.server";
+import { resendVerificationCode, verifyPreregistration, type Counter } from "~/models/preregistration.server";
+import { COUNTER_VERIFY_MESSAGES as CV, counterVerifySchema } from "~/schemas/preregistration";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue, readForm } from "~/utils/body.server";
+import { replyFailure } from "~/utils/http.server";
 import { maskPhone } from "~/utils/phone";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;
@@ -16,87 +21,88 @@ export const handle = { permission: "read-registration" } satisfies RouteAccess;
 export const meta: MetaFunction = () => [{ title: "Verify Pre-Registration" }];
 export const links = counterLinks;
 
-const ENTER_CODE = "Enter the registration code the customer received";
-const MISMATCH = "the code you have selected is incorrect. Please try again or resend the code";
-
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const pre = findPreregistration(user.scope, params.slug!);
-  if (!pre) throw await redirectWithToast("/admin", oops("Pre-registration not found."));
+  if (!pre) throw await preregistrationNotFound();
   if (pre.is_verified) throw redirect(`/admin/preregistration/${pre.slug}/draw`);
   return { slug: pre.slug, name: pre.name, phone: maskPhone(pre.phone) };
 }
 
-type ActionData = { error?: string; notice?: string; mismatch?: boolean; at?: number };
+type Answer = { result?: SubmissionResult<string[]>; notice?: string };
 
-export async function action({ request, params }: ActionFunctionArgs): Promise<ActionData | Response> {
+/**
+ * intent=resend: a fresh code (within the code rules). Otherwise the code the
+ * customer received, compared on the server (one model function with the
+ * API): a right one verifies and draws; a wrong one answers the spec's
+ * message and sends a fresh code. The wrong code is not echoed, so Retry (a
+ * reset) leaves the field empty with or without JavaScript.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  // Access is decided here (a branch may serve a public pre-registration); the model then works on the slug.
-  const pre = findPreregistration(user.scope, params.slug!);
-  if (!pre) throw await redirectWithToast("/admin", oops("Pre-registration not found."));
-  const form = await request.formData();
+  const slug = params.slug!;
+  const form = await readForm(request);
+  const counter: Counter = { channel: "counter", actor: user };
   if (form.get("intent") === "resend") {
-    const res = await resendVerificationCode(pre.slug);
-    return res.ok ? { notice: res.message } : { error: res.message };
+    const sent = resendVerificationCode(counter, slug);
+    if (sent.ok) return { notice: CV.resent } satisfies Answer;
+    if (sent.code === "not_found") throw await preregistrationNotFound(sent);
+    if (sent.code === "conflict") return redirect(`/admin/preregistration/${slug}/draw`);
+    return replyFailure(null, sent);
   }
-  const code = String(form.get("code") ?? "").trim();
-  if (!code) return { error: ENTER_CODE };
-  const res = await verifyPreregistration(pre.slug, code);
-  if (res.ok) return redirectWithToast(`/admin/preregistration/${pre.slug}/draw`, success("Phone number verified."));
-  if (res.reason === "invalid" || res.reason === "expired" || res.reason === "exhausted" || res.reason === "required") {
-    // The code is compared on the server; a mismatch sends a fresh code (spec 000 §4).
-    const resent = await resendVerificationCode(pre.slug);
-    return {
-      error: MISMATCH,
-      mismatch: true,
-      at: Date.now(),
-      notice: resent.ok ? "A new code has been sent to the customer." : resent.message,
-    };
-  }
-  return { error: res.message };
+  const parsed = parseValue({ kind: "form", form }, counterVerifySchema);
+  const res = parsed.ok ? verifyPreregistration(counter, slug, parsed.value.code) : parsed;
+  if (res.ok) return redirectWithToast(`/admin/preregistration/${slug}/draw`, success(CV.verified));
+  if (res.code === "not_found") throw await preregistrationNotFound(res);
+  return replyFailure(null, res);
 }
 
 export default function VerifyPreregistration() {
   const { slug, name, phone } = useLoaderData<typeof loader>();
-  const data = useActionData<typeof action>() as ActionData | undefined;
-  useEffect(() => {
-    if (data?.mismatch) document.getElementById("f-code")?.focus();
-  }, [data]);
+  const answer = useActionData<typeof action>() as Answer | undefined;
+  const [form, fields] = useCounterFields({
+    id: "prereg-verify",
+    schema: counterVerifySchema,
+    lastResult: answer?.result,
+  });
+  const codeErrors = fields.code.errors;
+  const mismatch = codeErrors?.[0] === CV.mismatch;
+  const resendRefused = (answer?.result?.error?.resend as string[] | undefined)?.[0];
+  const notice = answer?.notice ?? (mismatch ? (resendRefused ?? CV.resent) : undefined);
   return (
     <>
       <h1>Verify Pre-Registration</h1>
-      <div className={`card narrow${data?.mismatch ? " mismatch" : ""}`}>
+      <div className={`card narrow${mismatch ? " mismatch" : ""}`}>
         <p>
           A verification code was sent by SMS to <strong>{name}</strong> ({phone}).
         </p>
-        <Form method="post" replace>
+        <Form method="post" replace {...getFormProps(form)}>
+          {form.errors?.length ? (
+            <p className="form-error" role="alert">
+              {form.errors[0]}
+            </p>
+          ) : null}
           <Field
-            key={data?.at ?? 0}
-            label={ENTER_CODE}
-            id="f-code"
-            name="code"
+            label={CV.enterCode}
+            {...getInputProps(fields.code, { type: "text" })}
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
-            errors={data?.error ? [data.error] : undefined}
+            errors={codeErrors}
           />
-          {data?.notice ? (
+          {notice ? (
             <p className="notice" role="status">
-              {data.notice}
+              {notice}
             </p>
           ) : null}
           <div className="actions">
             <button type="submit" name="intent" value="verify" className="primary">
               Verify
             </button>
-            <button type="submit" name="intent" value="resend">
+            <button type="submit" name="intent" value="resend" formNoValidate>
               Resend code
             </button>
-            {data?.mismatch ? (
-              <Link to={`/admin/preregistration/${slug}/verify`} className="button" replace>
-                Retry
-              </Link>
-            ) : null}
+            {mismatch ? <button type="reset">Retry</button> : null}
             <Link to={`/admin/preregistration/${slug}/edit`} className="button">
               Go Back
             </Link>

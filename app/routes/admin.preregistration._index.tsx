@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { FilterDate, FilterSelect } from "~/components/TableFilters";
 import { DataTable } from "~/components/DataTable";
 import { Guard } from "~/components/Guard";
@@ -7,8 +8,13 @@ import { useFilterQuery } from "~/components/counter/RegistrationFilters";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
-import { listPreregistrations, readPreregistrationFilters } from "~/models/preregistration-admin.server";
-import { PREREGISTRATION_STATUSES, STATUS_LABELS } from "~/components/counter/labels";
+import {
+  findAtCounter,
+  listPreregistrations,
+  parsePreregistrationFilters,
+  readPreregistrationFilters,
+} from "~/models/preregistration-admin.server";
+import { PREREGISTRATION_STATUSES, STATUS_LABELS } from "~/models/preregistration-status";
 import { PRE_PRIZES, prizeLabel } from "~/models/prize-constants";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
@@ -20,12 +26,22 @@ export const handle = { permission: "read-registration" } satisfies RouteAccess;
 export const meta: MetaFunction = () => [{ title: "Pre-Registrations" }];
 export const links = counterLinks;
 
+/**
+ * The list of the user's reach. A full phone number in the search is the
+ * customer at the counter: a public pre-registration with it is granted to the
+ * branch first. A filter that is not one of its choices is reported at the
+ * filter and the list shows without it.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const headOffice = user.scope.branchId === null;
+  const parsed = parsePreregistrationFilters(params);
+  const filters = parsed.ok ? parsed.filters : readPreregistrationFilters(params);
+  findAtCounter(user, filters.phone);
   return {
-    table: listPreregistrations(user.scope, parseTableParams(params), readPreregistrationFilters(params)),
+    table: listPreregistrations(user.scope, parseTableParams(params), filters),
+    filterErrors: parsed.ok ? {} : parsed.errors,
     headOffice,
     bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
     branches: headOffice ? listBranchOptions() : null,
@@ -35,10 +51,24 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 const FILE_KEYS = ["bike_model", "branch", "from", "to", "prize", "status", "search"] as const;
 
+/** A filter with its message under it, when the value given is not one of its choices. */
+function Checked({ errors, children }: { errors?: string[]; children: ReactNode }) {
+  if (!errors?.length) return <>{children}</>;
+  return (
+    <span className="filter invalid">
+      {children}
+      <small className="field-error" role="alert">
+        {errors[0]}
+      </small>
+    </span>
+  );
+}
+
 export default function Preregistrations() {
-  const { table, headOffice, bikeModels, branches, statuses } = useLoaderData<typeof loader>();
+  const { table, filterErrors, headOffice, bikeModels, branches, statuses } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const query = useFilterQuery(FILE_KEYS);
+  const errors = filterErrors as Record<string, string[] | undefined>;
   type Row = (typeof table.data)[number];
   const adminColumns = headOffice
     ? [
@@ -52,7 +82,7 @@ export default function Preregistrations() {
       <h1>Pre-Registrations</h1>
       <DataTable
         rows={table.data}
-        rowKey={(r) => r.id}
+        rowKey={(r) => r.slug}
         rowHref={(r) => `/admin/preregistration/${r.slug}`}
         recordsFiltered={table.recordsFiltered}
         start={Number(params.get("start") ?? 0)}
@@ -60,26 +90,38 @@ export default function Preregistrations() {
         searchLabel="Phone"
         filters={
           <>
-            <FilterSelect
-              name="bike_model"
-              label="Model"
-              options={bikeModels.map((m) => ({ value: m.id, label: m.title }))}
-            />
-            {branches ? (
+            <Checked errors={errors.bike_model}>
               <FilterSelect
-                name="branch"
-                label="Branch"
-                options={branches.map((b) => ({ value: b.id, label: b.title }))}
+                name="bike_model"
+                label="Model"
+                options={bikeModels.map((m) => ({ value: m.id, label: m.title }))}
               />
+            </Checked>
+            {branches ? (
+              <Checked errors={errors.branch}>
+                <FilterSelect
+                  name="branch"
+                  label="Branch"
+                  options={branches.map((b) => ({ value: b.id, label: b.title }))}
+                />
+              </Checked>
             ) : null}
-            <FilterSelect name="status" label="Status" options={statuses} />
-            <FilterSelect
-              name="prize"
-              label="Prize"
-              options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))}
-            />
-            <FilterDate name="from" label="From" />
-            <FilterDate name="to" label="To" />
+            <Checked errors={errors.status}>
+              <FilterSelect name="status" label="Status" options={statuses} />
+            </Checked>
+            <Checked errors={errors.prize}>
+              <FilterSelect
+                name="prize"
+                label="Prize"
+                options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))}
+              />
+            </Checked>
+            <Checked errors={errors.from}>
+              <FilterDate name="from" label="From" />
+            </Checked>
+            <Checked errors={errors.to}>
+              <FilterDate name="to" label="To" />
+            </Checked>
           </>
         }
         actions={

@@ -1,12 +1,19 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { getFormProps } from "@conform-to/react";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { PreregistrationFields, type PreregValues } from "~/components/counter/PreregistrationFields";
+import { useCounterFields } from "~/components/counter/form";
+import { PreregistrationFields, type PreregFieldset } from "~/components/counter/PreregistrationFields";
 import { newFormToken } from "~/components/counter/reply.server";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
-import { findActiveBranch, listBranchOptions } from "~/models/branch.server";
-import { createPreregistration, reviewPreregistration } from "~/models/preregistration.server";
+import { listBranchOptions } from "~/models/branch.server";
+import type { Failure } from "~/models/failure";
+import { createPreregistration, reviewPreregistration, type Counter } from "~/models/preregistration.server";
+import { counterPreregistrationSchema } from "~/schemas/preregistration";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { BODY_LIMITS, parseValue, readForm } from "~/utils/body.server";
+import { echoForm, echoResult, fileField } from "~/utils/echo.server";
+import { replyFailure } from "~/utils/http.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -14,25 +21,6 @@ export const handle = { permission: "create-registration" } satisfies RouteAcces
 
 export const meta: MetaFunction = () => [{ title: "New Pre-Registration" }];
 export const links = counterLinks;
-
-const BRANCH_REQUIRED = "Choose the branch this pre-registration belongs to.";
-
-/** The form fields carried from the confirmation step back to the form or on to the save. */
-const CARRIED = [
-  "name",
-  "address",
-  "email",
-  "phone",
-  "citizenship_no",
-  "shared",
-  "bike_model_id",
-  "source",
-  "note",
-  "send_sms",
-  "branch_id",
-  "form_token",
-  "screenshot_ref",
-] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
@@ -45,47 +33,33 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
 }
 
-type ActionData = {
-  step: "form" | "confirm";
-  values: PreregValues;
-  errors: Record<string, string[]>;
-};
-
-function valuesOf(form: FormData): PreregValues {
-  const values: PreregValues = {};
-  for (const key of CARRIED) {
-    const all = form.getAll(key).filter((v): v is string => typeof v === "string");
-    if (all.length) values[key] = all[all.length - 1];
-  }
-  return values;
+/** The form again with the post's values and the failure under its field. */
+function again(form: FormData, failure: Failure) {
+  const reply = replyFailure(echoForm(form), failure);
+  return data({ step: "form" as const, result: reply.data.result }, reply.init ?? undefined);
 }
 
-export async function action({ request }: ActionFunctionArgs): Promise<ActionData | Response> {
+/**
+ * intent=review (Save): every check, the screenshot stored, then "Please
+ * Confirm Your Phone Number."; intent=edit (Go Back): the form again;
+ * intent=save (Save / Save and Notify): creates and opens the verify page.
+ */
+export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  const form = await request.formData();
+  const form = await readForm(request, { limit: BODY_LIMITS.upload });
   const intent = form.get("intent");
-  const values = valuesOf(form);
-  if (intent === "edit") return { step: "form", values, errors: {} };
+  if (intent === "edit") return data({ step: "form" as const, result: echoResult(form) });
 
-  let branchId = user.scope.branchId;
-  if (branchId === null) {
-    const chosen = Number(form.get("branch_id"));
-    branchId = Number.isInteger(chosen) && chosen > 0 && findActiveBranch(chosen) ? chosen : null;
-    if (branchId === null) return { step: "form", values, errors: { branch_id: [BRANCH_REQUIRED] } };
-  }
-  const ctx = {
-    channel: "branch" as const,
-    branchId,
-    userId: user.id,
-    screenshotRef: typeof values.screenshot_ref === "string" ? values.screenshot_ref : null,
-  };
+  const parsed = parseValue({ kind: "form", form }, counterPreregistrationSchema);
+  if (!parsed.ok) return again(form, parsed);
+  const counter: Counter = { channel: "counter", actor: user };
+  const screenshot = { file: fileField(form, "screenshot"), ref: parsed.value.screenshot_ref };
 
   if (intent === "save") {
-    const created = await createPreregistration(form, ctx);
-    if (!created.ok) return { step: "form", values, errors: created.errors };
-    const slug = created.preregistration.slug;
+    const created = await createPreregistration(counter, parsed.value, screenshot);
+    if (!created.ok) return again(form, created);
     return redirectWithToast(
-      `/admin/preregistration/${slug}/verify`,
+      `/admin/preregistration/${created.preregistration.slug}/verify`,
       success(
         created.duplicate
           ? "Pre-registration saved."
@@ -94,65 +68,77 @@ export async function action({ request }: ActionFunctionArgs): Promise<ActionDat
     );
   }
 
-  // First post: every check, the screenshot stored, then "Please Confirm Your Phone Number."
-  const review = await reviewPreregistration(form, ctx);
-  if (!review.ok) return { step: "form", values, errors: review.errors };
-  return {
-    step: "confirm",
-    values: {
-      ...values,
+  const review = await reviewPreregistration(counter, parsed.value, screenshot);
+  if (!review.ok) return again(form, review);
+  return data({
+    step: "confirm" as const,
+    result: echoResult(form, {
       phone: review.value.phone,
       send_sms: review.value.send_sms ? "on" : "off",
-      shared: review.value.shared ? "on" : "",
-      screenshot_ref: review.screenshotRef ?? undefined,
-    },
-    errors: {},
-  };
+      shared: review.value.shared ? "on" : null,
+      screenshot_ref: review.screenshotRef,
+    }),
+  });
 }
 
 export default function CreatePreregistration() {
   const { bikeModels, branches, branchTitle, formToken } = useLoaderData<typeof loader>();
-  const data = useActionData<typeof action>() as ActionData | undefined;
+  const answer = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const values = data?.values ?? {};
-  const errors = data?.errors ?? {};
-  const confirming = data?.step === "confirm";
-  const token = values.form_token || formToken;
+  const [form, fields] = useCounterFields({
+    id: "prereg-create",
+    schema: counterPreregistrationSchema,
+    lastResult: answer?.result,
+  });
+  const confirming = answer?.step === "confirm";
+  const carried = Object.entries(answer?.result.initialValue ?? {}).filter(
+    (entry): entry is [string, string] => typeof entry[1] === "string" && entry[0] !== "form_token",
+  );
+  const value = (name: string) => carried.find(([k]) => k === name)?.[1];
+  const token = (answer?.result.initialValue?.form_token as string | undefined) || formToken;
+  const screenshotRef = value("screenshot_ref");
   return (
     <>
       <h1>New Pre-Registration{branchTitle ? ` · ${branchTitle}` : ""}</h1>
       {confirming ? (
         <Form method="post" className="confirm-step" aria-labelledby="confirm-title">
-          {CARRIED.map((k) =>
-            values[k] !== undefined && k !== "form_token" ? (
-              <input key={k} type="hidden" name={k} value={values[k]} />
-            ) : null,
-          )}
+          {carried.map(([k, v]) => (
+            <input key={k} type="hidden" name={k} value={v} />
+          ))}
           <input type="hidden" name="form_token" value={token} />
           <div className="card" role="dialog" aria-modal="true" aria-labelledby="confirm-title">
             <h2 id="confirm-title">Please Confirm Your Phone Number.</h2>
-            <p className="phone">{values.phone}</p>
+            <p className="phone">{value("phone")}</p>
             <div className="actions">
               <button type="submit" name="intent" value="edit">
                 Go Back
               </button>
               <button type="submit" name="intent" value="save" className="primary" disabled={busy} autoFocus>
-                {values.send_sms === "on" ? "Save and Notify" : "Save"}
+                {value("send_sms") === "on" ? "Save and Notify" : "Save"}
               </button>
             </div>
           </div>
         </Form>
       ) : null}
-      <Form method="post" encType="multipart/form-data" className="card counter-form" hidden={confirming}>
-        {errors.form?.length ? (
+      <Form
+        method="post"
+        encType="multipart/form-data"
+        className="card counter-form"
+        hidden={confirming}
+        {...getFormProps(form)}
+      >
+        {form.errors?.length ? (
           <p className="form-error" role="alert">
-            {errors.form[0]}
+            {form.errors[0]}
           </p>
         ) : null}
         <input type="hidden" name="form_token" value={token} />
-        {values.screenshot_ref ? <input type="hidden" name="screenshot_ref" value={values.screenshot_ref} /> : null}
-        <input type="hidden" name="send_sms" value="off" />
-        <PreregistrationFields values={values} errors={errors} bikeModels={bikeModels} branches={branches} />
+        {screenshotRef ? <input type="hidden" name="screenshot_ref" value={screenshotRef} /> : null}
+        <PreregistrationFields
+          fields={fields as unknown as PreregFieldset}
+          bikeModels={bikeModels}
+          branches={branches}
+        />
         <div className="actions">
           <Link to="/admin/preregistration" className="button">
             Cancel

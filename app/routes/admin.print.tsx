@@ -1,15 +1,11 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { counterLinks } from "~/components/counter/styles";
 import { prizeLabel } from "~/models/prize-constants";
-import {
-  PRINT_LIMIT,
-  printRegistrations,
-  readRegistrationFilters,
-  toPrintCoupon,
-  type PrintCoupon,
-} from "~/models/registration.server";
+import { failureStatus } from "~/models/failure";
+import { parseRegistrationQuery } from "~/models/registration-list.server";
+import { printLimit, printRegistrations, toPrintCoupon, type PrintCoupon } from "~/models/registration-print.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -24,10 +20,14 @@ const COUPONS_PER_PAGE = 12;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  const asked = Number(params.get("limit"));
-  const limit = Number.isInteger(asked) && asked > 0 ? Math.min(asked, 5000) : PRINT_LIMIT;
-  const { data, total } = printRegistrations(user.scope, readRegistrationFilters(params), limit);
-  return { coupons: data.map(toPrintCoupon), total, limit };
+  const limit = printLimit(params.get("limit"));
+  const query = parseRegistrationQuery(params);
+  if (!query.ok) {
+    const failed = { coupons: [] as PrintCoupon[], total: 0, limit, filterErrors: query.errors };
+    return data(failed, { status: failureStatus(query) });
+  }
+  const sheet = printRegistrations(user.scope, query.filters, limit);
+  return { coupons: sheet.data.map(toPrintCoupon), total: sheet.total, limit, filterErrors: null };
 }
 
 function Coupon({ c, copy }: { c: PrintCoupon; copy: "customer" | "dealer" }) {
@@ -72,7 +72,7 @@ function Coupon({ c, copy }: { c: PrintCoupon; copy: "customer" | "dealer" }) {
 }
 
 export default function PrintSheet() {
-  const { coupons, total, limit } = useLoaderData<typeof loader>();
+  const { coupons, total, limit, filterErrors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const preview = params.get("preview") === "1";
   useEffect(() => {
@@ -104,7 +104,15 @@ export default function PrintSheet() {
         <span>Use your browser&apos;s Print command (Ctrl+P) and A4 paper.</span>
         <Link to="/admin/registration">Back to registrations</Link>
       </div>
-      {coupons.length === 0 ? <p className="print-empty">No registrations match these filters.</p> : null}
+      {filterErrors ? (
+        <p className="form-error" role="alert">
+          {Object.values(filterErrors)
+            .map((m) => m[0])
+            .join(" ")}
+        </p>
+      ) : coupons.length === 0 ? (
+        <p className="print-empty">No registrations match these filters.</p>
+      ) : null}
       {pages.map((page, i) => (
         <section className="print-page" key={i} aria-label={`Page ${i + 1}`}>
           {page.map((c) => (

@@ -7,14 +7,13 @@ import { Details } from "~/components/counter/Details";
 import { amountText, PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
 import { ProofViewer } from "~/components/counter/ProofViewer";
 import { counterLinks } from "~/components/counter/styles";
-import {
-  deleteRegistration,
-  getRegistrationDetail,
-  notifyRegistration,
-  restoreRegistration,
-} from "~/models/registration.server";
+import { deleteRegistration, notifyRegistration, restoreRegistration } from "~/models/registration.server";
+import { referrerText } from "~/models/labels";
+import { getRegistrationDetail } from "~/models/registration-list.server";
 import { PAYMENT_MODE_LABELS } from "~/schemas/registration";
 import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { readForm } from "~/utils/body.server";
+import { notFound } from "~/utils/http.server";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
@@ -27,40 +26,38 @@ export const links = counterLinks;
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const reg = getRegistrationDetail(user.scope, params.slug!, { showCode: canSeeCodes(user) });
-  if (!reg) throw new Response("Not Found", { status: 404 });
+  if (!reg) throw notFound();
   return { reg };
 }
 
+/** intent=delete / restore (delete-registration) and notify (create-registration); a refusal comes back as a toast. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
-  const form = await request.formData();
+  await requireRouteAccess(request, handle);
+  const form = await readForm(request);
   const slug = params.slug!;
   const here = `/admin/registration/${slug}`;
   switch (form.get("intent")) {
     case "delete": {
       const staff = await requirePermission(request, "delete-registration");
-      const res = deleteRegistration(staff.scope, slug);
+      const res = deleteRegistration(staff, slug);
       if (!res.ok) return redirectWithToast(here, oops(res.message));
       return redirectWithToast("/admin/registration", success("Registration deleted."));
     }
     case "restore": {
       const staff = await requirePermission(request, "delete-registration");
-      const res = restoreRegistration(staff.scope, slug);
+      const res = restoreRegistration(staff, slug);
       return redirectWithToast(here, res.ok ? success("Registration restored.") : oops(res.message));
     }
     case "notify": {
       const staff = await requirePermission(request, "create-registration");
-      const res = await notifyRegistration(staff.scope, slug);
-      if (!res.ok) return redirectWithToast(here, oops(res.message));
+      const res = notifyRegistration(staff, slug);
       return redirectWithToast(
         here,
-        res.status === "failed"
-          ? oops(`The SMS could not be sent: ${res.error ?? "unknown error"}`)
-          : success("The customer was notified by SMS."),
+        res.ok ? success("The prize summary is on its way to the customer by SMS.") : oops(res.message),
       );
     }
     default:
-      return redirectWithToast(here, oops(`Unknown action for ${user.name}.`));
+      return redirectWithToast(here, oops("Unknown action."));
   }
 }
 
@@ -134,7 +131,7 @@ export default function RegistrationDetail() {
           ["Vehicle Registration No", reg.registration_no],
           ["Date of Purchase", reg.purchase_date.replaceAll("-", "/")],
           ["Payment Mode", PAYMENT_MODE_LABELS[reg.payment_mode]],
-          ["Referred by", reg.referred_by ?? reg.referrer?.name],
+          ["Referred by", referrerText(reg)],
           ["Coupon Code", <code key="c">{reg.coupon_code}</code>],
           ["Status", STATUS_TEXT[reg.status]],
         ]}

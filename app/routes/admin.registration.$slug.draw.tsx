@@ -6,8 +6,10 @@ import { Guard } from "~/components/Guard";
 import { PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
 import { counterLinks } from "~/components/counter/styles";
 import { prizeLabel } from "~/models/prize-constants";
-import { drawCoupon, findRegistration } from "~/models/registration.server";
+import { drawCoupon } from "~/models/registration.server";
+import { findRegistration } from "~/models/registration-list.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { notFound, pageFailure } from "~/utils/http.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -19,7 +21,7 @@ export const links: LinksFunction = () => [...counterLinks(), { rel: "stylesheet
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const reg = findRegistration(user.scope, params.slug!);
-  if (!reg) throw new Response("Not Found", { status: 404 });
+  if (!reg) throw notFound();
   if (reg.status === "pending") throw redirect(`/admin/registration/${reg.slug}/verify`);
   return {
     reg: {
@@ -36,10 +38,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const here = `/admin/registration/${params.slug}/draw`;
-  const res = await drawCoupon(user.scope, params.slug!);
+  const res = drawCoupon(user, params.slug!);
   if (!res.ok) {
-    if (res.status === 404) throw new Response("Not Found", { status: 404 });
-    return redirectWithToast(res.status === 409 ? `/admin/registration/${params.slug}` : here, oops(res.message));
+    if (res.code === "not_found") throw pageFailure(res);
+    return redirectWithToast(res.code === "conflict" ? `/admin/registration/${params.slug}` : here, oops(res.message));
   }
   return redirectWithToast(here, success(res.created ? "Coupon drawn." : "The coupon was already drawn."));
 }

@@ -1,14 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { useCounterForm } from "~/components/counter/form";
-import { replyWithErrors } from "~/components/counter/reply.server";
-import { RegistrationFields } from "~/components/counter/RegistrationFields";
+import { RegistrationFields, useRegistrationForm } from "~/components/counter/RegistrationFields";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
-import { billWithoutPrefix, findRegistration, updateRegistration } from "~/models/registration.server";
+import { billWithoutPrefix, updateRegistration } from "~/models/registration.server";
+import { findRegistration } from "~/models/registration-list.server";
 import { registrationUpdateSchema } from "~/schemas/registration";
 import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue, readForm } from "~/utils/body.server";
+import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -26,29 +27,24 @@ async function requireEditor(request: Request) {
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireEditor(request);
   const reg = findRegistration(user.scope, params.slug!);
-  if (!reg) throw new Response("Not Found", { status: 404 });
+  if (!reg) throw notFound();
   return {
-    reg: {
-      slug: reg.slug,
-      phone: reg.phone,
-      branch_id: reg.branch_id,
-      purchase_date: reg.purchase_date,
-      values: {
-        bill_no: billWithoutPrefix(reg.branch_id, reg.bill_no),
-        name: reg.name,
-        address: reg.address,
-        email: reg.email ?? "",
-        citizenship_no: reg.citizenship_no,
-        pan: reg.pan ?? "",
-        bike_model_id: String(reg.bike_model_id),
-        engine_no: reg.engine_no,
-        chasis_no: reg.chasis_no,
-        registration_no: reg.registration_no,
-        payment_mode: reg.payment_mode,
-        note: reg.note ?? "",
-        send_sms: reg.send_sms ? "on" : "",
-        referred_by: reg.referred_by ?? "",
-      },
+    reg: { slug: reg.slug, phone: reg.phone, branch_id: reg.branch_id, purchase_date: reg.purchase_date },
+    defaultValue: {
+      bill_no: billWithoutPrefix(reg.branch_id, reg.bill_no),
+      name: reg.name,
+      address: reg.address,
+      email: reg.email ?? "",
+      citizenship_no: reg.citizenship_no,
+      pan: reg.pan ?? "",
+      bike_model_id: String(reg.bike_model_id),
+      engine_no: reg.engine_no,
+      chasis_no: reg.chasis_no,
+      registration_no: reg.registration_no,
+      payment_mode: reg.payment_mode,
+      note: reg.note ?? "",
+      send_sms: reg.send_sms ? "on" : "",
+      referred_by: reg.referred_by ?? "",
     },
     bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
   };
@@ -56,45 +52,40 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireEditor(request);
-  const form = await request.formData();
-  const submission = parseWithZod(form, { schema: registrationUpdateSchema });
-  if (submission.status !== "success") return { result: submission.reply() };
-  const outcome = updateRegistration(user.scope, params.slug!, submission.value);
-  if (!outcome.ok) {
-    if (outcome.status === 404) throw new Response("Not Found", { status: 404 });
-    if (outcome.status === 409) return redirectWithToast(`/admin/registration/${params.slug}`, oops(outcome.message));
-    return { result: replyWithErrors(submission, outcome.errors) };
+  const form = await readForm(request);
+  const parsed = parseValue({ kind: "form", form }, registrationUpdateSchema);
+  if (!parsed.ok) return replyFailure(form, parsed);
+  const outcome = updateRegistration(user, params.slug!, parsed.value);
+  if (outcome.ok) {
+    return redirectWithToast(`/admin/registration/${outcome.registration.slug}`, success("Registration updated."));
   }
-  return redirectWithToast(`/admin/registration/${outcome.registration.slug}`, success("Registration updated."));
+  if (outcome.code === "not_found") throw pageFailure(outcome);
+  if (outcome.code === "conflict")
+    return redirectWithToast(`/admin/registration/${params.slug}`, oops(outcome.message));
+  return replyFailure(form, outcome);
 }
 
 export default function EditRegistration() {
-  const { reg, bikeModels } = useLoaderData<typeof loader>();
+  const { reg, defaultValue, bikeModels } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const f = useCounterForm({
+  const [form, fields] = useRegistrationForm({
     id: "registration-edit",
     schema: registrationUpdateSchema,
     lastResult: actionData?.result,
-    defaultValue: reg.values,
+    defaultValue,
   });
   return (
     <>
       <h1>Edit Registration</h1>
-      <Form
-        method="post"
-        id={f.form.id}
-        onSubmit={f.form.onSubmit}
-        noValidate={f.form.noValidate}
-        className="card counter-form"
-      >
-        {f.form.errors?.length ? (
-          <p className="form-error" role="alert">
-            {f.form.errors[0]}
+      <Form method="post" {...getFormProps(form)} className="card counter-form">
+        {form.errors?.length ? (
+          <p className="form-error" role="alert" id={form.errorId}>
+            {form.errors[0]}
           </p>
         ) : null}
         <RegistrationFields
-          f={f}
+          fields={fields}
           branchId={reg.branch_id}
           phone={reg.phone}
           purchaseDate={reg.purchase_date}

@@ -1,13 +1,16 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { redirect } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { useEffect } from "react";
+import { z } from "zod";
 import { Field } from "~/components/Field";
 import { counterLinks } from "~/components/counter/styles";
-import { confirmRegistration, findRegistration, resetRegistrationCode } from "~/models/registration.server";
+import { confirmRegistration, resetRegistrationCode } from "~/models/registration.server";
+import { findRegistration } from "~/models/registration-list.server";
 import { REGISTRATION_MESSAGES, registrationCodeSchema } from "~/schemas/registration";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue, readForm } from "~/utils/body.server";
+import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
 import { maskPhone } from "~/utils/phone";
 import { redirectWithToast, success } from "~/utils/toast.server";
 
@@ -20,53 +23,56 @@ export const links = counterLinks;
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const reg = findRegistration(user.scope, params.slug!);
-  if (!reg) throw new Response("Not Found", { status: 404 });
+  if (!reg) throw notFound();
   if (reg.status !== "pending") throw redirect(`/admin/registration/${reg.slug}/draw`);
   return { slug: reg.slug, name: reg.name, phone: maskPhone(reg.phone) };
 }
 
-type ActionData = { error?: string; notice?: string; incorrect?: boolean; at?: number };
+const SENT = "A new code has been sent to the customer.";
 
-export async function action({ request, params }: ActionFunctionArgs): Promise<ActionData | Response> {
+/**
+ * intent=resend: a new code when the code rules allow. Otherwise the code:
+ * right → the coupon draw; wrong → the spec's "Incorrect Code. Please Try
+ * again" under the field (emptied) and the reset call (a fresh code when allowed).
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  const form = await request.formData();
+  const form = await readForm(request);
   const slug = params.slug!;
   if (form.get("intent") === "resend") {
-    const reset = await resetRegistrationCode(user.scope, slug);
-    if (!reset.ok) throw new Response("Not Found", { status: 404 });
-    return {
-      notice: reset.sent
-        ? "A new code has been sent to the customer."
-        : `The customer's last code is still valid. A new code can be sent in ${reset.retryAfterSeconds} seconds.`,
-    };
+    const reset = await resetRegistrationCode(user, slug);
+    if (!reset.ok) throw pageFailure(reset);
+    const notice = reset.sent
+      ? SENT
+      : `The customer's last code is still valid. A new code can be sent in ${reset.retryAfterSeconds} seconds.`;
+    return { result: null, notice, attempt: null };
   }
-  const submission = parseWithZod(form, { schema: registrationCodeSchema });
-  if (submission.status !== "success") {
-    return { error: submission.error?.code?.[0] ?? REGISTRATION_MESSAGES.enterCode };
-  }
-  const outcome = confirmRegistration(user.scope, slug, submission.value.code);
-  if (outcome.ok) {
-    return redirectWithToast(`/admin/registration/${slug}/draw`, success("Purchase confirmed."));
-  }
-  if (outcome.status === 404) throw new Response("Not Found", { status: 404 });
-  if (outcome.status !== 422) return { error: outcome.message };
-  // A wrong code: the reset call (a fresh code when the code rules allow) and the spec's message.
-  const reset = await resetRegistrationCode(user.scope, slug);
-  const sent = reset.ok && reset.sent;
-  return {
-    error: REGISTRATION_MESSAGES.incorrectCode,
-    incorrect: true,
-    at: Date.now(),
-    notice: sent ? "A new code has been sent to the customer." : undefined,
-  };
+  const parsed = parseValue({ kind: "form", form }, registrationCodeSchema);
+  if (!parsed.ok) return replyFailure(form, parsed);
+  const outcome = confirmRegistration(user, slug, parsed.value.code);
+  if (outcome.ok) return redirectWithToast(`/admin/registration/${slug}/draw`, success("Purchase confirmed."));
+  if (outcome.code === "not_found") throw pageFailure(outcome);
+  if (outcome.code !== "invalid") return replyFailure(form, outcome);
+  // A wrong code: the reset call, and the form again without the code.
+  const reset = await resetRegistrationCode(user, slug);
+  const reply = replyFailure(null, outcome);
+  const notice = reset.ok && reset.sent ? SENT : null;
+  return data({ ...reply.data, notice, attempt: crypto.randomUUID() }, reply.init ?? undefined);
 }
 
 export default function VerifyRegistration() {
   const { slug, name, phone } = useLoaderData<typeof loader>();
-  const data = useActionData<typeof action>() as ActionData | undefined;
-  useEffect(() => {
-    if (data?.incorrect) document.getElementById("f-code")?.focus();
-  }, [data]);
+  const actionData = useActionData<typeof action>();
+  const [form, fields] = useForm({
+    id: "registration-verify",
+    lastResult: actionData?.result,
+    // Resend needs no code: only Confirm is checked in the browser.
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: formData.get("intent") === "resend" ? z.object({}) : registrationCodeSchema }),
+    shouldValidate: "onSubmit",
+  });
+  const notice = actionData && "notice" in actionData ? actionData.notice : null;
+  const attempt = actionData && "attempt" in actionData ? actionData.attempt : null;
   return (
     <>
       <h1>Confirm Purchase</h1>
@@ -74,21 +80,21 @@ export default function VerifyRegistration() {
         <p>
           A confirmation code was sent by SMS to <strong>{name}</strong> ({phone}).
         </p>
-        <Form method="post" replace>
+        <Form method="post" replace {...getFormProps(form)}>
           <Field
-            key={data?.at ?? 0}
+            {...getInputProps(fields.code, { type: "text" })}
+            key={`${fields.code.key ?? ""}-${attempt ?? ""}`}
             label={REGISTRATION_MESSAGES.enterCode}
-            id="f-code"
-            name="code"
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
             required
-            errors={data?.error ? [data.error] : undefined}
+            autoFocus={Boolean(attempt)}
+            errors={fields.code.errors}
           />
-          {data?.notice ? (
+          {notice ? (
             <p className="notice" role="status">
-              {data.notice}
+              {notice}
             </p>
           ) : null}
           <div className="actions">

@@ -1,15 +1,16 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { RegistrationFilters, useFilterQuery } from "~/components/counter/RegistrationFilters";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
+import { failureStatus } from "~/models/failure";
 import { prizeLabel } from "~/models/prize-constants";
-import { listRegistrations, readRegistrationFilters } from "~/models/registration.server";
+import { listRegistrations, parseRegistrationQuery, type RegistrationRow } from "~/models/registration-list.server";
 import { REGISTRATION_FILTER_KEYS } from "~/schemas/registration";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseTableParams } from "~/utils/datatable.server";
+import { emptyTable } from "~/utils/list-query.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;
@@ -17,24 +18,28 @@ export const handle = { permission: "read-registration" } satisfies RouteAccess;
 export const meta: MetaFunction = () => [{ title: "Registrations" }];
 export const links = counterLinks;
 
+/** The list with its filters; a filter that cannot be read shows its message under it (422) and no rows. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  const table = listRegistrations(user.scope, parseTableParams(params), readRegistrationFilters(params));
-  return {
-    table,
-    headOffice: user.scope.branchId === null,
+  const headOffice = user.scope.branchId === null;
+  const query = parseRegistrationQuery(params);
+  const page = {
+    headOffice,
     bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
-    branches: user.scope.branchId === null ? listBranchOptions() : null,
+    branches: headOffice ? listBranchOptions() : null,
   };
+  if (!query.ok) {
+    const table = emptyTable<RegistrationRow>(params);
+    return data({ ...page, table, filterErrors: query.errors }, { status: failureStatus(query) });
+  }
+  return { ...page, table: listRegistrations(user.scope, query.table, query.filters), filterErrors: null };
 }
 
-const FILE_KEYS = [...REGISTRATION_FILTER_KEYS.filter((k) => k !== "slug"), "search"] as const;
-
 export default function Registrations() {
-  const { table, headOffice, bikeModels, branches } = useLoaderData<typeof loader>();
+  const { table, filterErrors, headOffice, bikeModels, branches } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const query = useFilterQuery(FILE_KEYS);
+  const query = useFilterQuery(REGISTRATION_FILTER_KEYS);
   return (
     <>
       <h1>Registrations</h1>
@@ -43,10 +48,10 @@ export default function Registrations() {
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/registration/${r.slug}`}
         recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0)}
+        start={Number(params.get("start") ?? 0) || 0}
         search={params.get("search") ?? ""}
         searchLabel="Search"
-        filters={<RegistrationFilters bikeModels={bikeModels} branches={branches} />}
+        filters={<RegistrationFilters bikeModels={bikeModels} branches={branches} errors={filterErrors} />}
         actions={
           <>
             <a

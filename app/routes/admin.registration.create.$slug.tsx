@@ -1,16 +1,17 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Details } from "~/components/counter/Details";
-import { useCounterForm } from "~/components/counter/form";
-import { newFormToken, replyWithErrors } from "~/components/counter/reply.server";
-import { RegistrationFields } from "~/components/counter/RegistrationFields";
+import { newFormToken } from "~/components/counter/reply.server";
+import { RegistrationFields, useRegistrationForm } from "~/components/counter/RegistrationFields";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { findPreregistration } from "~/models/preregistration-admin.server";
 import { createRegistration } from "~/models/registration.server";
 import { REGISTRATION_MESSAGES, registrationSchema } from "~/schemas/registration";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue, readForm } from "~/utils/body.server";
+import { replyFailure } from "~/utils/http.server";
 import { kathmanduDate } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
@@ -37,13 +38,17 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     pre: {
       slug: pre.slug,
       name: pre.name,
-      address: pre.address,
-      email: pre.email,
       phone: pre.phone,
-      citizenship_no: pre.citizenship_no,
-      bike_model_id: pre.bike_model_id,
       bike_model: pre.bike_model?.title ?? "",
-      prize: pre.prize,
+    },
+    defaultValue: {
+      name: pre.name,
+      address: pre.address,
+      email: pre.email ?? "",
+      citizenship_no: pre.citizenship_no,
+      bike_model_id: pre.bike_model_id ? String(pre.bike_model_id) : "",
+      payment_mode: "CASH",
+      send_sms: "on",
     },
     branchId: user.scope.branchId,
     bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
@@ -52,46 +57,41 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
+/**
+ * Saves the purchase and goes to the coupon draw (the customer's code first).
+ * Refused: the form again with the errors under their fields (a pre-registration
+ * out of reach goes back to /admin, as the spec does on a load failure).
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  const form = await request.formData();
-  const submission = parseWithZod(form, { schema: registrationSchema });
-  if (submission.status !== "success") return { result: submission.reply() };
-  const outcome = await createRegistration({ id: user.id, scope: user.scope }, params.slug!, submission.value);
+  const form = await readForm(request);
+  const parsed = parseValue({ kind: "form", form }, registrationSchema);
+  if (!parsed.ok) return replyFailure(form, parsed);
+  const outcome = await createRegistration(user, params.slug!, parsed.value);
   if (!outcome.ok) {
-    if (outcome.status === 404) throw await redirectWithToast("/admin", oops(outcome.message));
-    return { result: replyWithErrors(submission, outcome.errors) };
+    if (outcome.code === "not_found") throw await redirectWithToast("/admin", oops(outcome.message));
+    return replyFailure(form, outcome);
   }
-  const slug = outcome.registration.slug;
   const sent =
     outcome.code && !outcome.code.ok
       ? " The last code is still valid."
       : " A confirmation code was sent to the customer.";
   return redirectWithToast(
-    `/admin/registration/${slug}/draw`,
+    `/admin/registration/${outcome.registration.slug}/draw`,
     success(outcome.created ? `Registration saved.${sent}` : "Registration saved."),
   );
 }
 
 export default function CreateRegistration() {
-  const { pre, branchId, bikeModels, purchaseDate, formToken } = useLoaderData<typeof loader>();
+  const { pre, defaultValue, branchId, bikeModels, purchaseDate, formToken } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const navigation = useNavigation();
-  const busy = navigation.state === "submitting";
-  const f = useCounterForm({
+  const busy = useNavigation().state === "submitting";
+  const [form, fields] = useRegistrationForm({
     id: "registration-create",
     schema: registrationSchema,
     lastResult: actionData?.result,
-    defaultValue: {
-      name: pre.name,
-      address: pre.address,
-      email: pre.email ?? "",
-      citizenship_no: pre.citizenship_no,
-      bike_model_id: pre.bike_model_id ? String(pre.bike_model_id) : "",
-      payment_mode: "CASH",
-    },
+    defaultValue,
   });
-  const formErrors = f.form.errors;
   return (
     <>
       <h1>Register Purchase</h1>
@@ -114,21 +114,15 @@ export default function CreateRegistration() {
           {REGISTRATION_MESSAGES.noBranch}
         </p>
       ) : null}
-      <Form
-        method="post"
-        id={f.form.id}
-        onSubmit={f.form.onSubmit}
-        noValidate={f.form.noValidate}
-        className="card counter-form"
-      >
-        {formErrors?.length ? (
-          <p className="form-error" role="alert">
-            {formErrors[0]}
+      <Form method="post" {...getFormProps(form)} className="card counter-form">
+        {form.errors?.length ? (
+          <p className="form-error" role="alert" id={form.errorId}>
+            {form.errors[0]}
           </p>
         ) : null}
         <input type="hidden" name="form_token" value={formToken} />
         <RegistrationFields
-          f={f}
+          fields={fields}
           branchId={branchId}
           phone={pre.phone}
           purchaseDate={purchaseDate}

@@ -1,10 +1,16 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
+import { FilterErrors } from "~/components/TableFilters";
 import { counterLinks } from "~/components/counter/styles";
-import { listDeletedRegistrations, readRegistrationFilters } from "~/models/registration.server";
+import { failureStatus } from "~/models/failure";
+import {
+  listDeletedRegistrations,
+  parseRegistrationQuery,
+  type RegistrationRow,
+} from "~/models/registration-list.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseTableParams } from "~/utils/datatable.server";
+import { emptyTable } from "~/utils/list-query.server";
 import { displayDateTime } from "~/utils/time";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -16,14 +22,17 @@ export const links = counterLinks;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  return {
-    table: listDeletedRegistrations(user.scope, parseTableParams(params), readRegistrationFilters(params)),
-    headOffice: user.scope.branchId === null,
-  };
+  const query = parseRegistrationQuery(params);
+  const headOffice = user.scope.branchId === null;
+  if (!query.ok) {
+    const table = emptyTable<RegistrationRow>(params);
+    return data({ headOffice, table, filterErrors: query.errors }, { status: failureStatus(query) });
+  }
+  return { headOffice, table: listDeletedRegistrations(user.scope, query.table, query.filters), filterErrors: null };
 }
 
 export default function DeletedRegistrations() {
-  const { table, headOffice } = useLoaderData<typeof loader>();
+  const { table, filterErrors, headOffice } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   return (
     <>
@@ -33,8 +42,9 @@ export default function DeletedRegistrations() {
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/registration/${r.slug}`}
         recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0)}
+        start={Number(params.get("start") ?? 0) || 0}
         search={params.get("search") ?? ""}
+        filters={<FilterErrors errors={filterErrors} shown={[]} />}
         columns={[
           { key: "name", header: "Name" },
           { key: "phone", header: "Phone" },

@@ -1,32 +1,39 @@
-import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
-import { deleteTestRide, getTestRide, type TestRideRow } from "~/models/test-ride.server";
+import { deleteTestRide, getTestRide } from "~/models/test-ride.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { readForm } from "~/utils/body.server";
+import { notFound, pageFailure } from "~/utils/http.server";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: null } satisfies RouteAccess;
 
+export const meta: MetaFunction = () => [{ title: "Test Ride" }];
+
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const ride = getTestRide(user.scope, params.slug!);
-  if (!ride) throw new Response("Not Found", { status: 404 });
-  return Response.json({ ride });
+  if (!ride) throw notFound();
+  return { ride };
 }
 
+/** intent=delete: soft delete after the spec's "Are you sure?"; another branch's booking is not found. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  const form = await request.formData();
-  if (form.get("intent") !== "delete")
+  const form = await readForm(request);
+  if (form.get("intent") !== "delete") {
     return redirectWithToast(`/admin/test-ride/${params.slug}`, oops("Unknown action."));
-  if (!deleteTestRide(user.scope, params.slug!)) throw new Response("Not Found", { status: 404 });
+  }
+  const res = deleteTestRide(user, params.slug!);
+  if (!res.ok) throw pageFailure(res);
   return redirectWithToast("/admin/test-ride", success("Test ride deleted."));
 }
 
 export default function TestRideDetail() {
-  const { ride } = useLoaderData<typeof loader>() as { ride: TestRideRow };
+  const { ride } = useLoaderData<typeof loader>();
   const rows: [string, string][] = [
     ["Type", ride.type],
     ["Name", ride.name],

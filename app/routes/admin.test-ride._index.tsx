@@ -1,29 +1,35 @@
-import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
+import { FilterDate, FilterErrors } from "~/components/TableFilters";
+import { counterLinks } from "~/components/counter/styles";
+import { failureStatus } from "~/models/failure";
 import { listTestRides, type TestRideRow } from "~/models/test-ride.server";
+import { testRideFiltersSchema } from "~/schemas/test-ride";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseTableParams } from "~/utils/datatable.server";
+import { emptyTable, parseListQuery } from "~/utils/list-query.server";
 import { displayDateTime } from "~/utils/time";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: null } satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Test Rides" }];
+export const links = counterLinks;
 
+/** The bookings of the From/To range (a To date includes its day); a bad date shows its message under it (422). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  const filters = { from: params.get("from"), to: params.get("to") };
-  return Response.json(listTestRides(user.scope, parseTableParams(params), filters));
+  const query = parseListQuery(params, testRideFiltersSchema);
+  if (!query.ok) {
+    const table = emptyTable<TestRideRow>(params);
+    return data({ table, filterErrors: query.errors }, { status: failureStatus(query) });
+  }
+  return { table: listTestRides(user.scope, query.table, query.filters), filterErrors: null };
 }
 
 export default function TestRides() {
-  const table = useLoaderData<typeof loader>() as {
-    data: TestRideRow[];
-    recordsFiltered: number;
-    input: Record<string, string>;
-  };
+  const { table, filterErrors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const download = `/api/v1/test-ride/download?${new URLSearchParams({
     from: params.get("from") ?? "",
@@ -37,18 +43,13 @@ export default function TestRides() {
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/test-ride/${r.slug}`}
         recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0)}
+        start={Number(params.get("start") ?? 0) || 0}
         search={params.get("search") ?? ""}
         filters={
           <>
-            <label>
-              <span>From</span>
-              <input type="datetime-local" name="from" step={3600} defaultValue={params.get("from") ?? ""} />
-            </label>
-            <label>
-              <span>To</span>
-              <input type="datetime-local" name="to" step={3600} defaultValue={params.get("to") ?? ""} />
-            </label>
+            <FilterErrors errors={filterErrors} shown={["from", "to"]} />
+            <FilterDate name="from" label="From" type="datetime-local" step={3600} errors={filterErrors?.from} />
+            <FilterDate name="to" label="To" type="datetime-local" step={3600} errors={filterErrors?.to} />
           </>
         }
         actions={

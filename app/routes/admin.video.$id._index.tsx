@@ -19,7 +19,7 @@ export const handle = { permission: "read-video" } satisfies RouteAccess;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.video.title ?? "Video" }];
 export const links = catalogueLinks;
 
-/** The {id} segment takes the video's slug (docs/decisions/0008: no sequential ids in addresses). */
+/** The {id} segment takes the video's slug (docs/decisions/0009: no sequential ids in addresses). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRouteAccess(request, handle);
   const video = getVideo(params.id ?? "");

@@ -18,7 +18,7 @@ export const handle = { permission: "update-video" } satisfies RouteAccess;
 export const meta: MetaFunction = () => [{ title: "Edit Video" }];
 export const links = catalogueLinks;
 
-/** The {id} segment takes the video's slug (docs/decisions/0008: no sequential ids in addresses). */
+/** The {id} segment takes the video's slug (docs/decisions/0009: no sequential ids in addresses). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   await requireRouteAccess(request, handle);
   const video = getVideo(params.id ?? "");

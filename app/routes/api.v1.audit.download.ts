@@ -3,12 +3,17 @@ import { AUDIT_COLUMNS, exportAudit } from "~/models/audit.server";
 import { auditFiltersSchema } from "~/schemas/audit";
 import { EVERY_PERMISSION } from "~/utils/permissions";
 import { apiQuery } from "~/utils/query.server";
-import { writeXls, xlsResponse } from "~/utils/spreadsheet.server";
+import { xlsDownload } from "~/utils/spreadsheet.server";
 import { requireStaff } from "~/utils/staff-request.server";
 
 /** GET /api/v1/audit/download?action&entity_type&user&from&to → AuditTrail.xls (users holding every permission). */
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireStaff(request, EVERY_PERMISSION);
   const filters = apiQuery(new URL(request.url).searchParams, auditFiltersSchema);
-  return xlsResponse(writeXls("AuditTrail", AUDIT_COLUMNS, exportAudit(filters)), "AuditTrail.xls");
+  return xlsDownload(request, {
+    filename: "AuditTrail.xls",
+    sheet: "AuditTrail",
+    columns: AUDIT_COLUMNS,
+    rows: exportAudit(filters),
+  });
 }

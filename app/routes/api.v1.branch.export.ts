@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { BRANCH_COLUMNS, exportBranches } from "~/models/branch.server";
 import { requireStaff } from "~/utils/staff-request.server";
-import { writeXls, xlsResponse } from "~/utils/spreadsheet.server";
+import { xlsDownload } from "~/utils/spreadsheet.server";
 
 /**
  * GET /api/v1/branch/export?search= (read-branch) → Branches.xls: the list's
@@ -11,5 +11,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireStaff(request, "read-branch");
   const params = new URL(request.url).searchParams;
   const rows = exportBranches(user.scope, { search: params.get("search[value]") ?? params.get("search") });
-  return xlsResponse(writeXls("Branches", BRANCH_COLUMNS, rows), "Branches.xls");
+  return xlsDownload(request, { filename: "Branches.xls", sheet: "Branches", columns: BRANCH_COLUMNS, rows });
 }

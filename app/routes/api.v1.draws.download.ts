@@ -2,12 +2,12 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { DRAW_COLUMNS, drawsForExport } from "~/components/scheme/draw-export.server";
 import { drawFilters } from "~/components/scheme/filters.server";
 import { requireStaff } from "~/utils/staff-request.server";
-import { writeXls, xlsResponse } from "~/utils/spreadsheet.server";
+import { xlsDownload } from "~/utils/spreadsheet.server";
 
 /** GET /api/v1/draws/download?from&to&pool_type&branch_id&outcome&search → Draws.xls (bearer token or back-office session). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireStaff(request, "manage-allocation");
   const params = new URL(request.url).searchParams;
   const rows = drawsForExport(drawFilters(params), user.scope, (params.get("search") ?? "").trim().slice(0, 100));
-  return xlsResponse(writeXls("Draws", DRAW_COLUMNS, rows), "Draws.xls");
+  return xlsDownload(request, { filename: "Draws.xls", sheet: "Draws", columns: DRAW_COLUMNS, rows });
 }

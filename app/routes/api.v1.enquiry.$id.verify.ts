@@ -1,34 +1,42 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
 import { publicView, verifyPreregistration } from "~/models/preregistration.server";
-import { apiData, apiError, notFound, readForm } from "~/utils/api.server";
+import { verifySchema } from "~/schemas/preregistration";
+import { apiData } from "~/utils/api.server";
+import { clientAddress } from "~/utils/auth.server";
+import { parseValue, readApiBody } from "~/utils/body.server";
+import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
 export async function loader() {
-  return apiError(405, "Method not allowed.");
+  return methodNotAllowed();
 }
 
 /**
  * POST /api/v1/enquiry/{id}/verify {code}: a correct code verifies the entry and
  * draws its second thrill (once). 422 "OTP is required" / "Invalid OTP" (also
- * expired or used up) under errors.code (and errors.otp); 429 when rate limited.
+ * expired or used up) under errors.code and errors.otp (spec 000 §4 names the
+ * otp field); 429 when rate limited; 404 for an unknown slug.
  */
-export async function action({ request, params, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed.");
-  const form = await readForm(request).catch(() => new FormData());
-  const result = await verifyPreregistration(params.id ?? "", form.get("code"), undefined, {
-    clientAddress: context.clientAddress,
-  });
-  if (result.ok) {
-    const entry = result.preregistration;
-    return apiData(
-      {
-        ...publicView(entry),
-        draw: { amount: result.draw.amount, first_thrill: firstThrill(entry), total_prize: totalPrize(entry) },
-      },
-      "Your phone number has been verified.",
-    );
+export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const body = await readApiBody(request, { optional: true });
+  const parsed = parseValue(body, verifySchema);
+  if (!parsed.ok) return apiFailure(parsed);
+  const result = verifyPreregistration(
+    { channel: "public", address: clientAddress(request) },
+    params.id ?? "",
+    parsed.value.code,
+  );
+  if (!result.ok) {
+    const code = result.errors.code;
+    return apiFailure(code ? { ...result, errors: { ...result.errors, otp: code } } : result);
   }
-  if (result.reason === "not_found") return notFound("Pre-registration");
-  if (result.reason === "rate_limited") return apiError(429, result.message);
-  return apiError(422, result.message, { code: [result.message], otp: [result.message] });
+  const entry = result.preregistration;
+  return apiData(
+    {
+      ...publicView(entry),
+      draw: { amount: result.draw.amount, first_thrill: firstThrill(entry), total_prize: totalPrize(entry) },
+    },
+    "Your phone number has been verified.",
+  );
 }

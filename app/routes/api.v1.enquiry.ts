@@ -1,10 +1,15 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiFailureStatus, tooLarge } from "~/components/public/enquiry.server";
+import { guardPublicPost } from "~/components/public/enquiry.server";
 import { createPreregistration, publicView } from "~/models/preregistration.server";
-import { apiData, apiError, readForm } from "~/utils/api.server";
+import { publicPreregistrationSchema } from "~/schemas/preregistration";
+import { apiData } from "~/utils/api.server";
+import { clientAddress } from "~/utils/auth.server";
+import { BODY_LIMITS, readApiBody } from "~/utils/body.server";
+import { fileField } from "~/utils/echo.server";
+import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
 export async function loader() {
-  return apiError(405, "Method not allowed.");
+  return methodNotAllowed();
 }
 
 /**
@@ -14,29 +19,23 @@ export async function loader() {
  * rate limited. The same form_token (or Idempotency-Key header) twice gives the
  * first record back (200).
  */
-export async function action({ request, context }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed.");
-  if (tooLarge(request)) {
-    const message = "The image may not be larger than 10 MB.";
-    return apiError(413, message, { screenshot: [message] });
-  }
-  let form: FormData;
-  try {
-    form = await readForm(request);
-  } catch {
-    return apiError(400, "The request body could not be read.");
-  }
-  const result = await createPreregistration(form, {
-    channel: "public",
-    branchId: null,
-    userId: null,
-    clientAddress: context.clientAddress,
-    formToken: request.headers.get("Idempotency-Key") ?? undefined,
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const body = await readApiBody(request, { limit: BODY_LIMITS.upload });
+  const address = clientAddress(request);
+  const parsed = await guardPublicPost(body, publicPreregistrationSchema, {
+    address,
+    limit: "enquiry-ip",
+    captcha: true,
   });
-  if (!result.ok) {
-    const message = Object.values(result.errors)[0]?.[0] ?? "The given data was invalid.";
-    return apiError(apiFailureStatus(result), message, result.errors);
-  }
+  if (!parsed.ok) return apiFailure(parsed);
+  const result = await createPreregistration(
+    { channel: "public", address },
+    parsed.value,
+    { file: fileField(body.kind === "form" ? body.form : null, "screenshot"), ref: parsed.value.screenshot_ref },
+    { formToken: request.headers.get("Idempotency-Key") },
+  );
+  if (!result.ok) return apiFailure(result);
   return apiData(
     publicView(result.preregistration),
     "Pre-registration saved. Please verify your phone number with the code sent by SMS.",

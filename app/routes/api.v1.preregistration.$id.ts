@@ -1,63 +1,48 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { canSeeCodes } from "~/utils/permissions";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { storeUpload, UPLOAD_FAILED, UploadError } from "~/models/file.server";
+import { fail } from "~/models/failure";
 import {
   deletePreregistration,
-  findPreregistration,
   getPreregistrationDetail,
-  resolvePreregistrationKey,
+  PREREGISTRATION_ADMIN_MESSAGES as A,
   updatePreregistration,
-  withStoredValues,
 } from "~/models/preregistration-admin.server";
-import { preregistrationSchema } from "~/schemas/preregistration";
-import { apiData, apiError, notFound, readForm, requireApiUser, validationError } from "~/utils/api.server";
+import { preregistrationPatchSchema } from "~/schemas/preregistration";
+import { apiData, requireApiUser } from "~/utils/api.server";
+import { BODY_LIMITS, parseValue, readApiBody } from "~/utils/body.server";
+import { fileField } from "~/utils/echo.server";
+import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { canSeeCodes } from "~/utils/permissions";
 
-/** GET /api/v1/preregistration/{id} (slug or id): one pre-registration; the code only for staff allowed to see codes. */
+/**
+ * GET /api/v1/preregistration/{id}: one pre-registration of the caller's reach,
+ * by its slug (never a sequential number); the code only for staff allowed to
+ * see codes.
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "read-registration");
-  const slug = resolvePreregistrationKey(user.scope, params.id!);
-  const pre = slug ? getPreregistrationDetail(user.scope, slug, { showCode: canSeeCodes(user) }) : null;
-  return pre ? apiData(pre) : notFound("Pre-registration");
+  const pre = getPreregistrationDetail(user.scope, params.id ?? "", { showCode: canSeeCodes(user) });
+  return pre ? apiData(pre) : apiFailure(fail.notFound(A.notFound));
 }
 
 /**
  * POST /api/v1/preregistration/{id}: update with the non-empty fields (others
- * keep their values) plus branch_id (head office). DELETE: soft delete.
+ * keep their values) plus branch_id (head office), screenshot as a file.
+ * DELETE: soft delete (409 once it has a registration).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
+  const slug = params.id ?? "";
   if (request.method === "DELETE") {
     const user = await requireApiUser(request, "delete-registration");
-    const slug = resolvePreregistrationKey(user.scope, params.id!) ?? params.id!;
-    const res = deletePreregistration(user.scope, slug);
-    return res.ok ? apiData(null, "Pre-registration deleted.") : apiError(res.status, res.message, res.errors);
+    const res = deletePreregistration(user, slug);
+    return res.ok ? apiData(null, A.deleted) : apiFailure(res);
   }
-  if (request.method !== "POST") return apiError(405, "Method not allowed.");
+  if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(request, "update-registration");
-  const slug = resolvePreregistrationKey(user.scope, params.id!) ?? params.id!;
-  const row = findPreregistration(user.scope, slug);
-  if (!row) return notFound("Pre-registration");
-  const form = withStoredValues(row, await readForm(request));
-  const submission = parseWithZod(form, { schema: preregistrationSchema });
-  if (submission.status !== "success") return validationError(submission.reply().error ?? {});
-  let screenshotId: number | null | undefined;
-  const file = form.get("screenshot");
-  if (submission.value.shared && file instanceof File && file.size > 0) {
-    try {
-      screenshotId = (await storeUpload(file, "screenshot", user.id)).id;
-    } catch (e) {
-      if (e instanceof UploadError) return validationError({ screenshot: [e.message || UPLOAD_FAILED] });
-      throw e;
-    }
-  } else if (!submission.value.shared) {
-    screenshotId = null;
-  }
-  const branchId = Number(form.get("branch_id"));
-  const res = updatePreregistration(user.scope, slug, {
-    ...submission.value,
-    screenshot_id: screenshotId,
-    branch_id: user.scope.branchId === null && branchId > 0 ? branchId : undefined,
+  const body = await readApiBody(request, { limit: BODY_LIMITS.upload, optional: true });
+  const parsed = parseValue(body, preregistrationPatchSchema);
+  if (!parsed.ok) return apiFailure(parsed);
+  const res = await updatePreregistration(user, slug, parsed.value, {
+    file: fileField(body.kind === "form" ? body.form : null, "screenshot"),
   });
-  if (!res.ok) return apiError(res.status, res.message, res.errors);
-  return apiData(res.row, "Pre-registration updated.");
+  return res.ok ? apiData(res.row, A.updated) : apiFailure(res);
 }

@@ -1,23 +1,32 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { canSeeCodes } from "~/utils/permissions";
-import { findActiveBranch } from "~/models/branch.server";
 import {
+  findAtCounter,
   getPreregistrationDetail,
   listPreregistrations,
-  readPreregistrationFilters,
+  parsePreregistrationFilters,
 } from "~/models/preregistration-admin.server";
 import { createPreregistration } from "~/models/preregistration.server";
-import { apiData, apiError, readForm, requireApiUser, validationError } from "~/utils/api.server";
+import { counterPreregistrationSchema } from "~/schemas/preregistration";
+import { apiData, requireApiUser } from "~/utils/api.server";
+import { BODY_LIMITS, parseValue, readApiBody } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
+import { fileField } from "~/utils/echo.server";
+import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { canSeeCodes } from "~/utils/permissions";
 
 /**
  * GET /api/v1/preregistration?phone={phone}&bike_model&branch&from&to&prize&status
- * and the DataTables parameters: the paged list of the caller's scope.
+ * and the DataTables parameters: the paged list of the caller's reach (a full
+ * phone number finds the customer at the counter, as on the page). 422 for a
+ * filter that is not one of its choices.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "read-registration");
   const params = new URL(request.url).searchParams;
-  return Response.json(listPreregistrations(user.scope, parseTableParams(params), readPreregistrationFilters(params)));
+  const parsed = parsePreregistrationFilters(params);
+  if (!parsed.ok) return apiFailure(parsed);
+  findAtCounter(user, parsed.filters.phone);
+  return Response.json(listPreregistrations(user.scope, parseTableParams(params), parsed.filters));
 }
 
 /**
@@ -26,30 +35,22 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * (head office sends branch_id) and a verification code goes to the phone.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed.");
+  if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(request, "create-registration");
-  const form = await readForm(request);
-  let branchId = user.scope.branchId;
-  if (branchId === null) {
-    const chosen = Number(form.get("branch_id"));
-    branchId = Number.isInteger(chosen) && chosen > 0 && findActiveBranch(chosen) ? chosen : null;
-    if (branchId === null)
-      return validationError({ branch_id: ["Choose the branch this pre-registration belongs to."] });
-  }
-  const created = await createPreregistration(form, { channel: "branch", branchId, userId: user.id });
-  if (!created.ok) {
-    const status = created.reason === "rate_limited" ? 429 : 422;
-    const first = Object.values(created.errors)[0]?.[0] ?? "The given data was invalid.";
-    return apiError(status, first, created.errors);
-  }
-  const detail = getPreregistrationDetail(user.scope, created.preregistration.slug, {
-    showCode: canSeeCodes(user),
-  });
+  const body = await readApiBody(request, { limit: BODY_LIMITS.upload });
+  const parsed = parseValue(body, counterPreregistrationSchema);
+  if (!parsed.ok) return apiFailure(parsed);
+  const created = await createPreregistration(
+    { channel: "counter", actor: user },
+    parsed.value,
+    { file: fileField(body.kind === "form" ? body.form : null, "screenshot"), ref: parsed.value.screenshot_ref },
+    { formToken: request.headers.get("Idempotency-Key") },
+  );
+  if (!created.ok) return apiFailure(created);
+  const detail = getPreregistrationDetail(user.scope, created.preregistration.slug, { showCode: canSeeCodes(user) });
   return apiData(
     detail,
     created.duplicate ? "Pre-registration saved." : "Pre-registration saved. A verification code was sent.",
-    {
-      status: created.duplicate ? 200 : 201,
-    },
+    { status: created.duplicate ? 200 : 201 },
   );
 }

@@ -1,13 +1,17 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { notifyRegistration } from "~/models/registration.server";
-import { apiData, apiError, requireApiUser } from "~/utils/api.server";
+import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
-/** POST /api/v1/registration/{slug}/notify: SMS with the prize summary to the customer. */
+/**
+ * POST /api/v1/registration/{slug}/notify: the prize summary SMS to the
+ * customer, queued for the sender (data.status "queued"; its outcome shows in
+ * the outbox). 409 until the coupon is drawn.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed.");
+  if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(request, "create-registration");
-  const res = await notifyRegistration(user.scope, params.slug!);
-  if (!res.ok) return apiError(res.status, res.message, res.errors);
-  if (res.status === "failed") return apiError(502, `The SMS could not be sent: ${res.error ?? "unknown error"}`);
-  return apiData({ status: res.status }, "The customer was notified by SMS.");
+  const res = notifyRegistration(user, params.slug!);
+  if (!res.ok) return apiFailure(res);
+  return apiData({ status: res.status }, "The prize summary is on its way to the customer by SMS.");
 }

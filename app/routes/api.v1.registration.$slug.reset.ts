@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { resetRegistrationCode } from "~/models/registration.server";
-import { apiData, apiError, requireApiUser } from "~/utils/api.server";
+import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
 /**
  * POST /api/v1/registration/{slug}/reset: sends the customer a new purchase
@@ -8,9 +9,9 @@ import { apiData, apiError, requireApiUser } from "~/utils/api.server";
  * data.sent tells whether a new code left; retry_after_seconds when it did not.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed.");
+  if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(request, "read-registration");
-  const res = await resetRegistrationCode(user.scope, params.slug!);
-  if (!res.ok) return apiError(res.status, res.message, res.errors);
+  const res = await resetRegistrationCode(user, params.slug!);
+  if (!res.ok) return apiFailure(res);
   return apiData({ sent: res.sent, retry_after_seconds: res.retryAfterSeconds }, res.message);
 }

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { findRegistration, restoreRegistration } from "~/models/registration.server";
-import { apiData, apiError, requireApiUser } from "~/utils/api.server";
+import { restoreRegistration } from "~/models/registration.server";
+import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
-/** POST /api/v1/registration/{slug}/restore: brings a deleted registration back. */
+/** POST /api/v1/registration/{slug}/restore: brings a deleted registration back (409 when its numbers were taken). */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed.");
+  if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(request, "delete-registration");
-  const res = restoreRegistration(user.scope, params.slug!);
-  if (!res.ok) return apiError(res.status, res.message, res.errors);
-  return apiData(findRegistration(user.scope, params.slug!), "Registration restored.");
+  const res = restoreRegistration(user, params.slug!);
+  return res.ok ? apiData(res.registration, "Registration restored.") : apiFailure(res);
 }

@@ -1,8 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { parseApiBody } from "~/utils/body.server";
 import { confirmRegistration } from "~/models/registration.server";
 import { registrationCodeSchema } from "~/schemas/registration";
-import { apiData, apiError, requireApiUser } from "~/utils/api.server";
+import { apiData, requireApiUser } from "~/utils/api.server";
+import { parseApiBody } from "~/utils/body.server";
+import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
 /**
  * POST /api/v1/registration/{slug}/verify {code}: confirms the purchase with
@@ -10,11 +11,11 @@ import { apiData, apiError, requireApiUser } from "~/utils/api.server";
  * errors.code = ["Incorrect Code. Please Try again"]; call reset for a new code.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed.");
+  if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(request, "read-registration");
   const value = await parseApiBody(request, registrationCodeSchema);
-  const res = confirmRegistration(user.scope, params.slug!, value.code);
-  if (!res.ok) return apiError(res.status, res.message, res.errors);
+  const res = confirmRegistration(user, params.slug!, value.code);
+  if (!res.ok) return apiFailure(res);
   return apiData(
     res.registration,
     res.alreadyConfirmed ? "The purchase was already confirmed." : "Purchase confirmed.",

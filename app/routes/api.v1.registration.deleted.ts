@@ -1,11 +1,12 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listDeletedRegistrations, readRegistrationFilters } from "~/models/registration.server";
+import { listDeletedRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
 import { requireApiUser } from "~/utils/api.server";
-import { parseTableParams } from "~/utils/datatable.server";
+import { apiFailure } from "~/utils/http.server";
 
-/** GET /api/v1/registration/deleted: the trash (DataTables, page length 10), branch scoped. */
+/** GET /api/v1/registration/deleted: the trash (DataTables, page length 10), branch scoped; 422 for a bad filter. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "delete-registration");
-  const params = new URL(request.url).searchParams;
-  return Response.json(listDeletedRegistrations(user.scope, parseTableParams(params), readRegistrationFilters(params)));
+  const query = parseRegistrationQuery(new URL(request.url).searchParams);
+  if (!query.ok) return apiFailure(query);
+  return Response.json(listDeletedRegistrations(user.scope, query.table, query.filters));
 }

@@ -1,13 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { exportRegistrations, readRegistrationFilters, REGISTRATION_COLUMNS } from "~/models/registration.server";
 import { readForm } from "~/utils/api.server";
-import { writeXls, xlsResponse } from "~/utils/spreadsheet.server";
+import { xlsDownload } from "~/utils/spreadsheet.server";
 import { requireStaff } from "~/utils/staff-request.server";
 
 async function download(request: Request, params: URLSearchParams) {
   const user = await requireStaff(request, "read-registration");
   const rows = exportRegistrations(user.scope, readRegistrationFilters(params));
-  return xlsResponse(writeXls("Registrations", REGISTRATION_COLUMNS, rows), "Registrations.xls");
+  return xlsDownload(request, {
+    filename: "Registrations.xls",
+    sheet: "Registrations",
+    columns: REGISTRATION_COLUMNS,
+    rows,
+  });
 }
 
 /** GET /api/v1/registration/download?{the list's filters} → Registrations.xls (bearer token or session). */

@@ -1,17 +1,20 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { parseApiBody } from "~/utils/body.server";
-import { searchRegistrants } from "~/models/registration.server";
+import { searchRegistrants } from "~/models/registration-list.server";
 import { registrantSearchSchema } from "~/schemas/registration";
-import { apiData, apiError } from "~/utils/api.server";
+import { apiData } from "~/utils/api.server";
+import { parseApiBody } from "~/utils/body.server";
+import { methodNotAllowed } from "~/utils/http.server";
 import { requireStaff } from "~/utils/staff-request.server";
 
 /**
  * POST /api/v1/registration/search {q}: registered customers for the referrer
- * field, as options [{value, label, slug, phone}]. Bearer token, or the
+ * field, as options [{value, label, slug, phone}]: the caller's branch by
+ * name, phone or bill; another branch's customer only by the full phone, as a
+ * bare entry without name, id or slug (decision 5). Bearer token, or the
  * back-office session for the form's own search.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return apiError(405, "Method not allowed.");
+  if (request.method !== "POST") return methodNotAllowed();
   const user = await requireStaff(request, "read-registration");
   const value = await parseApiBody(request, registrantSearchSchema);
   return apiData(searchRegistrants(user.scope, value.q));

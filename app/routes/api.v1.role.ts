@@ -1,9 +1,25 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listRoles, permissionsOfRole } from "~/models/user.server";
+import { listRoleMatrix } from "~/models/role.server";
+import { holdsAll } from "~/models/user.server";
 import { apiData, requireApiUser } from "~/utils/api.server";
 
-/** GET /api/v1/role: roles with their permission lists (read-user). */
+/**
+ * GET /api/v1/role (read-user): every role with its permission list, its number
+ * of users, whether it is locked (Super Admin keeps every permission) and
+ * whether the caller may give it to a user (`assignable`: the caller holds all
+ * of its permissions).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireApiUser(request, "read-user");
-  return apiData(listRoles().map((r) => ({ ...r, permissions: permissionsOfRole(r.id) })));
+  const user = await requireApiUser(request, "read-user");
+  return apiData(
+    listRoleMatrix().map((r) => ({
+      id: r.id,
+      slug: r.slug,
+      title: r.title,
+      permissions: r.permissions,
+      users: r.users,
+      locked: r.locked,
+      assignable: holdsAll(user.permissions, r.permissions),
+    })),
+  );
 }

@@ -1,17 +1,20 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { deleteTestRide, getTestRide } from "~/models/test-ride.server";
-import { apiData, apiError, notFound, requireApiUser } from "~/utils/api.server";
+import { fail } from "~/models/failure";
+import { deleteTestRide, getTestRide, TEST_RIDE_NOT_FOUND } from "~/models/test-ride.server";
+import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
-/** GET /api/v1/test-ride/{id}: one booking of the caller's scope. */
+/** GET /api/v1/test-ride/{id}: one booking of the caller's scope (by id or slug). */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
   const ride = getTestRide(user.scope, params.id!);
-  return ride ? apiData(ride) : notFound("Test ride");
+  return ride ? apiData(ride) : apiFailure(fail.notFound(TEST_RIDE_NOT_FOUND));
 }
 
-/** DELETE /api/v1/test-ride/{id}. */
+/** DELETE /api/v1/test-ride/{id}: soft delete; 404 out of the caller's scope. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireApiUser(request);
-  if (request.method !== "DELETE") return apiError(405, "Method not allowed.");
-  return deleteTestRide(user.scope, params.id!) ? apiData(null, "Test ride deleted.") : notFound("Test ride");
+  if (request.method !== "DELETE") return methodNotAllowed();
+  const res = deleteTestRide(user, params.id!);
+  return res.ok ? apiData(null, "Test ride deleted.") : apiFailure(res);
 }

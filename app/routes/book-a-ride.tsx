@@ -1,38 +1,47 @@
+import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { BookingForm, type BookingValues } from "~/components/public/BookingForm";
+import { BookingForm, type BookingDefaults } from "~/components/public/BookingForm";
 import { captchaSiteKey, newFormToken, publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { ModalPage } from "~/components/public/PublicShell";
 import { CASCADE_SCRIPT } from "~/components/public/scripts";
 import { listBikeModels } from "~/models/bike-model.server";
-import { bookingBranches, createTestRide, narrowBooking } from "~/models/test-ride.server";
+import { bookingBranches, bookTestRide, testRideByFormToken } from "~/models/test-ride.server";
+import { testRideSchema } from "~/schemas/test-ride";
+import { clientAddress } from "~/utils/auth.server";
+import { parseValue, readForm, type Body } from "~/utils/body.server";
+import { replyFailure } from "~/utils/http.server";
 import { t } from "~/utils/i18n";
+import { chargeAddress, checkCaptcha, screenPublicForm } from "~/utils/public-guard.server";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?.chrome.lang ?? "en", "book.title") }];
 
-const text = (v: FormDataEntryValue | string | null | undefined, max = 100) =>
-  typeof v === "string" ? v.slice(0, max) : "";
+const THANKS = "/thankyou-for-test-ride-booking";
+
+const text = (v: string | null, max = 100) => (v ?? "").slice(0, max);
 
 /** "Book a Rides": ?type=BOOKING preselects a booking, ?utm_source is kept with the booking, ?state&district&city narrow. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const q = new URL(request.url).searchParams;
   const models = listBikeModels().map(({ id, title }) => ({ id, title }));
-  const all = bookingBranches();
-  const values: BookingValues = {
+  const defaultValue: BookingDefaults = {
     type: q.get("type") === "BOOKING" ? "BOOKING" : "TESTRIDE",
     utm_source: text(q.get("utm_source")),
     bike_model_id: models[0] ? String(models[0].id) : "",
+    state: text(q.get("state")),
+    district: text(q.get("district")),
+    city: text(q.get("city")),
   };
   return data(
     {
       chrome: publicChrome(request),
       models,
-      allBranches: all,
-      cascade: narrowBooking(all, { state: q.get("state"), district: q.get("district"), city: q.get("city") }),
-      values,
+      allBranches: bookingBranches(),
+      defaultValue,
       formToken: newFormToken(),
       captchaSiteKey: captchaSiteKey(),
     },
@@ -40,50 +49,54 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-type Result = { values: BookingValues; cascade: ReturnType<typeof narrowBooking>; errors: Record<string, string[]> };
+type ActionData = { result: SubmissionResult<string[]> };
 
-/** intent=refresh narrows the place lists (no JavaScript); otherwise the booking is made and the thank-you page follows. */
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const values: BookingValues = {
-    type: text(form.get("type")),
-    name: text(form.get("name")),
-    email: text(form.get("email")),
-    phone: text(form.get("phone"), 20),
-    bike_model_id: text(form.get("bike_model_id")),
-    utm_source: text(form.get("utm_source")),
-    form_token: text(form.get("form_token")),
-  };
-  const cascade = narrowBooking(bookingBranches(), {
-    state: text(form.get("state")),
-    district: text(form.get("district")),
-    city: text(form.get("city")),
-    branch_id: text(form.get("branch_id")),
-  });
-  if (form.get("intent") === "refresh") return data<Result>({ values, cascade, errors: {} });
-  const result = await createTestRide(form, { clientAddress: context.clientAddress });
-  if (result.ok) return redirect("/thankyou-for-test-ride-booking");
-  return data<Result>(
-    { values, cascade, errors: result.errors },
-    { status: result.reason === "rate_limited" ? 429 : 400 },
-  );
+/**
+ * intent=refresh narrows the place lists (no JavaScript): the form again with
+ * its values. Otherwise the booking: the same form token again goes straight
+ * to the thank-you page; the guard (honeypot, the address's limit, the
+ * captcha) and the schema, then one transaction for the booking and its
+ * counters; the form again with the errors under their fields when refused.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  if (form.get("intent") === "refresh") {
+    const { initialValue } = parseWithZod(form, { schema: testRideSchema }).reply();
+    return data<ActionData>({ result: { initialValue, error: {} } });
+  }
+  const address = clientAddress(request);
+  const body: Body = { kind: "form", form };
+  const parsed = parseValue(body, testRideSchema);
+  if (parsed.ok && testRideByFormToken(parsed.value.form_token)) return redirect(THANKS);
+  const screened = screenPublicForm(body, address, "test-ride-ip");
+  if (screened) return replyFailure(form, screened);
+  if (!parsed.ok) return replyFailure(form, parsed);
+  const captcha = await checkCaptcha(body, address);
+  if (captcha) return replyFailure(form, captcha);
+  const booked = bookTestRide(parsed.value, { charge: chargeAddress("test-ride-ip", address) });
+  return booked.ok ? redirect(THANKS) : replyFailure(form, booked);
 }
 
 export default function BookARide() {
-  const loaded = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
-  const { chrome } = loaded;
+  const actionData = useActionData<typeof action>();
+  const {
+    chrome,
+    models,
+    allBranches,
+    defaultValue,
+    formToken,
+    captchaSiteKey: siteKey,
+  } = useLoaderData<typeof loader>();
   return (
     <ModalPage chrome={chrome} title={t(chrome.lang, "book.title")} scripts={[CASCADE_SCRIPT]}>
       <BookingForm
         lang={chrome.lang}
-        values={result?.values ?? loaded.values}
-        errors={result?.errors}
-        cascade={result?.cascade ?? loaded.cascade}
-        allBranches={loaded.allBranches}
-        models={loaded.models}
-        formToken={loaded.formToken}
-        captchaSiteKey={loaded.captchaSiteKey}
+        lastResult={actionData?.result}
+        defaultValue={defaultValue}
+        allBranches={allBranches}
+        models={models}
+        formToken={formToken}
+        captchaSiteKey={siteKey}
       />
     </ModalPage>
   );

@@ -5,6 +5,7 @@ import { publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { ModalPage } from "~/components/public/PublicShell";
 import { findPublicEntry, prizeSummary } from "~/models/preregistration.server";
+import { notFound } from "~/utils/http.server";
 import { rupees, t } from "~/utils/i18n";
 import { maskPhone } from "~/utils/phone";
 
@@ -15,7 +16,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?
 /** The draw result of a verified entry: six rolling cells settling on the second thrill, and the total. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const entry = findPublicEntry(params.slug ?? "");
-  if (!entry) throw new Response("Not Found", { status: 404 });
+  if (!entry) throw notFound();
   const prize = prizeSummary(entry);
   if (!prize) throw redirect(`/enquiry/${entry.slug}/verify`);
   return data({ chrome: publicChrome(request), phone: maskPhone(entry.phone), ...prize });

@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import type { SubmissionResult } from "@conform-to/react";
 import { publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { FormBanner } from "~/components/public/PreregistrationForm";
@@ -10,8 +11,12 @@ import {
   resendVerificationCode,
   verificationState,
   verifyPreregistration,
+  type Visitor,
 } from "~/models/preregistration.server";
-import { OTP_MESSAGES } from "~/schemas/preregistration";
+import { OTP_MESSAGES, verifySchema } from "~/schemas/preregistration";
+import { clientAddress } from "~/utils/auth.server";
+import { parseValue, readForm } from "~/utils/body.server";
+import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
 import { t, tm } from "~/utils/i18n";
 import { maskPhone } from "~/utils/phone";
 
@@ -20,8 +25,6 @@ export const links = publicLinks;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: t(data?.chrome.lang ?? "en", "verify.title") },
 ];
-
-const notFound = () => new Response("Not Found", { status: 404 });
 
 /** The "Verify OTP" dialog; an already verified entry goes to its draw. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -39,39 +42,42 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
-type Result = { errors: Record<string, string[]>; notice?: string };
+type Answer = { result?: SubmissionResult<string[]>; notice?: string };
 
-export async function action({ request, params, context }: ActionFunctionArgs) {
+/** intent=resend sends a fresh code; otherwise the code is checked (a right one verifies and draws). */
+export async function action({ request, params }: ActionFunctionArgs) {
   const slug = params.slug ?? "";
-  const form = await request.formData();
-  const opts = { clientAddress: context.clientAddress };
+  const form = await readForm(request);
+  const visitor: Visitor = { channel: "public", address: clientAddress(request) };
   if (form.get("intent") === "resend") {
-    const sent = await resendVerificationCode(slug, undefined, opts);
-    if (sent.ok) return data<Result>({ errors: {}, notice: sent.message });
-    if (sent.reason === "not_found") throw notFound();
-    if (sent.reason === "already_verified") return redirect(`/enquiry/${slug}/draw`);
-    return data<Result>({ errors: { form: [sent.message] } }, { status: 429 });
+    const sent = resendVerificationCode(visitor, slug);
+    if (sent.ok) return data<Answer>({ notice: sent.message });
+    if (sent.code === "not_found") throw pageFailure(sent);
+    if (sent.code === "conflict") return redirect(`/enquiry/${slug}/draw`);
+    return replyFailure(null, sent);
   }
-  const result = await verifyPreregistration(slug, form.get("code"), undefined, opts);
+  const parsed = parseValue({ kind: "form", form }, verifySchema);
+  const result = verifyPreregistration(visitor, slug, parsed.ok ? parsed.value.code : "");
   if (result.ok) return redirect(`/enquiry/${slug}/draw`);
-  if (result.reason === "not_found") throw notFound();
-  return data<Result>({ errors: { code: [result.message] } }, { status: result.reason === "rate_limited" ? 429 : 400 });
+  if (result.code === "not_found") throw pageFailure(result);
+  return replyFailure(null, result);
 }
 
 export default function VerifyOtp() {
   const { chrome, slug, phone, resendAt } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const answer = useActionData<typeof action>() as Answer | undefined;
   const { lang } = chrome;
-  const codeError = result?.errors.code?.[0] ? tm(lang, result.errors.code[0]) : "";
+  const errors = answer?.result?.error ?? {};
+  const codeError = errors.code?.[0] ? tm(lang, errors.code[0]) : "";
   return (
     <ModalPage chrome={chrome} title={t(lang, "verify.title")} scripts={[VERIFY_SCRIPT]}>
       <p>{t(lang, "verify.sent", { phone })}</p>
-      {result?.notice ? (
+      {answer?.notice ? (
         <p className="banner banner-ok" role="status">
-          {tm(lang, result.notice)}
+          {tm(lang, answer.notice)}
         </p>
       ) : null}
-      <FormBanner messages={result?.errors.form?.map((m) => tm(lang, m))} />
+      <FormBanner messages={errors[""]?.map((m) => tm(lang, m))} />
       <form method="post" action={`/enquiry/${slug}/verify`} data-verify="">
         <div className={`field${codeError ? " invalid" : ""}`}>
           <label htmlFor="f-code">{t(lang, "verify.code")}</label>

@@ -1,14 +1,20 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { captchaSiteKey, newFormToken, publicChrome } from "~/components/public/chrome.server";
-import { failureStatus, formValues, tooLarge } from "~/components/public/enquiry.server";
+import { guardPublicPost } from "~/components/public/enquiry.server";
 import { publicLinks } from "~/components/public/links";
-import { PhoneConfirmStep, PreregistrationForm, type PreregFormValues } from "~/components/public/PreregistrationForm";
+import { PhoneConfirmStep, PreregistrationForm, type PreregResult } from "~/components/public/PreregistrationForm";
 import { ModalPage } from "~/components/public/PublicShell";
 import { PREREG_SCRIPT } from "~/components/public/scripts";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
-import { createPreregistration, reviewPreregistration, type CreateContext } from "~/models/preregistration.server";
+import { fail, type Failure } from "~/models/failure";
+import { createPreregistration, reviewPreregistration, type Visitor } from "~/models/preregistration.server";
+import { publicPreregistrationSchema } from "~/schemas/preregistration";
+import { clientAddress } from "~/utils/auth.server";
+import { BODY_LIMITS, readBody } from "~/utils/body.server";
+import { echoForm, echoResult, fileField } from "~/utils/echo.server";
+import { pageFailure, replyFailure } from "~/utils/http.server";
 import { t } from "~/utils/i18n";
 
 export const handle = { scripts: false };
@@ -30,54 +36,71 @@ export async function loader({ request }: LoaderFunctionArgs) {
   );
 }
 
-type Result = { step: "form" | "confirm"; values: PreregFormValues; errors: Record<string, string[]> };
+type Step = { step: "form" | "confirm"; result: PreregResult };
+
+/** The form again with the post's values and the failure under its field, with the failure's status. */
+function again(form: FormData, failure: Failure) {
+  const reply = replyFailure(echoForm(form), failure);
+  return data<Step>({ step: "form", result: reply.data.result }, reply.init ?? undefined);
+}
 
 /**
- * intent=review (the Save button): checks everything and shows the phone confirmation;
- * intent=back: the form again with its values; intent=save: creates and goes to the verify page.
+ * intent=review (the Save button): checks everything (rate limited like the
+ * save) and shows the phone confirmation; intent=back: the form again with its
+ * values; intent=save: creates and goes to the verify page.
  */
-export async function action({ request, context }: ActionFunctionArgs) {
-  if (tooLarge(request)) {
-    return data<Result>(
-      { step: "form", values: {}, errors: { screenshot: ["The image may not be larger than 10 MB."] } },
-      { status: 413 },
-    );
+export async function action({ request }: ActionFunctionArgs) {
+  const body = await readBody(request, { limit: BODY_LIMITS.upload, accept: ["urlencoded", "multipart"] });
+  if ("ok" in body) {
+    // An image too large to read is the screenshot field's error; anything else is the error page.
+    if (body.code === "too_large") return again(new FormData(), fail.tooLarge(body.message, "screenshot"));
+    throw pageFailure(body);
   }
-  const form = await request.formData();
+  const form = body.kind === "form" ? body.form : new FormData();
   const intent = String(form.get("intent") ?? "review");
-  const values = formValues(form);
-  const ctx: CreateContext = { channel: "public", branchId: null, userId: null, clientAddress: context.clientAddress };
-  if (intent === "back") return data<Result>({ step: "form", values, errors: {} });
-  if (intent === "save") {
-    const result = await createPreregistration(form, ctx);
-    if (result.ok) return redirect(`/enquiry/${result.preregistration.slug}/verify`);
-    return data<Result>({ step: "form", values, errors: result.errors }, { status: failureStatus(result) });
+  if (intent === "back") return data<Step>({ step: "form", result: echoResult(form) });
+
+  const address = clientAddress(request);
+  const save = intent === "save";
+  const parsed = await guardPublicPost(body, publicPreregistrationSchema, {
+    address,
+    limit: "enquiry-ip",
+    captcha: save,
+  });
+  if (!parsed.ok) return again(form, parsed);
+  const visitor: Visitor = { channel: "public", address };
+  const screenshot = { file: fileField(form, "screenshot"), ref: parsed.value.screenshot_ref };
+  if (save) {
+    const created = await createPreregistration(visitor, parsed.value, screenshot);
+    if (created.ok) return redirect(`/enquiry/${created.preregistration.slug}/verify`);
+    return again(form, created);
   }
-  const review = await reviewPreregistration(form, ctx);
-  if (!review.ok)
-    return data<Result>({ step: "form", values, errors: review.errors }, { status: failureStatus(review) });
-  const confirmed: PreregFormValues = { ...values, phone: review.value.phone };
-  if (review.screenshotRef) confirmed.screenshot_ref = review.screenshotRef;
-  else delete confirmed.screenshot_ref;
-  if (!review.value.shared) delete confirmed.shared;
-  return data<Result>({ step: "confirm", values: confirmed, errors: {} });
+  const review = await reviewPreregistration(visitor, parsed.value, screenshot);
+  if (!review.ok) return again(form, review);
+  return data<Step>({
+    step: "confirm",
+    result: echoResult(form, {
+      phone: review.value.phone,
+      shared: review.value.shared ? "on" : null,
+      screenshot_ref: review.screenshotRef,
+    }),
+  });
 }
 
 export default function Enquiry() {
   const { chrome, models, branches, formToken, captchaSiteKey } = useLoaderData<typeof loader>();
-  const result = useActionData<typeof action>();
+  const step = useActionData<typeof action>();
   const { lang } = chrome;
   return (
     <ModalPage chrome={chrome} title={t(lang, "landing.formTitle")} scripts={[PREREG_SCRIPT]}>
-      {result?.step === "confirm" ? (
-        <PhoneConfirmStep lang={lang} values={result.values} captchaSiteKey={captchaSiteKey} errors={result.errors} />
+      {step?.step === "confirm" ? (
+        <PhoneConfirmStep lang={lang} lastResult={step.result} captchaSiteKey={captchaSiteKey} />
       ) : (
         <PreregistrationForm
           lang={lang}
           open={chrome.registrationOpen}
           formToken={formToken}
-          values={result?.values}
-          errors={result?.errors}
+          lastResult={step?.result}
           models={models}
           branches={branches}
           captchaSiteKey={captchaSiteKey}

@@ -10,10 +10,22 @@
  * keep letters, digits, underscore and whitespace; phone and citizenship_no keep
  * digits only. The browser applies the same functions while typing.
  *
- * The screenshot file travels beside the schema (multipart File), the captcha
- * answer (g-recaptcha-response) and the honeypot are checked by the model.
+ * The screenshot file travels beside the schema (multipart File) and is handed
+ * to the model explicitly; the captcha answer (g-recaptcha-response) and the
+ * honeypot are checked by the public routes' guard before the model runs.
  */
 import { z } from "zod";
+import { PREREGISTRATION_STATUSES } from "~/models/preregistration-status";
+import {
+  checkDateRange,
+  dateRangeShape,
+  emptyToUndefined,
+  optionalId,
+  optionalText,
+  requiredId,
+  text,
+  toNumber,
+} from "~/schemas/primitives";
 import { normalizePhone } from "~/utils/phone";
 
 export const SOURCE_OPTIONS = [
@@ -53,7 +65,12 @@ export const PREREGISTRATION_MESSAGES = {
   pendingPurchase: "This citizenship/pan has pending purchase.",
   closed: "Registration is closed. Please contact the admin for more information.",
   rejected: "Your form could not be accepted. Please try again.",
+  // The counter: the branch a staff-made pre-registration belongs to (head office chooses it).
+  branch: "Choose the branch this pre-registration belongs to.",
 } as const;
+
+/** The id pieces live in primitives.ts; re-exported for the schemas that import them from here. */
+export { optionalId, requiredId };
 
 /** Devanagari digits (०-९) typed on a Nepali keyboard count as digits. */
 const DEVANAGARI_DIGITS = /[\u0966-\u096F]/g;
@@ -74,19 +91,10 @@ export const FILTER_PATTERNS = {
   digits: "[^0-9]",
 } as const;
 
-/** A form value as a trimmed string; arrays (repeated fields) give their last value. */
-function str(value: unknown): string | undefined {
-  if (Array.isArray(value)) return str(value[value.length - 1]);
-  if (value === null || value === undefined) return undefined;
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  return undefined;
-}
-
 const filtered =
   (filter: (s: string) => string, collapse = false) =>
   (value: unknown) => {
-    const s = str(value);
+    const s = text(value);
     if (s === undefined) return undefined;
     let out = filter(s);
     if (collapse) out = out.replace(/\s+/g, " ");
@@ -94,46 +102,20 @@ const filtered =
     return out === "" ? undefined : out;
   };
 
-const optionalText = (max: number) =>
-  z.preprocess(
-    (v) => {
-      const s = str(v)?.trim();
-      return s ? s : undefined;
-    },
-    z
-      .string()
-      .max(max, { error: PREREGISTRATION_MESSAGES.tooLong(max) })
-      .optional(),
-  );
-
-const toId = (v: unknown) => {
-  const s = str(v)?.trim();
-  if (!s) return undefined;
-  const n = Number(s);
-  return Number.isFinite(n) ? n : s;
-};
-
-const positiveId = (message: string) =>
-  z.number({ error: message }).refine((n) => Number.isSafeInteger(n) && n > 0, { error: message });
-
-/** An optional positive id: "", null and absent are empty; anything else must be a positive integer. */
-export const optionalId = (message: string) => z.preprocess(toId, positiveId(message).optional());
-
-/** A required positive id, with one message for missing and wrong values. */
-export const requiredId = (message: string) => z.preprocess(toId, positiveId(message));
-
-/** Checkbox semantics: "on", "true", "1", "yes" are true; "off", "false", "0", "no" and "" are false. */
+/**
+ * A checkbox with a default when absent (send_sms is on unless unticked).
+ * Checkbox semantics: "on", "true", "1", "yes" are true; "off", "false", "0", "no" and "" are false. */
 export const checkbox = (whenAbsent: boolean) =>
   z.preprocess((v) => {
     if (typeof v === "boolean") return v;
-    const s = str(v)?.trim().toLowerCase();
+    const s = text(v)?.trim().toLowerCase();
     if (s === undefined) return whenAbsent;
     return ["on", "true", "1", "yes"].includes(s);
   }, z.boolean());
 
 export const FORM_TOKEN = z.preprocess(
   (v) => {
-    const s = str(v)?.trim();
+    const s = text(v)?.trim();
     return s ? s : undefined;
   },
   z
@@ -142,53 +124,84 @@ export const FORM_TOKEN = z.preprocess(
     .optional(),
 );
 
-const baseShape = {
-  name: z.preprocess(
-    filtered(FILTERS.text, true),
-    z.string({ error: PREREGISTRATION_MESSAGES.name }).max(100, { error: PREREGISTRATION_MESSAGES.tooLong(100) }),
-  ),
-  address: z.preprocess(
-    filtered(FILTERS.text, true),
-    z.string({ error: PREREGISTRATION_MESSAGES.address }).max(200, { error: PREREGISTRATION_MESSAGES.tooLong(200) }),
-  ),
-  email: z.preprocess(
-    filtered(FILTERS.email),
-    z
-      .string()
-      .max(100, { error: PREREGISTRATION_MESSAGES.tooLong(100) })
-      .regex(/^[A-Za-z0-9._-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, { error: PREREGISTRATION_MESSAGES.email })
-      .optional(),
-  ),
-  phone: z.preprocess(
-    filtered(FILTERS.digits),
-    z
-      .string({ error: PREREGISTRATION_MESSAGES.phoneRequired })
-      .refine((s) => normalizePhone(s) !== null, { error: PREREGISTRATION_MESSAGES.phoneInvalid })
-      .transform((s) => normalizePhone(s)!),
-  ),
-  citizenship_no: z.preprocess(
-    filtered(FILTERS.digits),
-    z
-      .string({ error: PREREGISTRATION_MESSAGES.citizenshipRequired })
-      .regex(/^\d{4,20}$/, { error: PREREGISTRATION_MESSAGES.citizenshipInvalid }),
-  ),
-  shared: checkbox(false),
-  bike_model_id: optionalId(PREREGISTRATION_MESSAGES.bikeModel),
-  source: z.preprocess(
+/** The form token of a rendered form, or a screenshot reference signed by the server. */
+const optionalToken = (pattern: RegExp, message: string) =>
+  z.preprocess(
     (v) => {
-      const s = str(v)?.trim().toUpperCase();
+      const s = text(v)?.trim();
       return s ? s : undefined;
     },
-    z.enum(SOURCE_OPTIONS, { error: PREREGISTRATION_MESSAGES.source }).optional(),
-  ),
+    z.string().regex(pattern, { error: message }).optional(),
+  );
+
+/** A reference to a screenshot stored at the confirmation step (`{file id}.{signature}`). */
+export const SCREENSHOT_REF = optionalToken(/^\d{1,12}\.[A-Za-z0-9_-]{32}$/, "Please upload the screenshot again.");
+
+const nameField = z.preprocess(
+  filtered(FILTERS.text, true),
+  z.string({ error: PREREGISTRATION_MESSAGES.name }).max(100, { error: PREREGISTRATION_MESSAGES.tooLong(100) }),
+);
+const addressField = z.preprocess(
+  filtered(FILTERS.text, true),
+  z.string({ error: PREREGISTRATION_MESSAGES.address }).max(200, { error: PREREGISTRATION_MESSAGES.tooLong(200) }),
+);
+const emailField = z.preprocess(
+  filtered(FILTERS.email),
+  z
+    .string()
+    .max(100, { error: PREREGISTRATION_MESSAGES.tooLong(100) })
+    .regex(/^[A-Za-z0-9._-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, { error: PREREGISTRATION_MESSAGES.email })
+    .optional(),
+);
+const phoneField = z.preprocess(
+  filtered(FILTERS.digits),
+  z
+    .string({ error: PREREGISTRATION_MESSAGES.phoneRequired })
+    .refine((s) => normalizePhone(s) !== null, { error: PREREGISTRATION_MESSAGES.phoneInvalid })
+    .transform((s) => normalizePhone(s)!),
+);
+const citizenshipField = z.preprocess(
+  filtered(FILTERS.digits),
+  z
+    .string({ error: PREREGISTRATION_MESSAGES.citizenshipRequired })
+    .regex(/^\d{4,20}$/, { error: PREREGISTRATION_MESSAGES.citizenshipInvalid }),
+);
+const sourceField = z.preprocess(
+  (v) => {
+    const s = text(v)?.trim().toUpperCase();
+    return s ? s : undefined;
+  },
+  z.enum(SOURCE_OPTIONS, { error: PREREGISTRATION_MESSAGES.source }).optional(),
+);
+
+const baseShape = {
+  name: nameField,
+  address: addressField,
+  email: emailField,
+  phone: phoneField,
+  citizenship_no: citizenshipField,
+  shared: checkbox(false),
+  bike_model_id: optionalId(PREREGISTRATION_MESSAGES.bikeModel),
+  source: sourceField,
   note: optionalText(1000),
   send_sms: checkbox(true),
   nearest_branch_id: optionalId(PREREGISTRATION_MESSAGES.nearestBranch),
   form_token: FORM_TOKEN,
+  screenshot_ref: SCREENSHOT_REF,
 };
 
 /** Every channel: staff-made pre-registrations (back office, staff API) use this one. */
 export const preregistrationSchema = z.object(baseShape);
+
+/**
+ * The counter's create and edit forms and the staff API's create: the fields,
+ * and the branch the record belongs to (head office chooses it; a branch
+ * user's records belong to their own branch whatever is sent).
+ */
+export const counterPreregistrationSchema = z.object({
+  ...baseShape,
+  branch_id: optionalId(PREREGISTRATION_MESSAGES.branch),
+});
 
 /** The public form and POST /api/v1/enquiry: the nearest showroom is required too. */
 export const publicPreregistrationSchema = z.object({
@@ -197,11 +210,78 @@ export const publicPreregistrationSchema = z.object({
 });
 
 export type PreregistrationInput = z.output<typeof preregistrationSchema>;
+export type CounterPreregistrationInput = z.output<typeof counterPreregistrationSchema>;
+
+/** A checkbox that is left as it is when absent (a partial update). */
+const keptCheckbox = z.preprocess((v) => {
+  if (typeof v === "boolean") return v;
+  const s = text(v)?.trim().toLowerCase();
+  if (s === undefined || s === "") return undefined;
+  return ["on", "true", "1", "yes"].includes(s);
+}, z.boolean().optional());
+
+const optional = <T extends z.ZodType>(field: T) =>
+  z.preprocess((v) => (text(v)?.trim() ? v : undefined), field.optional());
+
+/**
+ * POST /api/v1/preregistration/{id}: the spec's update sends the non-empty
+ * fields; a field left out (or empty) keeps its stored value. branch_id is
+ * head office's override.
+ */
+export const preregistrationPatchSchema = z.object({
+  name: optional(nameField),
+  address: optional(addressField),
+  email: emailField,
+  phone: optional(phoneField),
+  citizenship_no: optional(citizenshipField),
+  shared: keptCheckbox,
+  bike_model_id: optionalId(PREREGISTRATION_MESSAGES.bikeModel),
+  source: sourceField,
+  note: optionalText(1000),
+  send_sms: keptCheckbox,
+  nearest_branch_id: optionalId(PREREGISTRATION_MESSAGES.nearestBranch),
+  branch_id: optionalId(PREREGISTRATION_MESSAGES.branch),
+});
+
+/**
+ * A change to a pre-registration: a field left undefined keeps its stored
+ * value; null clears an optional one.
+ */
+export type PreregistrationChanges = Omit<
+  z.output<typeof preregistrationPatchSchema>,
+  "email" | "source" | "note" | "bike_model_id"
+> & {
+  email?: string | null;
+  source?: Source | null;
+  note?: string | null;
+  bike_model_id?: number | null;
+};
+
+/**
+ * The counter's edit form: the whole form is sent, so an optional field left
+ * empty is cleared (the nearest showroom, not on the form, and head office's
+ * branch, when not chosen, stay).
+ */
+export const preregistrationEditSchema = counterPreregistrationSchema.transform(
+  ({ form_token: _token, screenshot_ref: _ref, ...v }): PreregistrationChanges => ({
+    ...v,
+    email: v.email ?? null,
+    source: v.source ?? null,
+    note: v.note ?? null,
+    bike_model_id: v.bike_model_id ?? null,
+  }),
+);
 
 /** The verify form and POST /api/v1/enquiry/{id}/verify: { code }. Empty is reported by the model. */
 export const verifySchema = z.object({
-  code: z.preprocess((v) => FILTERS.digits(str(v) ?? ""), z.string()),
+  code: z.preprocess((v) => FILTERS.digits(text(v) ?? ""), z.string()),
 });
+
+/**
+ * The counter's verify form and POST /api/v1/preregistration/{id}/verify
+ * ({code}, or no body at all: spec 000 §7).
+ */
+export const counterVerifySchema = verifySchema;
 
 export const OTP_MESSAGES = {
   required: "OTP is required",
@@ -214,3 +294,50 @@ export const OTP_MESSAGES = {
   hourlyCap: (minutes: number) => `Too many codes were sent to this phone. Please try again in ${minutes} minute(s).`,
   resent: "A new code has been sent.",
 } as const;
+
+/** The counter's verify screen (spec 000 §4 and §8). */
+export const COUNTER_VERIFY_MESSAGES = {
+  enterCode: "Enter the registration code the customer received",
+  mismatch: "the code you have selected is incorrect. Please try again or resend the code",
+  resent: "A new code has been sent to the customer.",
+  noLiveCode: "There is no live code. Resend the code first.",
+  verified: "Phone number verified.",
+} as const;
+
+// ---------------------------------------------------------------- list filters
+
+export const PREREGISTRATION_FILTER_MESSAGES = {
+  bikeModel: "Choose a bike model from the list.",
+  branch: "Choose a branch from the list.",
+  prize: "Choose a prize from the list.",
+  status: "Choose a status from the list.",
+} as const;
+
+/**
+ * The filters of the pre-registration list, its download and GET
+ * /api/v1/preregistration. A value that is not one of the list's choices is
+ * an error at its filter (the page shows it there; the API answers 422).
+ */
+export const preregistrationFiltersSchema = z
+  .object({
+    bike_model: optionalId(PREREGISTRATION_FILTER_MESSAGES.bikeModel),
+    branch: optionalId(PREREGISTRATION_FILTER_MESSAGES.branch),
+    ...dateRangeShape,
+    prize: z.preprocess(
+      toNumber,
+      z
+        .number({ error: PREREGISTRATION_FILTER_MESSAGES.prize })
+        .int({ error: PREREGISTRATION_FILTER_MESSAGES.prize })
+        .nonnegative({ error: PREREGISTRATION_FILTER_MESSAGES.prize })
+        .optional(),
+    ),
+    status: z.preprocess(
+      emptyToUndefined,
+      z.enum(PREREGISTRATION_STATUSES, { error: PREREGISTRATION_FILTER_MESSAGES.status }).optional(),
+    ),
+    /** Phone (or name, citizenship number) search; the spec's list sends it as `phone`. */
+    phone: z.preprocess((v) => text(v)?.trim().slice(0, 100) || undefined, z.string().optional()),
+  })
+  .superRefine(checkDateRange);
+
+export type PreregistrationFilterValues = z.output<typeof preregistrationFiltersSchema>;

@@ -6,6 +6,15 @@
  * empty strings into undefined, "on" into true and numeric text into numbers).
  */
 import { z } from "zod";
+import {
+  checkDateRange,
+  dateRangeShape,
+  isDateOrDateTime,
+  optionalId,
+  optionalText as optionalQueryText,
+  text as asText,
+  toNumber,
+} from "./primitives";
 
 export const PAYMENT_MODES = [
   "CASH",
@@ -25,9 +34,6 @@ export const PAYMENT_MODE_LABELS: Record<PaymentMode, string> = {
   SELF_FINANCE: "Self Finance",
   SELF_FINANCE_EXCHANGE: "Self Finance + Exchange",
 };
-
-export const isPaymentMode = (v: unknown): v is PaymentMode =>
-  typeof v === "string" && (PAYMENT_MODES as readonly string[]).includes(v);
 
 export const REGISTRATION_MESSAGES = {
   billNo: "The bill no field is required.",
@@ -52,6 +58,7 @@ export const REGISTRATION_MESSAGES = {
   notVerified: "This pre-registration is not verified yet. Verify it before registering the purchase.",
   alreadyPurchased: "This pre-registration already has a registration.",
   preregistrationNotFound: "Pre-registration not found.",
+  formUsed: "This form was already sent. Please reload the page and try again.",
   notFound: "Registration not found.",
   deleted: "This registration is deleted.",
   enterCode: "Enter the registration code the customer received",
@@ -135,7 +142,66 @@ export const registrationCodeSchema = z.object({
 /** Referrer search (POST /api/v1/registration/search). */
 export const registrantSearchSchema = z.object({ q: z.string().trim().max(60).default("") });
 
-/** The list filters of the registration screens, their download, the print sheet and the dashboard table. */
+/** The states of a registration: made (code sent), confirmed with the customer's code, coupon drawn. */
+export const REGISTRATION_STATUSES = ["pending", "confirmed", "drawn"] as const;
+export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
+
+export const REGISTRATION_FILTER_MESSAGES = {
+  paymentMode: "Choose a payment mode from the list.",
+  bikeModel: "Choose a model from the list.",
+  branch: "Choose a branch from the list.",
+  amount: "Enter the prize as a whole number of rupees.",
+  status: "Choose a status from the list.",
+} as const;
+
+const optionalEnum = <const T extends readonly [string, ...string[]]>(values: T, message: string) =>
+  z.preprocess((v) => asText(v)?.trim() || undefined, z.enum(values, { error: message }).optional());
+
+/** A prize filter: a whole number of rupees, 0 or more ("0" = no coupon for post_prize). */
+const optionalAmount = (message: string) =>
+  z.preprocess(
+    toNumber,
+    z
+      .number({ error: message })
+      .refine((n) => Number.isSafeInteger(n) && n >= 0, { error: message })
+      .optional(),
+  );
+
+/** "To" before "from", judged only once both read as dates (a bad date has its own message). */
+export function checkReadableRange(value: { from?: unknown; to?: unknown }, ctx: z.RefinementCtx) {
+  const { from, to } = value;
+  if (typeof from !== "string" || typeof to !== "string") return;
+  if (isDateOrDateTime(from) && isDateOrDateTime(to)) checkDateRange({ from, to }, ctx);
+}
+
+/**
+ * The list filters of the registration screens (list, trash, the dashboard's
+ * Registered Buyers), the API list, the download and the print sheet, read
+ * from the query string. `prize` is the total prize, `pre_prize` the second
+ * thrill, `post_prize` the third (0 = drawn without a coupon); from/to are
+ * Kathmandu dates or date-times (a `to` date includes its whole day). A bad
+ * value is a field error under its filter (page) or 422 (API).
+ */
+export const registrationFiltersSchema = z
+  .object({
+    payment_mode: optionalEnum(PAYMENT_MODES, REGISTRATION_FILTER_MESSAGES.paymentMode),
+    bike_model: optionalId(REGISTRATION_FILTER_MESSAGES.bikeModel),
+    branch: optionalId(REGISTRATION_FILTER_MESSAGES.branch),
+    ...dateRangeShape,
+    prize: optionalAmount(REGISTRATION_FILTER_MESSAGES.amount),
+    pre_prize: optionalAmount(REGISTRATION_FILTER_MESSAGES.amount),
+    post_prize: optionalAmount(REGISTRATION_FILTER_MESSAGES.amount),
+    status: optionalEnum(REGISTRATION_STATUSES, REGISTRATION_FILTER_MESSAGES.status),
+    /** Name, phone, citizenship/PAN, bill, engine, chassis or vehicle number (first 100 characters). */
+    search: z.preprocess((v) => asText(v)?.trim().slice(0, 100) || undefined, z.string().optional()),
+    /** One registration (print a single coupon pair). */
+    slug: optionalQueryText(64),
+  })
+  .superRefine(checkReadableRange);
+
+export type RegistrationFilters = z.output<typeof registrationFiltersSchema>;
+
+/** The filter keys a list carries to its Download and Print links. */
 export const REGISTRATION_FILTER_KEYS = [
   "payment_mode",
   "bike_model",
@@ -146,5 +212,5 @@ export const REGISTRATION_FILTER_KEYS = [
   "pre_prize",
   "post_prize",
   "status",
-  "slug",
+  "search",
 ] as const;

@@ -2,12 +2,14 @@
  * The "Book a Ride" form and POST /api/v1/test-ride payload (spec 000 §3, §5;
  * spec 001 §7, §8): type (TESTRIDE or BOOKING, default TESTRIDE), name, state,
  * district, city, email, phone, bike_model_id, branch_id, utm_source and the
- * captcha answer (checked by the model). Error keys are the spec's booking
+ * captcha answer (checked by the route's guard, never by the model). Error keys are the spec's booking
  * error fields; the form shows the district error under the city field too.
  */
 import { z } from "zod";
 import { normalizePhone } from "~/utils/phone";
-import { FILTERS, FORM_TOKEN, requiredId } from "./preregistration";
+import { FILTERS, FORM_TOKEN } from "./preregistration";
+import { dateRangeShape, requiredId, text as str } from "./primitives";
+import { checkReadableRange } from "./registration";
 
 export const TEST_RIDE_TYPES = ["TESTRIDE", "BOOKING"] as const;
 export type TestRideType = (typeof TEST_RIDE_TYPES)[number];
@@ -32,14 +34,6 @@ export const TEST_RIDE_MESSAGES = {
   bikeModelUnknown: "Please choose a model from the list.",
   thanks: "Thank You for Test Ride Booking.",
 } as const;
-
-function str(value: unknown): string | undefined {
-  if (Array.isArray(value)) return str(value[value.length - 1]);
-  if (value === null || value === undefined) return undefined;
-  if (typeof value === "string") return value;
-  if (typeof value === "number") return String(value);
-  return undefined;
-}
 
 const trimmed = (v: unknown) => {
   const s = str(v)?.replace(/\s+/g, " ").trim();
@@ -91,3 +85,11 @@ export const testRideSchema = z.object({
 });
 
 export type TestRideInput = z.output<typeof testRideSchema>;
+
+/**
+ * The test-ride list's filters (page, GET /api/v1/test-ride, the download):
+ * From and To as Kathmandu dates or date-times (the pickers step by the hour);
+ * a To date includes its whole day, so from = to = a day lists that day.
+ */
+export const testRideFiltersSchema = z.object(dateRangeShape).superRefine(checkReadableRange);
+export type TestRideFilters = z.output<typeof testRideFiltersSchema>;

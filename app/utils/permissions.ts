@@ -120,6 +120,7 @@ export const ADMIN_ROUTES: RouteRule[] = [
   { pattern: "/admin/settings", permission: null },
   // Beyond the specification's table:
   { pattern: "/admin/audit", permission: EVERY_PERMISSION },
+  { pattern: "/admin/role", permission: EVERY_PERMISSION },
 ];
 
 /** Public routes (no login). */

@@ -1,16 +1,19 @@
 /**
  * Back-office sessions: a cookie (httpOnly, SameSite=Lax, Secure in production)
  * carrying a random id whose sha256 keys a row in `sessions`, so signing out or
- * deleting a user ends the session on the server too.
+ * deleting a user ends the session on the server too. Over HTTPS it is named
+ * `__Host-session`: the browser then keeps it only when Secure, Path=/ and without
+ * Domain, so no other host (a subdomain) can set or shadow it.
  */
 import { createCookie, createSessionStorage } from "@remix-run/node";
 import { and, eq, gt, lt } from "drizzle-orm";
 import { db, schema } from "@db/index";
 import { config, secureCookies, sessionSecrets } from "./config.server";
+import { cookieName } from "./cookie-name.server";
 import { randomToken, sha256 } from "./crypto.server";
 import { nowIso } from "./time";
 
-export const sessionCookie = createCookie("__session", {
+export const sessionCookie = createCookie(cookieName("session", "__session"), {
   httpOnly: true,
   sameSite: "lax",
   path: "/",

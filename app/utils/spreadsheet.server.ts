@@ -1,57 +1,110 @@
 /**
- * The .xls writer of every download: real Excel 97-2003 (BIFF8) workbooks
- * written with sheetjs-style. Text cells that a spreadsheet could take for a
- * formula (= + - @, tab, carriage return) are escaped with a leading quote, and
- * a list longer than one sheet's row limit continues on further sheets.
- * (This library is used to write only, never to read an upload.)
+ * The .xls downloads: real Excel 97-2003 (BIFF8) workbooks written by our own
+ * streaming writer (app/utils/xls/). Rows are pulled from the exporter's
+ * generator (which reads its table in pages) and written in slices of a few
+ * milliseconds, yielding to the event loop between slices, so other requests
+ * are served while an export runs; the file is built in two temporary files
+ * and streamed out with its Content-Length. Memory stays flat whatever the row
+ * count. Values are written exactly as shown on screen: text goes into text
+ * cells (LABELSST), which spreadsheets never evaluate, so "=1+1", "-5" or
+ * "@x" stay text without being rewritten (docs/decisions/0011-streamed-xls.md).
+ * A list longer than one sheet (65,535 data rows) continues on further sheets.
  */
-import XLSX from "sheetjs-style";
+import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { XlsWorkbookWriter, type CellValue, type XlsFile } from "./xls/workbook";
+
+export type { CellValue, XlsFile } from "./xls/workbook";
 
 /** BIFF8 holds 65,536 rows; one is the header. */
-export const MAX_DATA_ROWS_PER_SHEET = 65_535;
+const MAX_DATA_ROWS_PER_SHEET = 65_535;
 
-export type Column<Row> = { header: string; value: (row: Row) => string | number | boolean | null | undefined };
+export type Column<Row> = { header: string; value: (row: Row) => CellValue };
 
-const FORMULA_START = /^[=+\-@\t\r]/;
+/** How long one slice of writing may hold the event loop before it yields (a request in progress waits at most this long per step). */
+const SLICE_MS = 5;
+/** Buffered bytes that are written to the temporary files at the next yield. */
+const DRAIN_BYTES = 256 * 1024;
 
-export function escapeCell(value: string | number | boolean | null | undefined): string | number | boolean | null {
-  if (value === undefined || value === null) return null;
-  if (typeof value === "string" && FORMULA_START.test(value)) return `'${value}`;
-  return value;
+/** Where exports keep their (unlinked) temporary files: on disk beside the data, not in a RAM-backed /tmp. */
+export function exportTmpDir(): string {
+  return path.resolve(process.env.EXPORT_TMP_DIR ?? path.join(process.env.DATA_DIR ?? "data", "tmp"));
 }
 
-export function writeXls<Row>(
+export type WriteXlsOptions = {
+  rowsPerSheet?: number;
+  /** Stops the export (and frees its files) when the client goes away. */
+  signal?: AbortSignal;
+  sliceMs?: number;
+  /** Called after each slice, with the rows written so far (tests and progress). */
+  onSlice?: (rows: number) => void;
+};
+
+/** Writes every row into a workbook, a slice at a time; the result streams the finished file. */
+export async function writeXls<Row>(
   sheetName: string,
-  columns: Column<Row>[],
+  columns: readonly Column<Row>[],
   rows: Iterable<Row>,
-  { rowsPerSheet = MAX_DATA_ROWS_PER_SHEET } = {},
-): Buffer {
-  const wb = XLSX.utils.book_new();
-  const header = columns.map((c) => c.header);
-  let chunk: (string | number | boolean | null)[][] = [header];
-  let sheetNo = 1;
-  const flush = () => {
-    const name = sheetNo === 1 ? sheetName : `${sheetName} ${sheetNo}`;
-    XLSX.utils.book_append_sheet(wb, XLSX.utils.aoa_to_sheet(chunk), name.slice(0, 31));
-    sheetNo += 1;
-    chunk = [header];
-  };
-  for (const row of rows) {
-    chunk.push(columns.map((c) => escapeCell(c.value(row))));
-    if (chunk.length - 1 >= rowsPerSheet) flush();
+  { rowsPerSheet = MAX_DATA_ROWS_PER_SHEET, signal, sliceMs = SLICE_MS, onSlice }: WriteXlsOptions = {},
+): Promise<XlsFile> {
+  signal?.throwIfAborted();
+  const book = await XlsWorkbookWriter.create({
+    sheetName,
+    header: columns.map((c) => c.header),
+    tmpDir: exportTmpDir(),
+    rowsPerSheet,
+  });
+  const iterator = rows[Symbol.iterator]();
+  try {
+    const values: CellValue[] = new Array(columns.length);
+    let deadline = performance.now() + sliceMs;
+    for (let n = 1; ; n++) {
+      const next = iterator.next();
+      if (next.done) break;
+      for (let c = 0; c < columns.length; c++) values[c] = columns[c].value(next.value);
+      book.addRow(values);
+      if ((n & 15) === 0 && performance.now() >= deadline) {
+        if (book.buffered >= DRAIN_BYTES) await book.drain();
+        onSlice?.(book.rows);
+        await nextTurn();
+        signal?.throwIfAborted();
+        deadline = performance.now() + sliceMs;
+      }
+    }
+    onSlice?.(book.rows);
+    return await book.finish();
+  } catch (e) {
+    await book.discard();
+    throw e;
+  } finally {
+    iterator.return?.();
   }
-  if (chunk.length > 1 || sheetNo === 1) flush();
-  return XLSX.write(wb, { type: "buffer", bookType: "biff8" }) as Buffer;
 }
 
-/** A download response with the spec's file name (Registrations.xls, Branches.xls, ...). */
-export function xlsResponse(buffer: Buffer, filename: string): Response {
-  return new Response(new Uint8Array(buffer), {
+/** A download response with the spec's file name (Registrations.xls, Branches.xls, ...), streamed. */
+export function xlsResponse(file: XlsFile, filename: string): Response {
+  return new Response(file.body, {
     headers: {
       "Content-Type": "application/vnd.ms-excel",
       "Content-Disposition": `attachment; filename="${filename}"`,
-      "Content-Length": String(buffer.length),
+      "Content-Length": String(file.size),
       "Cache-Control": "no-store",
     },
   });
+}
+
+/** What every download route does: write the rows (paced, cancellable with the request) and answer the file. */
+export async function xlsDownload<Row>(
+  request: Request,
+  {
+    filename,
+    sheet,
+    columns,
+    rows,
+  }: { filename: string; sheet: string; columns: readonly Column<Row>[]; rows: Iterable<Row> },
+): Promise<Response> {
+  const file = await writeXls(sheet, columns, rows, { signal: request.signal });
+  // A client that goes away before the body is read leaves nothing open.
+  request.signal.addEventListener("abort", () => void file.discard(), { once: true });
+  return xlsResponse(file, filename);
 }

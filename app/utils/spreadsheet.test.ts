@@ -1,63 +1,62 @@
+import fs from "node:fs";
 import XLSX from "sheetjs-style";
 import { describe, expect, it } from "vitest";
-import { escapeCell, writeXls, xlsResponse } from "./spreadsheet.server";
+import { exportTmpDir, writeXls, xlsResponse, type Column } from "./spreadsheet.server";
 
 type R = { name: string; amount: number };
-const cols = [
-  { header: "Name", value: (r: R) => r.name },
-  { header: "Amount", value: (r: R) => r.amount },
+const cols: Column<R>[] = [
+  { header: "Name", value: (r) => r.name },
+  { header: "Amount", value: (r) => r.amount },
 ];
 
-describe("spreadsheet writer", () => {
-  it("writes a real BIFF8 workbook (OLE compound file) with headers and rows", () => {
-    const buf = writeXls("Registrations", cols, [
-      { name: "Ram", amount: 5000 },
-      { name: "Sita", amount: 7000 },
-    ]);
-    // OLE2 compound document signature: D0 CF 11 E0 A1 B1 1A E1
-    expect(buf.subarray(0, 8).toString("hex")).toBe("d0cf11e0a1b11ae1");
-    const wb = XLSX.read(buf, { type: "buffer" });
-    expect(wb.SheetNames).toEqual(["Registrations"]);
-    const rows = XLSX.utils.sheet_to_json(wb.Sheets.Registrations, { header: 1 });
-    expect(rows).toEqual([
-      ["Name", "Amount"],
-      ["Ram", 5000],
-      ["Sita", 7000],
-    ]);
-  });
+function* many(n: number): Generator<R> {
+  for (let i = 0; i < n; i++) yield { name: `n${i}`, amount: i };
+}
 
-  it("escapes text that would start a formula", () => {
-    expect(escapeCell('=HYPERLINK("x")')).toBe('\'=HYPERLINK("x")');
-    expect(escapeCell("+977")).toBe("'+977");
-    expect(escapeCell("-1")).toBe("'-1");
-    expect(escapeCell("@SUM(A1)")).toBe("'@SUM(A1)");
-    expect(escapeCell(-5)).toBe(-5);
-    expect(escapeCell("Ram")).toBe("Ram");
-    const buf = writeXls("S", cols, [{ name: "=1+1", amount: 1 }]);
-    const wb = XLSX.read(buf, { type: "buffer" });
-    const cell = wb.Sheets.S.A2;
-    expect(cell.t).toBe("s");
-    expect(cell.v).toBe("'=1+1");
-    expect(cell.f).toBeUndefined();
-  });
-
-  it("continues on further sheets past the row limit", () => {
-    const rows = Array.from({ length: 25 }, (_, i) => ({ name: `n${i}`, amount: i }));
-    const wb = XLSX.read(writeXls("Big", cols, rows, { rowsPerSheet: 10 }), { type: "buffer" });
-    expect(wb.SheetNames).toEqual(["Big", "Big 2", "Big 3"]);
-    const counts = wb.SheetNames.map((n) => XLSX.utils.sheet_to_json(wb.Sheets[n], { header: 1 }).length - 1);
-    expect(counts).toEqual([10, 10, 5]);
-  });
-
-  it("splits at 65,535 data rows by default", () => {
-    const rows = Array.from({ length: 65_536 }, (_, i) => ({ name: "x", amount: i }));
-    const wb = XLSX.read(writeXls("All", cols, rows), { type: "buffer", sheetRows: 3 });
-    expect(wb.SheetNames).toEqual(["All", "All 2"]);
-  });
-
-  it("answers with the spec's file name", () => {
-    const res = xlsResponse(writeXls("S", cols, []), "Branches.xls");
+describe("spreadsheet downloads", () => {
+  it("answers a streamed .xls with the spec's file name and its length", async () => {
+    const res = xlsResponse(await writeXls("Branches", cols, many(3)), "Branches.xls");
     expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="Branches.xls"');
     expect(res.headers.get("Content-Type")).toBe("application/vnd.ms-excel");
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get("Content-Length")).toBe(String(bytes.length));
+    const wb = XLSX.read(bytes, { type: "buffer" });
+    expect(XLSX.utils.sheet_to_json(wb.Sheets.Branches, { header: 1 })).toEqual([
+      ["Name", "Amount"],
+      ["n0", 0],
+      ["n1", 1],
+      ["n2", 2],
+    ]);
+  });
+
+  it("writes in slices and lets timers run between them", async () => {
+    const slices: number[] = [];
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 0);
+    try {
+      const file = await writeXls("Big", cols, many(60_000), { sliceMs: 2, onSlice: (n) => slices.push(n) });
+      await file.discard();
+    } finally {
+      clearInterval(timer);
+    }
+    expect(slices.length).toBeGreaterThan(2);
+    expect(slices[slices.length - 1]).toBe(60_000);
+    // The timer ran while rows were being written, not only after.
+    expect(ticks).toBeGreaterThan(1);
+  });
+
+  it("stops when the request is aborted and leaves no temporary file", async () => {
+    const controller = new AbortController();
+    let seen = 0;
+    const rows = (function* () {
+      for (const r of many(200_000)) {
+        seen++;
+        if (seen === 10_000) controller.abort();
+        yield r;
+      }
+    })();
+    await expect(writeXls("Big", cols, rows, { sliceMs: 1, signal: controller.signal })).rejects.toThrow();
+    expect(seen).toBeLessThan(200_000);
+    expect(fs.readdirSync(exportTmpDir())).toEqual([]);
   });
 });

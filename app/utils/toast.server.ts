@@ -4,10 +4,11 @@
  */
 import { createCookie, redirect } from "@remix-run/node";
 import { secureCookies, sessionSecrets } from "./config.server";
+import { cookieName } from "./cookie-name.server";
 
 export type Toast = { type: "success" | "error"; title: "Success!" | "Oops!"; message: string };
 
-const toastCookie = createCookie("__toast", {
+const toastCookie = createCookie(cookieName("toast", "__toast"), {
   httpOnly: true,
   sameSite: "lax",
   path: "/",

@@ -1,10 +1,15 @@
-/** Background work of a server process: the SMS queue (broadcasts) at a bounded rate, and clean-ups. */
+/** Background work of a server process: the SMS queue at a bounded rate, and clean-ups. */
 import { startSmsWorker } from "~/models/sms.server";
 import { purgeExpiredLimits } from "./rate-limit.server";
 import { purgeExpiredSessions } from "./session.server";
 
-export function startBackgroundWork(): () => void {
-  const stopSms = startSmsWorker({ ratePerSecond: Number(process.env.SMS_RATE_PER_SECOND ?? 5) });
+/**
+ * Starts the workers; returns stop(), which resolves once the SMS worker has
+ * finished the message it is sending and put the rest it claimed back in the queue.
+ */
+export function startBackgroundWork(): () => Promise<void> {
+  const rate = Number(process.env.SMS_RATE_PER_SECOND ?? 5);
+  const stopSms = startSmsWorker({ ratePerSecond: Number.isFinite(rate) && rate > 0 ? rate : 5 });
   const hourly = setInterval(() => {
     try {
       purgeExpiredSessions();
@@ -14,8 +19,8 @@ export function startBackgroundWork(): () => void {
     }
   }, 3600_000);
   hourly.unref();
-  return () => {
-    stopSms();
+  return async () => {
     clearInterval(hourly);
+    await stopSms();
   };
 }

@@ -42,7 +42,7 @@ test("branch staff: pre-registration at the counter to a printed coupon", async 
   await page.getByRole("button", { name: "Verify" }).click();
   await expect(page.getByText(MISMATCH)).toBeVisible();
   await expect(page.getByRole("link", { name: "Go Back" })).toHaveAttribute("href", /\/edit$/);
-  await page.getByRole("link", { name: "Retry" }).click();
+  await page.getByRole("button", { name: "Retry" }).click();
   await expect(page.getByLabel(ENTER_CODE)).toHaveValue("");
 
   // 3. The customer's code verifies and draws the second thrill.

@@ -63,7 +63,7 @@ test("booking errors show under their fields, the district error under the city 
   await expect(page.locator("#bk-district-error")).toHaveText("Please choose a district.");
   await expect(page.locator("#bk-city-error")).toHaveText("Please choose a district.");
   await expect(page.locator("#bk-phone-error")).toHaveText("Please enter your phone number.");
-  await expect(page.locator("#bk-branch-error")).toHaveText("Please choose a branch.");
+  await expect(page.locator("#bk-branch_id-error")).toHaveText("Please choose a branch.");
 });
 
 test("Book a Ride opens as a dialog over the landing page with JavaScript", async ({ page }, info) => {

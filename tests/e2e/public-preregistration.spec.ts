@@ -87,7 +87,8 @@ test("two visitors cannot take the same phone; the first is offered for verifica
       .catch(() => false);
     if (onConfirmStep) await confirm.getByRole("button", { name: "Save" }).click();
   });
-  await expect(page.locator("#e-phone")).toContainText("already pre-registered");
+  const phoneField = page.locator("form[data-prereg] .field", { has: page.getByLabel(/^Phone Number/) });
+  await expect(phoneField.getByRole("alert")).toContainText("already pre-registered");
   await page.getByRole("link", { name: "Continue verification" }).click();
   await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/verify$`));
   const count = readDb((db) =>

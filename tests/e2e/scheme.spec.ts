@@ -24,7 +24,12 @@ function insertScheme(row: {
   );
 }
 
-const amountOption = (page: Page, amount: number) => page.locator(`#f-amount option[value="${amount}"]`);
+/** The error shown under a field, found by the field's label. */
+const fieldError = (page: Page, label: string) =>
+  page.locator(".field", { has: page.getByLabel(label, { exact: true }) }).locator(".field-error");
+
+const amountOption = (page: Page, amount: number) =>
+  page.getByLabel("Amount", { exact: true }).locator(`option[value="${amount}"]`);
 
 test("a branch user without manage-allocation is sent to /admin from every scheme screen", async ({ page }) => {
   await login(page, USERS.staff);
@@ -101,7 +106,7 @@ test("a count of 6 shows the error under the count and keeps the values", async 
   await page.getByLabel("Count (between 1 and 5)").fill("6");
   // Enter saves (without JavaScript too: the default button is Save, not "Update amounts").
   await page.getByLabel("Count (between 1 and 5)").press("Enter");
-  await expect(page.locator("#e-count")).toHaveText("The count must be between 1 and 5.");
+  await expect(fieldError(page, "Count (between 1 and 5)")).toHaveText("The count must be between 1 and 5.");
   await expect(page).toHaveURL(/\/admin\/scheme\/create/);
   await expect(page.getByLabel("Count (between 1 and 5)")).toHaveValue("6");
   await expect(page.getByLabel("Amount")).toHaveValue("4000");
@@ -149,7 +154,9 @@ test("a scheme that has paid out: no delete, and its count cannot go below what 
 
   await page.getByLabel("Count (between 1 and 5)").fill("1");
   await page.getByRole("button", { name: "Save count" }).click();
-  await expect(page.locator("#e-count")).toHaveText("The count cannot be lower than the 2 prizes already paid out.");
+  await expect(fieldError(page, "Count (between 1 and 5)")).toHaveText(
+    "The count cannot be lower than the 2 prizes already paid out.",
+  );
   await page.getByLabel("Count (between 1 and 5)").fill("5");
   await page.getByRole("button", { name: "Save count" }).click();
   await expect(page.locator(".toast")).toContainText("Success!");

@@ -265,6 +265,23 @@ describe("registration journey by API", () => {
     );
     expect(res.status).toBe(200);
     expect(res.body.data[0]).toMatchObject({ value: mineReg.id, slug: mineReg.slug });
+    // Another branch's customer: by full phone only, and without name, id or slug.
+    const other = await json(
+      regSearch(args(api("/api/v1/registration/search", tokens.staffA, { json: { q: theirReg.phone } }))),
+    );
+    expect(other.body.data).toEqual([
+      {
+        value: null,
+        label: expect.stringMatching(/^Registered customer at another branch \(\d{2}X{6}\d{2}\)$/),
+        slug: null,
+        phone: theirReg.phone,
+      },
+    ]);
+    expect(JSON.stringify(other.body)).not.toContain(theirReg.name);
+    const byName = await json(
+      regSearch(args(api("/api/v1/registration/search", tokens.staffA, { json: { q: theirReg.engine_no } }))),
+    );
+    expect(byName.body.data).toEqual([]);
   });
 
   it("deletes, lists the trash and restores (delete-registration only)", async () => {

@@ -18,9 +18,13 @@ import { action as enquiryPageAction } from "~/routes/enquiry._index";
 import { action as verifyPageAction, loader as verifyPageLoader } from "~/routes/enquiry.$slug.verify";
 import { loader as drawPageLoader } from "~/routes/enquiry.$slug.draw";
 import { action as bookPageAction } from "~/routes/book-a-ride";
+import { narrowBooking } from "~/models/booking-cascade";
+import { bookingBranches } from "~/models/test-ride.server";
 import { loader as showroomsLoader } from "~/routes/showrooms";
 import { loader as languageLoader } from "~/routes/language";
 import { loader as outboxLoader } from "~/routes/admin.outbox";
+import { ADDRESS_HEADER } from "~/utils/auth.server";
+import { LIMITS } from "~/utils/rate-limit.server";
 import { makeBikeModel, makeBranch, makeUser, nextPhone } from "../fixtures";
 
 const context = { clientAddress: "127.0.0.1" };
@@ -337,8 +341,9 @@ describe("public pages", () => {
     );
     expect(review.data).toMatchObject({
       step: "confirm",
-      values: { phone: fields.phone, form_token: fields.form_token },
+      result: { initialValue: { phone: fields.phone, form_token: fields.form_token } },
     });
+    expect(review.data.result.initialValue.intent).toBeUndefined();
     const back = unwrap(
       await enquiryPageAction({
         request: post("/enquiry", multipart({ ...fields, intent: "back" })),
@@ -346,7 +351,7 @@ describe("public pages", () => {
         params: {},
       }),
     );
-    expect(back.data.step).toBe("form");
+    expect(back.data).toMatchObject({ step: "form", result: { initialValue: { name: fields.name } } });
     const saved = (await enquiryPageAction({
       request: post("/enquiry", multipart({ ...fields, intent: "save" })),
       context,
@@ -365,7 +370,9 @@ describe("public pages", () => {
         params: { slug },
       }),
     );
-    expect(empty).toEqual({ status: 400, data: { errors: { code: ["OTP is required"] } } });
+    // The page answers with the failure's one status (422, as the API does).
+    expect(empty.status).toBe(422);
+    expect(empty.data.result.error).toEqual({ code: ["OTP is required"] });
     const resend = unwrap(
       await verifyPageAction({
         request: post(`/enquiry/${slug}/verify`, multipart({ intent: "resend" })),
@@ -374,7 +381,7 @@ describe("public pages", () => {
       }),
     );
     expect(resend.status).toBe(429);
-    expect(resend.data.errors.form[0]).toMatch(/^Please wait \d+ seconds/);
+    expect(resend.data.result.error[""][0]).toMatch(/^Please wait \d+ seconds/);
     const ok = (await verifyPageAction({
       request: post(`/enquiry/${slug}/verify`, multipart({ code: codeFor(fields.phone) })),
       context,
@@ -390,6 +397,46 @@ describe("public pages", () => {
     expect(verifiedPage.headers.get("Location")).toBe(`/enquiry/${slug}/draw`);
   });
 
+  it("/enquiry: the confirmation step is rate limited with the save's limit (429 and the page's message)", async () => {
+    const address = { [ADDRESS_HEADER]: "10.66.0.1" };
+    const statuses: number[] = [];
+    let last: { data: any; status: number } | null = null; // eslint-disable-line @typescript-eslint/no-explicit-any -- the page's data
+    for (let i = 0; i < 100; i++) {
+      last = unwrap(
+        await enquiryPageAction({
+          request: post("/enquiry", multipart({ ...enquiryFields(), intent: "review" }), address),
+          context,
+          params: {},
+        }),
+      );
+      statuses.push(last.status);
+    }
+    const allowed = LIMITS["enquiry-ip"].points;
+    expect(statuses.slice(0, allowed).every((s) => s === 200)).toBe(true);
+    expect(statuses.slice(allowed).every((s) => s === 429)).toBe(true);
+    expect(last!.data.step).toBe("form");
+    expect(last!.data.result.error[""][0]).toMatch(/^Too many attempts\. Please try again in \d+ minute\(s\)\.$/);
+    // The save from that address is refused too; another address goes on.
+    const save = unwrap(
+      await enquiryPageAction({
+        request: post("/enquiry", multipart({ ...enquiryFields(), intent: "save" }), address),
+        context,
+        params: {},
+      }),
+    );
+    expect(save.status).toBe(429);
+    const other = unwrap(
+      await enquiryPageAction({
+        request: post("/enquiry", multipart({ ...enquiryFields(), intent: "review" }), {
+          [ADDRESS_HEADER]: "10.66.0.2",
+        }),
+        context,
+        params: {},
+      }),
+    );
+    expect(other.status).toBe(200);
+  });
+
   it("/book-a-ride narrows on Update choices and books on Submit", async () => {
     const refresh = unwrap(
       await bookPageAction({
@@ -401,9 +448,17 @@ describe("public pages", () => {
         params: {},
       }),
     );
-    expect(refresh.data.cascade.selection).toMatchObject({ state: "Gandaki", district: "Kaski", city: "Pokhara" });
-    expect(refresh.data.cascade.selection.branch_id).toBe(refresh.data.cascade.branches[0].id);
-    expect(refresh.data.values.name).toBe("Ram");
+    // The form comes back with its values (lastResult) and no errors; it narrows the lists from them.
+    expect(refresh.data.result.initialValue).toMatchObject({
+      state: "Gandaki",
+      district: "Kaski",
+      city: "Pokhara",
+      name: "Ram",
+    });
+    expect(refresh.data.result.error).toEqual({});
+    const cascade = narrowBooking(bookingBranches(), refresh.data.result.initialValue);
+    expect(cascade.selection).toMatchObject({ state: "Gandaki", district: "Kaski", city: "Pokhara" });
+    expect(cascade.selection.branch_id).toBe(cascade.branches[0].id);
     const booked = (await bookPageAction({
       request: post(
         "/book-a-ride",

@@ -14,9 +14,10 @@ import XLSX from "sheetjs-style";
 import { makeBikeModel, makeBranch, makeUser } from "../fixtures";
 
 const ctx = { clientAddress: "10.5.0.1" };
-const call = async (p: unknown) => {
+const call = async (p: unknown): Promise<Response> => {
   try {
-    return (await p) as Response;
+    const out = await p;
+    return out instanceof Response ? out : Response.json(out);
   } catch (e) {
     if (e instanceof Response) return e;
     throw e;
@@ -114,7 +115,7 @@ describe("branch scope", () => {
 
   it("the list shows only its branch", async () => {
     const res = await call(listLoader({ request: page("/admin/test-ride"), context: ctx, params: {} }));
-    const names = ((await res.json()).data as { name: string }[]).map((r) => r.name);
+    const names = ((await res.json()).table.data as { name: string }[]).map((r) => r.name);
     expect(names).toContain("Mine Customer");
     expect(names).not.toContain("Their Customer");
   });

@@ -1,16 +1,34 @@
 /**
  * The fields of the back-office pre-registration form (create and edit),
- * spec 000 §3 and §5. Values and errors come from the server (every post
- * works without JavaScript); with it, the spec's typing filters apply and the
+ * spec 000 §3 and §5, as conform fields: ids, names, values and errors come
+ * from the form's metadata (the server's `lastResult`, so every post works
+ * without JavaScript). With JavaScript the spec's typing filters apply and the
  * screenshot field follows the "shared" box.
  */
+import { getInputProps, getSelectProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import { Link } from "@remix-run/react";
 import { useState } from "react";
-import { Field, FieldError, SelectField, TextareaField } from "~/components/Field";
+import { Field, SelectField, TextareaField } from "~/components/Field";
 import { FILTERS, SOURCE_OPTIONS } from "~/schemas/preregistration";
 
 type Option = { id: number; title: string };
-export type PreregValues = Record<string, string | undefined>;
+
+/** The conform fields of the form, by name (the schemas of create and edit share them). */
+export type PreregFieldset = Record<
+  | "branch_id"
+  | "name"
+  | "address"
+  | "email"
+  | "phone"
+  | "citizenship_no"
+  | "bike_model_id"
+  | "source"
+  | "note"
+  | "shared"
+  | "screenshot"
+  | "send_sms",
+  FieldMetadata<unknown>
+>;
 
 const filterInput = (fn: (v: string) => string) => (e: React.FormEvent<HTMLInputElement>) => {
   const el = e.currentTarget;
@@ -18,120 +36,107 @@ const filterInput = (fn: (v: string) => string) => (e: React.FormEvent<HTMLInput
   if (next !== el.value) el.value = next;
 };
 
+const ticked = (value: unknown, fallback: boolean) => {
+  const last = Array.isArray(value) ? value[value.length - 1] : value;
+  if (last === undefined || last === null) return fallback;
+  return last === "on" || last === "true" || last === true;
+};
+
 export function PreregistrationFields({
-  values,
-  errors,
+  fields,
   bikeModels,
   branches,
+  branchRequired = true,
   phoneLocked = false,
   hasScreenshot = false,
 }: {
-  values: PreregValues;
-  errors: Record<string, string[] | undefined>;
+  fields: PreregFieldset;
+  /** Creating, head office must choose the branch; editing, an empty choice keeps it. */
+  branchRequired?: boolean;
   bikeModels: Option[];
   /** Head office: the branch the pre-registration belongs to. */
   branches: Option[] | null;
   phoneLocked?: boolean;
   hasScreenshot?: boolean;
 }) {
-  const [shared, setShared] = useState(values.shared === "on" || values.shared === "true");
-  const pendingCitizenship = errors.citizenship_no?.[1];
-  const pendingPhone = errors.phone?.[1];
+  const [shared, setShared] = useState(ticked(fields.shared.initialValue, false));
+  const pendingCitizenship = fields.citizenship_no.errors?.[1];
+  const pendingPhone = fields.phone.errors?.[1];
   return (
     <div className="form-grid">
       {branches ? (
         <SelectField
           label="Branch"
-          name="branch_id"
-          required
-          placeholder="Select the branch"
+          {...getSelectProps(fields.branch_id)}
+          required={branchRequired}
+          placeholder={branchRequired ? "Select the branch" : "Keep as it is"}
           options={branches.map((b) => ({ value: b.id, label: b.title }))}
-          defaultValue={values.branch_id}
-          errors={errors.branch_id}
+          errors={fields.branch_id.errors}
         />
       ) : null}
       <Field
         label="Full Name"
-        name="name"
+        {...getInputProps(fields.name, { type: "text" })}
         required
-        defaultValue={values.name}
-        errors={errors.name}
+        errors={fields.name.errors}
         onInput={filterInput(FILTERS.text)}
       />
       <Field
         label="Address"
-        name="address"
+        {...getInputProps(fields.address, { type: "text" })}
         required
-        defaultValue={values.address}
-        errors={errors.address}
+        errors={fields.address.errors}
         onInput={filterInput(FILTERS.text)}
       />
       <Field
         label="Email"
-        name="email"
-        type="email"
-        defaultValue={values.email}
-        errors={errors.email}
+        {...getInputProps(fields.email, { type: "email" })}
+        errors={fields.email.errors}
         onInput={filterInput(FILTERS.email)}
       />
-      <div className={`field${errors.phone?.length ? " invalid" : ""}`}>
-        <label htmlFor="f-phone">
-          Phone Number<span className="req"> *</span>
-        </label>
-        <input
-          id="f-phone"
-          name="phone"
-          inputMode="numeric"
-          required
-          readOnly={phoneLocked}
-          defaultValue={values.phone}
-          aria-invalid={errors.phone?.length ? true : undefined}
-          onInput={filterInput(FILTERS.digits)}
-        />
-        {phoneLocked ? <small>The phone of a verified pre-registration cannot change.</small> : null}
-        <FieldError id="e-phone" errors={errors.phone} />
-        {pendingPhone ? (
-          <Link to={`/admin/preregistration/${pendingPhone}/verify`}>Continue its verification</Link>
-        ) : null}
-      </div>
-      <div className={`field${errors.citizenship_no?.length ? " invalid" : ""}`}>
-        <label htmlFor="f-citizenship_no">
-          Citizenship No/PAN<span className="req"> *</span>
-        </label>
-        <input
-          id="f-citizenship_no"
-          name="citizenship_no"
-          inputMode="numeric"
-          required
-          defaultValue={values.citizenship_no}
-          aria-invalid={errors.citizenship_no?.length ? true : undefined}
-          onInput={filterInput(FILTERS.digits)}
-        />
-        <FieldError id="e-citizenship_no" errors={errors.citizenship_no} />
-        {pendingCitizenship ? <Link to={`/admin/preregistration/${pendingCitizenship}`}>View</Link> : null}
-      </div>
+      <Field
+        label="Phone Number"
+        {...getInputProps(fields.phone, { type: "text" })}
+        required
+        inputMode="numeric"
+        readOnly={phoneLocked}
+        errors={fields.phone.errors}
+        onInput={filterInput(FILTERS.digits)}
+        hint={
+          phoneLocked ? (
+            "The phone of a verified pre-registration cannot change."
+          ) : pendingPhone ? (
+            <Link to={`/admin/preregistration/${pendingPhone}/verify`}>Continue its verification</Link>
+          ) : undefined
+        }
+      />
+      <Field
+        label="Citizenship No/PAN"
+        {...getInputProps(fields.citizenship_no, { type: "text" })}
+        required
+        inputMode="numeric"
+        errors={fields.citizenship_no.errors}
+        onInput={filterInput(FILTERS.digits)}
+        hint={pendingCitizenship ? <Link to={`/admin/preregistration/${pendingCitizenship}`}>View</Link> : undefined}
+      />
       <SelectField
         label="Bike Model"
-        name="bike_model_id"
+        {...getSelectProps(fields.bike_model_id)}
         placeholder="Select a model"
         options={bikeModels.map((m) => ({ value: m.id, label: m.title }))}
-        defaultValue={values.bike_model_id}
-        errors={errors.bike_model_id}
+        errors={fields.bike_model_id.errors}
       />
       <SelectField
         label="Source of information"
-        name="source"
+        {...getSelectProps(fields.source)}
         placeholder="Select a source"
         options={SOURCE_OPTIONS.map((s) => ({ value: s, label: s }))}
-        defaultValue={values.source}
-        errors={errors.source}
+        errors={fields.source.errors}
       />
-      <TextareaField label="Note" name="note" rows={2} defaultValue={values.note} errors={errors.note} />
+      <TextareaField label="Note" {...getTextareaProps(fields.note)} rows={2} errors={fields.note.errors} />
       <label className="check">
         <input
-          type="checkbox"
-          name="shared"
-          defaultChecked={shared}
+          {...getInputProps(fields.shared, { type: "checkbox" })}
           onChange={(e) => setShared(e.currentTarget.checked)}
         />{" "}
         Shared in social media
@@ -139,18 +144,18 @@ export function PreregistrationFields({
       <div className={`wide screenshot-field${shared ? "" : " when-shared"}`}>
         <Field
           label={hasScreenshot ? "Replace the proof screenshot" : "Proof screenshot"}
-          name="screenshot"
-          type="file"
+          {...getInputProps(fields.screenshot, { type: "file" })}
           accept="image/jpeg,image/png,image/webp"
-          errors={errors.screenshot}
+          errors={fields.screenshot.errors}
           hint="Shown only when the customer shared the campaign. JPEG, PNG or WebP."
         />
       </div>
       <label className="check">
+        {/* Unticked sends the hidden "off" before it; ticked, the box's "on" comes last and wins. */}
+        <input type="hidden" name="send_sms" value="off" />
         <input
-          type="checkbox"
-          name="send_sms"
-          defaultChecked={values.send_sms === undefined ? true : values.send_sms === "on"}
+          {...getInputProps(fields.send_sms, { type: "checkbox" })}
+          defaultChecked={ticked(fields.send_sms.initialValue, true)}
         />{" "}
         Send SMS
       </label>

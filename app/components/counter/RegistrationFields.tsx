@@ -1,14 +1,57 @@
 /**
  * The fields of the registration (purchase) form, shared by create and edit
- * (spec 000 §3 and §5). Engine, chassis and vehicle numbers keep letters,
- * digits, - . _ and are upper-cased as they are typed (and again on the
- * server); the referrer field suggests registered customers with JavaScript
- * and takes a customer's phone number without it.
+ * (spec 000 §3 and §5), on conform's field metadata (ids, names, values sent
+ * back and the server's errors through lastResult). Engine, chassis and
+ * vehicle numbers keep letters, digits, - . _ and are upper-cased as they are
+ * typed (and again on the server); the referrer field suggests registered
+ * customers with JavaScript and takes a customer's phone number without it.
  */
+import {
+  getInputProps,
+  getSelectProps,
+  getTextareaProps,
+  useForm,
+  type FieldMetadata,
+  type SubmissionResult,
+} from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef, useState } from "react";
-import { Field, SelectField, TextareaField } from "~/components/Field";
-import { emailChars, PAYMENT_MODE_LABELS, PAYMENT_MODES, vehicleNumber } from "~/schemas/registration";
-import type { CounterForm } from "./form";
+import type { z } from "zod";
+import { Field, FieldError, SelectField, TextareaField } from "~/components/Field";
+import {
+  emailChars,
+  PAYMENT_MODE_LABELS,
+  PAYMENT_MODES,
+  vehicleNumber,
+  type registrationSchema,
+  type registrationUpdateSchema,
+} from "~/schemas/registration";
+
+/** The form's fields as conform sees them (create adds its form token as a hidden input). */
+export type RegistrationFormShape = z.input<typeof registrationSchema>;
+type Fields = ReturnType<typeof useForm<RegistrationFormShape>>[1];
+type Meta = FieldMetadata<unknown, RegistrationFormShape, string[]>;
+
+/**
+ * conform for the registration forms: the same zod schema in the browser (on
+ * blur, then as typed) as in the action; the action's lastResult brings the
+ * values sent and the errors back (also without JavaScript).
+ */
+export function useRegistrationForm(opts: {
+  id: string;
+  schema: typeof registrationSchema | typeof registrationUpdateSchema;
+  lastResult?: SubmissionResult<string[]> | null;
+  defaultValue: Record<string, string>;
+}) {
+  return useForm<RegistrationFormShape>({
+    id: opts.id,
+    lastResult: opts.lastResult,
+    defaultValue: opts.defaultValue,
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: opts.schema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+}
 
 const filterInput = (fn: (v: string) => string) => (e: React.FormEvent<HTMLInputElement>) => {
   const el = e.currentTarget;
@@ -16,9 +59,9 @@ const filterInput = (fn: (v: string) => string) => (e: React.FormEvent<HTMLInput
   if (next !== el.value) el.value = next;
 };
 
-type Option = { value: number; label: string; slug: string; phone: string };
+type Option = { value: number | null; label: string; slug: string | null; phone: string };
 
-function ReferrerField({ f }: { f: CounterForm }) {
+function ReferrerField({ field, other }: { field: Meta; other: Meta }) {
   const [options, setOptions] = useState<Option[]>([]);
   const timer = useRef<ReturnType<typeof setTimeout>>();
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -37,18 +80,17 @@ function ReferrerField({ f }: { f: CounterForm }) {
   return (
     <>
       <Field
+        {...getInputProps(field, { type: "text", ariaDescribedBy: `${field.id}-hint` })}
         label="Referred by (a registered customer's phone)"
-        name="referrer"
         list="referrer-options"
         autoComplete="off"
-        defaultValue={f.value("referrer")}
-        errors={f.errors("referrer") ?? f.errors("registration_id")}
+        errors={field.errors ?? other.errors}
         onInput={(e) => search(e.currentTarget.value)}
         hint="Type a name, phone or bill number to search."
       />
       <datalist id="referrer-options">
         {options.map((o) => (
-          <option key={o.value} value={o.phone.includes("X") ? o.slug : o.phone}>
+          <option key={o.value ?? o.phone} value={o.phone}>
             {o.label}
           </option>
         ))}
@@ -58,18 +100,19 @@ function ReferrerField({ f }: { f: CounterForm }) {
 }
 
 export function RegistrationFields({
-  f,
+  fields,
   branchId,
   phone,
   purchaseDate,
   bikeModels,
 }: {
-  f: CounterForm;
+  fields: Fields;
   branchId: number | null;
   phone: string;
   purchaseDate: string;
   bikeModels: { id: number; title: string }[];
 }) {
+  const bill = fields.bill_no;
   return (
     <div className="form-grid">
       <Field
@@ -80,95 +123,74 @@ export function RegistrationFields({
         required
         disabled
       />
-      <div className={`field${f.errors("bill_no")?.length ? " invalid" : ""}`}>
-        <label htmlFor="f-bill_no">
+      <div className={`field${bill.errors?.length ? " invalid" : ""}`}>
+        <label htmlFor={bill.id}>
           Bill/Chalan No<span className="req"> *</span>
         </label>
         <div className="prefixed">
           {branchId !== null ? <span className="prefix">B{branchId}-</span> : null}
-          <input
-            id="f-bill_no"
-            name="bill_no"
-            required
-            defaultValue={f.value("bill_no")}
-            aria-invalid={f.errors("bill_no")?.length ? true : undefined}
-            aria-describedby="e-bill_no"
-          />
+          <input {...getInputProps(bill, { type: "text" })} required />
         </div>
-        {f.errors("bill_no")?.[0] ? (
-          <p className="field-error" id="e-bill_no" role="alert">
-            {f.errors("bill_no")![0]}
-          </p>
-        ) : null}
+        <FieldError id={bill.errorId} errors={bill.errors} />
       </div>
-      <Field label="Full Name" name="name" required defaultValue={f.value("name")} errors={f.errors("name")} />
-      <Field label="Address" name="address" required defaultValue={f.value("address")} errors={f.errors("address")} />
+      <Field {...getInputProps(fields.name, { type: "text" })} label="Full Name" required errors={fields.name.errors} />
       <Field
+        {...getInputProps(fields.address, { type: "text" })}
+        label="Address"
+        required
+        errors={fields.address.errors}
+      />
+      <Field
+        {...getInputProps(fields.email, { type: "email" })}
         label="Email"
-        name="email"
-        type="email"
-        defaultValue={f.value("email")}
-        errors={f.errors("email")}
+        errors={fields.email.errors}
         onInput={filterInput(emailChars)}
       />
       <Field label="Phone Number" name="phone" value={phone} readOnly required />
       <Field
+        {...getInputProps(fields.citizenship_no, { type: "text" })}
         label="Citizenship No"
-        name="citizenship_no"
         required
-        defaultValue={f.value("citizenship_no")}
-        errors={f.errors("citizenship_no")}
+        errors={fields.citizenship_no.errors}
       />
-      <Field label="PAN" name="pan" defaultValue={f.value("pan")} errors={f.errors("pan")} />
+      <Field {...getInputProps(fields.pan, { type: "text" })} label="PAN" errors={fields.pan.errors} />
       <SelectField
+        {...getSelectProps(fields.bike_model_id)}
         label="Bike Model"
-        name="bike_model_id"
         required
         placeholder="Select a model"
         options={bikeModels.map((m) => ({ value: m.id, label: m.title }))}
-        defaultValue={f.value("bike_model_id")}
-        errors={f.errors("bike_model_id")}
+        errors={fields.bike_model_id.errors}
       />
-      <Field
-        label="Engine No"
-        name="engine_no"
-        required
-        defaultValue={f.value("engine_no")}
-        errors={f.errors("engine_no")}
-        onInput={filterInput(vehicleNumber)}
-        className="upper"
-      />
-      <Field
-        label="Chassis No"
-        name="chasis_no"
-        required
-        defaultValue={f.value("chasis_no")}
-        errors={f.errors("chasis_no")}
-        onInput={filterInput(vehicleNumber)}
-        className="upper"
-      />
-      <Field
-        label="Vehicle Registration No"
-        name="registration_no"
-        required
-        defaultValue={f.value("registration_no")}
-        errors={f.errors("registration_no")}
-        onInput={filterInput(vehicleNumber)}
-        className="upper"
-      />
+      {(
+        [
+          [fields.engine_no, "Engine No"],
+          [fields.chasis_no, "Chassis No"],
+          [fields.registration_no, "Vehicle Registration No"],
+        ] as const
+      ).map(([field, label]) => (
+        <Field
+          {...getInputProps(field, { type: "text" })}
+          key={field.name}
+          label={label}
+          required
+          errors={field.errors}
+          onInput={filterInput(vehicleNumber)}
+          className="upper"
+        />
+      ))}
       <SelectField
+        {...getSelectProps(fields.payment_mode)}
         label="Payment Mode"
-        name="payment_mode"
         required
         options={PAYMENT_MODES.map((m) => ({ value: m, label: PAYMENT_MODE_LABELS[m] }))}
-        defaultValue={f.value("payment_mode") ?? "CASH"}
-        errors={f.errors("payment_mode")}
+        errors={fields.payment_mode.errors}
       />
-      <ReferrerField f={f} />
-      <TextareaField label="Note" name="note" rows={2} defaultValue={f.value("note")} errors={f.errors("note")} />
+      <ReferrerField field={fields.referrer} other={fields.registration_id} />
+      <TextareaField {...getTextareaProps(fields.note)} label="Note" rows={2} errors={fields.note.errors} />
       <label className="check">
-        <input type="checkbox" name="send_sms" defaultChecked={f.checked("send_sms", true)} /> Send the customer an SMS
-        with the prize summary after the draw
+        <input {...getInputProps(fields.send_sms, { type: "checkbox" })} /> Send the customer an SMS with the prize
+        summary after the draw
       </label>
     </div>
   );

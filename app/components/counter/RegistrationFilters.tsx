@@ -1,42 +1,63 @@
-/** The registration list's filter inputs (spec 000 §2), placed inside the DataTable's GET form. */
+/**
+ * The registration list's filter inputs (spec 000 §2), placed inside the
+ * DataTable's GET form, each with the message of a value that could not be read.
+ */
 import { useSearchParams } from "@remix-run/react";
-import { FilterDate, FilterSelect } from "~/components/TableFilters";
+import { FilterDate, FilterErrors, FilterSelect } from "~/components/TableFilters";
 import { PRE_PRIZES, REGISTRATION_PRIZES } from "~/models/prize-constants";
 import { PAYMENT_MODE_LABELS, PAYMENT_MODES } from "~/schemas/registration";
 
 type Option = { id: number; title: string };
 
+const SHOWN = ["payment_mode", "bike_model", "from", "to"];
+const PRIZE_FILTERS = ["prize", "pre_prize", "post_prize"];
+
 export function RegistrationFilters({
   bikeModels,
   branches,
   prizes = true,
+  errors,
 }: {
   bikeModels: Option[];
   /** Head office only (branch users see their branch). */
   branches: Option[] | null;
   prizes?: boolean;
+  /** The filters that could not be read, by name. */
+  errors?: Record<string, string[]> | null;
 }) {
   const [params] = useSearchParams();
+  const e = (name: string) => errors?.[name];
   return (
     <>
+      <FilterErrors
+        errors={errors}
+        shown={[...SHOWN, ...(branches ? ["branch"] : []), ...(prizes ? PRIZE_FILTERS : [])]}
+      />
       <FilterSelect
         name="payment_mode"
         label="Payment Mode"
         options={PAYMENT_MODES.map((m) => ({ value: m, label: PAYMENT_MODE_LABELS[m] }))}
+        errors={e("payment_mode")}
       />
       <FilterSelect
         name="bike_model"
         label="Model"
         options={bikeModels.map((m) => ({ value: m.id, label: m.title }))}
+        errors={e("bike_model")}
       />
       {branches ? (
-        <FilterSelect name="branch" label="Branch" options={branches.map((b) => ({ value: b.id, label: b.title }))} />
+        <FilterSelect
+          name="branch"
+          label="Branch"
+          options={branches.map((b) => ({ value: b.id, label: b.title }))}
+          errors={e("branch")}
+        />
       ) : null}
-      <FilterDate name="from" label="From" />
-      <FilterDate name="to" label="To" />
+      <FilterDate name="from" label="From" errors={e("from")} />
+      <FilterDate name="to" label="To" errors={e("to")} />
       {prizes ? (
         <>
-          <label>
+          <label className={e("prize") ? "invalid" : undefined}>
             <span>Total Prize</span>
             <input
               type="number"
@@ -45,16 +66,25 @@ export function RegistrationFilters({
               step={1000}
               defaultValue={params.get("prize") ?? ""}
               className="narrow-input"
+              aria-invalid={e("prize") ? true : undefined}
+              aria-describedby={e("prize") ? "filter-prize-error" : undefined}
             />
+            {e("prize") ? (
+              <span className="field-error" id="filter-prize-error" role="alert">
+                {e("prize")![0]}
+              </span>
+            ) : null}
           </label>
           <FilterSelect
             name="pre_prize"
             label="Pre Prize"
             options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))}
+            errors={e("pre_prize")}
           />
           <FilterSelect
             name="post_prize"
             label="Post Prize"
+            errors={e("post_prize")}
             options={[
               { value: 0, label: "No coupon" },
               ...REGISTRATION_PRIZES.map((p) => ({ value: p.amount, label: p.label })),

@@ -3,6 +3,11 @@
  * zod schema the action parses with, server errors and re-filled values from
  * `lastResult` (so a post without JavaScript comes back with its values and
  * the errors under their fields).
+ *
+ * Nothing here remounts a field after the page has loaded (no keys that change
+ * with an action's answer): a value typed while an answer or a navigation is
+ * on its way stays in the field. Only an explicit reset (a Retry button of
+ * type reset) clears the form.
  */
 import { useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
@@ -10,13 +15,14 @@ import type { z } from "zod";
 
 export type FieldErrors = Record<string, string[] | undefined>;
 
-export function useCounterForm<S extends z.ZodType>(opts: {
+/** A counter form: conform's form and fields, validated with the action's schema. */
+export function useCounterFields<S extends z.ZodType>(opts: {
   id: string;
   schema: S;
   lastResult?: SubmissionResult<string[]> | null;
   defaultValue?: Record<string, unknown>;
 }) {
-  const [form, fields] = useForm({
+  return useForm({
     id: opts.id,
     lastResult: opts.lastResult ?? undefined,
     defaultValue: opts.defaultValue as never,
@@ -24,6 +30,16 @@ export function useCounterForm<S extends z.ZodType>(opts: {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
+}
+
+/** The same form with small accessors, for forms that read fields by name (the registration forms). */
+export function useCounterForm<S extends z.ZodType>(opts: {
+  id: string;
+  schema: S;
+  lastResult?: SubmissionResult<string[]> | null;
+  defaultValue?: Record<string, unknown>;
+}) {
+  const [form, fields] = useCounterFields(opts);
   const all = fields as unknown as Record<string, { errors?: string[]; initialValue?: unknown; key?: string }>;
   return {
     form,

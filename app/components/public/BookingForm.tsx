@@ -1,86 +1,106 @@
 /**
  * "Book a Ride": type, full name, state, district, city, email, phone, model,
- * branch and the captcha. The cascade narrows on the server when "Update
- * choices" is pressed (no JavaScript) and at once in the browser (CASCADE_SCRIPT).
- * Errors: the spec's booking fields; the city field shows the district error (spec 001 §8),
- * and its own error when the district has none.
+ * branch and the captcha, through conform (useForm with the action's
+ * lastResult: the values sent come back with the server's errors under their
+ * fields). The cascade narrows on the server from the values sent when
+ * "Update choices" is pressed (no JavaScript) and at once in the browser
+ * (CASCADE_SCRIPT). Errors: the spec's booking fields; the city field shows
+ * the district error (spec 001 §8), and its own error when the district has none.
+ *
+ * The public pages ship no framework bundle: the form renders on the server
+ * only, so the browser's own required checks and the server's answer are its
+ * validation.
  */
-import { t, translateErrors, type Lang } from "~/utils/i18n";
+import { getInputProps, getSelectProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Field, FieldError, SelectField } from "~/components/Field";
+import { narrowBooking, type BookingBranch } from "~/models/booking-cascade";
+import { t, translateErrors, type Lang } from "~/utils/i18n";
 import { Captcha, FormBanner, Honeypot, type Option } from "./PreregistrationForm";
 
-export type BookingBranchOption = { id: number; title: string; state: string; district: string; city: string };
-
-export type BookingCascadeView = {
-  states: string[];
-  districts: string[];
-  cities: string[];
-  branches: BookingBranchOption[];
-  selection: { state: string; district: string; city: string; branch_id: number | null };
-};
-
-export type BookingValues = Partial<
-  Record<"type" | "name" | "email" | "phone" | "bike_model_id" | "utm_source" | "form_token", string>
+export type BookingDefaults = Partial<
+  Record<"type" | "bike_model_id" | "utm_source" | "state" | "district" | "city", string>
 >;
+
+const FIELDS = ["type", "name", "state", "district", "city", "email", "phone", "bike_model_id", "branch_id"] as const;
+const CAPTCHA = "g-recaptcha-response";
+
+/** The form's values as conform sees them: strings as sent. */
+type BookingShape = Record<(typeof FIELDS)[number] | "utm_source" | "form_token" | typeof CAPTCHA, string>;
+
+const str = (v: unknown): string => (typeof v === "string" ? v : Array.isArray(v) ? str(v[v.length - 1]) : "");
 
 export function BookingForm({
   lang,
-  values,
-  errors: rawErrors,
-  cascade,
+  lastResult,
+  defaultValue,
   allBranches,
   models,
   formToken,
   captchaSiteKey,
 }: {
   lang: Lang;
-  values: BookingValues;
-  errors?: Record<string, string[]>;
-  cascade: BookingCascadeView;
-  allBranches: BookingBranchOption[];
+  lastResult?: SubmissionResult<string[]> | null;
+  defaultValue: BookingDefaults;
+  allBranches: BookingBranch[];
   models: Option[];
   formToken: string;
   captchaSiteKey: string | null;
 }) {
-  const errors = translateErrors(lang, rawErrors);
-  const choose = t(lang, "common.choose");
+  const [form, fields] = useForm<BookingShape>({ id: "bk", lastResult: lastResult ?? undefined, defaultValue });
+  const sent = (name: keyof BookingShape) => str(fields[name].initialValue);
+  const errors = translateErrors(lang, {
+    ...Object.fromEntries(FIELDS.map((name) => [name, fields[name].errors ?? []])),
+    [CAPTCHA]: fields[CAPTCHA].errors ?? [],
+    form: form.errors ?? [],
+  });
+  const cascade = narrowBooking(allBranches, {
+    state: sent("state"),
+    district: sent("district"),
+    city: sent("city"),
+    branch_id: sent("branch_id"),
+  });
   const sel = cascade.selection;
-  const type = values.type === "BOOKING" ? "BOOKING" : "TESTRIDE";
+  const type = sent("type") === "BOOKING" ? "BOOKING" : "TESTRIDE";
+  const choose = t(lang, "common.choose");
+  const utm = sent("utm_source");
   return (
     <form
       method="post"
       action="/book-a-ride"
+      id={form.id}
       className="booking-form"
       data-cascade={JSON.stringify(allBranches)}
       data-placeholder={choose}
     >
       <FormBanner messages={errors.form} />
-      <input type="hidden" name="form_token" value={values.form_token || formToken} />
-      {values.utm_source ? <input type="hidden" name="utm_source" value={values.utm_source} /> : null}
+      <input type="hidden" name="form_token" value={sent("form_token") || formToken} />
+      {utm ? <input type="hidden" name="utm_source" value={utm} /> : null}
       <fieldset className={`choice${errors.type ? " invalid" : ""}`}>
         <legend>{t(lang, "book.type")}</legend>
         {(["TESTRIDE", "BOOKING"] as const).map((v) => (
           <label key={v} className="radio">
-            <input type="radio" name="type" value={v} defaultChecked={type === v} /> {t(lang, `book.${v}`)}
+            <input
+              {...getInputProps(fields.type, { type: "radio", value: v })}
+              id={`${fields.type.id}-${v}`}
+              defaultChecked={type === v}
+            />{" "}
+            {t(lang, `book.${v}`)}
           </label>
         ))}
-        <FieldError errors={errors.type} />
+        <FieldError id={fields.type.errorId} errors={errors.type} />
       </fieldset>
       <Field
-        id="bk-name"
+        {...getInputProps(fields.name, { type: "text" })}
         label={t(lang, "form.name")}
-        name="name"
         required
         errors={errors.name}
-        defaultValue={values.name}
         autoComplete="name"
         maxLength={100}
       />
       <SelectField
+        {...getSelectProps(fields.state)}
         key={`s-${sel.state}`}
-        id="bk-state"
         label={t(lang, "book.state")}
-        name="state"
         required
         errors={errors.state}
         defaultValue={sel.state}
@@ -88,10 +108,9 @@ export function BookingForm({
         options={cascade.states.map((s) => ({ value: s, label: s }))}
       />
       <SelectField
+        {...getSelectProps(fields.district)}
         key={`d-${sel.state}-${sel.district}`}
-        id="bk-district"
         label={t(lang, "book.district")}
-        name="district"
         required
         errors={errors.district}
         defaultValue={sel.district}
@@ -99,10 +118,9 @@ export function BookingForm({
         options={cascade.districts.map((s) => ({ value: s, label: s }))}
       />
       <SelectField
+        {...getSelectProps(fields.city)}
         key={`c-${sel.district}-${sel.city}`}
-        id="bk-city"
         label={t(lang, "book.city")}
-        name="city"
         required
         errors={errors.district ?? errors.city}
         defaultValue={sel.city}
@@ -116,50 +134,42 @@ export function BookingForm({
         <small>{t(lang, "book.updateHint")}</small>
       </div>
       <Field
-        id="bk-email"
+        {...getInputProps(fields.email, { type: "email" })}
         label={t(lang, "form.email")}
-        name="email"
-        type="email"
         errors={errors.email}
-        defaultValue={values.email}
         autoComplete="email"
         maxLength={100}
       />
       <Field
-        id="bk-phone"
+        {...getInputProps(fields.phone, { type: "tel" })}
         label={t(lang, "form.phone")}
-        name="phone"
-        type="tel"
         inputMode="numeric"
         required
         maxLength={14}
         placeholder="98XXXXXXXX"
         errors={errors.phone}
-        defaultValue={values.phone}
         autoComplete="tel-national"
       />
       <SelectField
-        id="bk-model"
+        {...getSelectProps(fields.bike_model_id)}
         label={t(lang, "book.model")}
-        name="bike_model_id"
         required
         errors={errors.bike_model_id}
-        defaultValue={values.bike_model_id ?? ""}
+        defaultValue={sent("bike_model_id")}
         placeholder={choose}
         options={models.map((m) => ({ value: m.id, label: m.title }))}
       />
       <SelectField
+        {...getSelectProps(fields.branch_id)}
         key={`b-${sel.city}-${sel.branch_id}`}
-        id="bk-branch"
         label={t(lang, "book.branch")}
-        name="branch_id"
         required
         errors={errors.branch_id}
         defaultValue={sel.branch_id ?? ""}
         placeholder={choose}
         options={cascade.branches.map((b) => ({ value: b.id, label: b.title }))}
       />
-      <Captcha siteKey={captchaSiteKey} lang={lang} errors={errors["g-recaptcha-response"]} />
+      <Captcha siteKey={captchaSiteKey} lang={lang} errors={errors[CAPTCHA]} />
       <Honeypot lang={lang} />
       <div className="actions">
         <a href="/" className="button" data-close="">

@@ -4,53 +4,27 @@
  * JavaScript the first post shows "Please Confirm Your Phone Number." (Go Back /
  * Save) and the second saves; with JavaScript the same question is a dialog and
  * the form posts once (PREREG_SCRIPT).
+ *
+ * The fields are conform's (ids, names, values and errors from the server's
+ * `lastResult`), rendered on the server only: public pages ship no framework
+ * bundle, so nothing in the browser re-renders or resets what a visitor types.
  */
+import { getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Field, FieldError, SelectField, TextareaField } from "~/components/Field";
 import { SOURCE_OPTIONS } from "~/schemas/preregistration";
+import { t, tm, type Lang, type TextKey } from "~/utils/i18n";
 import { HONEYPOT_FIELD_NAME } from "./constants";
-import { t, translateErrors, type Lang, type TextKey } from "~/utils/i18n";
 
 export type Option = { id: number; title: string };
 
-export type PreregFormValues = Partial<
-  Record<
-    | "name"
-    | "address"
-    | "email"
-    | "phone"
-    | "citizenship_no"
-    | "shared"
-    | "bike_model_id"
-    | "source"
-    | "note"
-    | "nearest_branch_id"
-    | "form_token"
-    | "screenshot_ref",
-    string
-  >
->;
-
-export const PREREG_FIELDS = [
-  "name",
-  "address",
-  "email",
-  "phone",
-  "citizenship_no",
-  "shared",
-  "bike_model_id",
-  "source",
-  "note",
-  "nearest_branch_id",
-  "form_token",
-  "screenshot_ref",
-] as const;
+export type PreregResult = SubmissionResult<string[]>;
 
 type Props = {
   lang: Lang;
   open: boolean;
   formToken: string;
-  values?: PreregFormValues;
-  errors?: Record<string, string[]>;
+  /** The last post's values and errors (conform's SubmissionResult). */
+  lastResult?: PreregResult | null;
   models: Option[];
   branches: Option[];
   captchaSiteKey: string | null;
@@ -90,20 +64,29 @@ export function FormBanner({ messages }: { messages?: string[] }) {
   );
 }
 
+/** A field's messages in the visitor's language (later elements, like a View slug, stay as they are). */
+const translated = (lang: Lang, errors: string[] | undefined) =>
+  errors?.length ? [tm(lang, errors[0]), ...errors.slice(1)] : undefined;
+
+/** The server's value of a field as text. */
+const textOf = (value: unknown): string | undefined => (typeof value === "string" && value ? value : undefined);
+
 export function PreregistrationForm({
   lang,
   open,
   formToken,
-  values = {},
-  errors: rawErrors,
+  lastResult,
   models,
   branches,
   captchaSiteKey,
-  id,
+  id = "prereg",
 }: Props) {
-  const errors = translateErrors(lang, rawErrors);
-  const pendingCitizenship = rawErrors?.citizenship_no?.[1];
-  const pendingPhone = rawErrors?.phone?.[1];
+  const [form, fields] = useForm({ id, lastResult: lastResult ?? undefined });
+  const err = (name: string) =>
+    translated(lang, (fields as unknown as Record<string, { errors?: string[] }>)[name]?.errors);
+  const pendingCitizenship = fields.citizenship_no.errors?.[1];
+  const pendingPhone = fields.phone.errors?.[1];
+  const screenshotRef = textOf(fields.screenshot_ref.initialValue);
   const choose = t(lang, "common.choose");
   return (
     <form
@@ -112,149 +95,128 @@ export function PreregistrationForm({
       encType="multipart/form-data"
       className="prereg-form"
       data-prereg=""
-      id={id}
-      noValidate={false}
+      id={form.id}
     >
       {!open ? (
         <p className="banner banner-closed" role="status">
           {t(lang, "landing.closedBanner")}
         </p>
       ) : (
-        <FormBanner messages={errors.form} />
+        <FormBanner messages={form.errors?.map((m) => tm(lang, m))} />
       )}
-      <input type="hidden" name="form_token" value={values.form_token || formToken} />
-      {values.screenshot_ref ? <input type="hidden" name="screenshot_ref" value={values.screenshot_ref} /> : null}
+      <input type="hidden" name="form_token" value={textOf(fields.form_token.initialValue) ?? formToken} />
+      {screenshotRef ? <input type="hidden" name="screenshot_ref" value={screenshotRef} /> : null}
       <Field
         label={t(lang, "form.name")}
-        name="name"
+        {...getInputProps(fields.name, { type: "text" })}
         required
-        errors={errors.name}
-        defaultValue={values.name}
+        errors={err("name")}
         autoComplete="name"
         maxLength={100}
         data-filter="text"
       />
       <Field
         label={t(lang, "form.address")}
-        name="address"
+        {...getInputProps(fields.address, { type: "text" })}
         required
-        errors={errors.address}
-        defaultValue={values.address}
+        errors={err("address")}
         autoComplete="street-address"
         maxLength={200}
         data-filter="text"
       />
       <Field
         label={t(lang, "form.email")}
-        name="email"
-        type="email"
-        errors={errors.email}
-        defaultValue={values.email}
+        {...getInputProps(fields.email, { type: "email" })}
+        errors={err("email")}
         autoComplete="email"
         maxLength={100}
         data-filter="email"
       />
-      <div className={`field${errors.phone ? " invalid" : ""}`}>
-        <label htmlFor="f-phone">
-          {t(lang, "form.phone")}
-          <span className="req"> *</span>
-        </label>
-        <input
-          id="f-phone"
-          name="phone"
-          type="tel"
-          inputMode="numeric"
-          autoComplete="tel-national"
-          required
-          maxLength={14}
-          placeholder="98XXXXXXXX"
-          defaultValue={values.phone}
-          data-filter="digits"
-          aria-invalid={errors.phone ? true : undefined}
-          aria-describedby={errors.phone ? "e-phone" : undefined}
-        />
-        <FieldError id="e-phone" errors={errors.phone} />
-        {pendingPhone ? (
-          <a className="error-link" href={`/enquiry/${encodeURIComponent(pendingPhone)}/verify`}>
-            {t(lang, "form.continue")}
-          </a>
-        ) : null}
-      </div>
-      <div className={`field${errors.citizenship_no ? " invalid" : ""}`}>
-        <label htmlFor="f-citizenship_no">
-          {t(lang, "form.citizenship")}
-          <span className="req"> *</span>
-        </label>
-        <input
-          id="f-citizenship_no"
-          name="citizenship_no"
-          inputMode="numeric"
-          required
-          maxLength={20}
-          defaultValue={values.citizenship_no}
-          data-filter="digits"
-          aria-invalid={errors.citizenship_no ? true : undefined}
-          aria-describedby={errors.citizenship_no ? "e-citizenship_no" : undefined}
-        />
-        <FieldError id="e-citizenship_no" errors={errors.citizenship_no} />
-        {pendingCitizenship ? (
-          <a className="error-link" href={`/enquiry/${encodeURIComponent(pendingCitizenship)}/verify`}>
-            {t(lang, "form.view")}
-          </a>
-        ) : null}
-      </div>
+      <Field
+        label={t(lang, "form.phone")}
+        {...getInputProps(fields.phone, { type: "tel" })}
+        required
+        errors={err("phone")}
+        inputMode="numeric"
+        autoComplete="tel-national"
+        maxLength={14}
+        placeholder="98XXXXXXXX"
+        data-filter="digits"
+        hint={
+          pendingPhone ? (
+            <a className="error-link" href={`/enquiry/${encodeURIComponent(pendingPhone)}/verify`}>
+              {t(lang, "form.continue")}
+            </a>
+          ) : undefined
+        }
+      />
+      <Field
+        label={t(lang, "form.citizenship")}
+        {...getInputProps(fields.citizenship_no, { type: "text" })}
+        required
+        errors={err("citizenship_no")}
+        inputMode="numeric"
+        maxLength={20}
+        data-filter="digits"
+        hint={
+          pendingCitizenship ? (
+            <a className="error-link" href={`/enquiry/${encodeURIComponent(pendingCitizenship)}/verify`}>
+              {t(lang, "form.view")}
+            </a>
+          ) : undefined
+        }
+      />
       <SelectField
         label={t(lang, "form.nearest")}
-        name="nearest_branch_id"
+        {...getSelectProps(fields.nearest_branch_id)}
         required
-        errors={errors.nearest_branch_id}
-        defaultValue={values.nearest_branch_id ?? ""}
+        errors={err("nearest_branch_id")}
         placeholder={choose}
         options={branches.map((b) => ({ value: b.id, label: b.title }))}
       />
       <SelectField
         label={t(lang, "form.bikeModel")}
-        name="bike_model_id"
-        errors={errors.bike_model_id}
-        defaultValue={values.bike_model_id ?? ""}
+        {...getSelectProps(fields.bike_model_id)}
+        errors={err("bike_model_id")}
         placeholder={choose}
         options={models.map((m) => ({ value: m.id, label: m.title }))}
       />
       <SelectField
         label={t(lang, "form.source")}
-        name="source"
-        errors={errors.source}
-        defaultValue={values.source ?? ""}
+        {...getSelectProps(fields.source)}
+        errors={err("source")}
         placeholder={choose}
         options={SOURCE_OPTIONS.map((s) => ({ value: s, label: t(lang, `source.${s}` as TextKey) }))}
       />
       <TextareaField
         label={t(lang, "form.note")}
-        name="note"
-        errors={errors.note}
-        defaultValue={values.note}
+        {...getTextareaProps(fields.note)}
+        errors={err("note")}
         rows={2}
         maxLength={1000}
       />
       <label className="check">
-        <input type="checkbox" name="shared" id="f-shared" defaultChecked={values.shared === "on"} />{" "}
-        {t(lang, "form.shared")}
+        <input {...getInputProps(fields.shared, { type: "checkbox" })} /> {t(lang, "form.shared")}
       </label>
-      <div className={`field screenshot-field${errors.screenshot ? " invalid" : ""}`}>
-        <label htmlFor="f-screenshot">{t(lang, "form.screenshot")}</label>
-        <input id="f-screenshot" name="screenshot" type="file" accept="image/jpeg,image/png,image/webp" data-bound="" />
-        <small>{values.screenshot_ref ? t(lang, "form.screenshotKept") : t(lang, "form.screenshotHint")}</small>
-        <FieldError id="e-screenshot" errors={errors.screenshot} />
+      <div className="screenshot-field">
+        <Field
+          label={t(lang, "form.screenshot")}
+          {...getInputProps(fields.screenshot, { type: "file" })}
+          errors={err("screenshot")}
+          accept="image/jpeg,image/png,image/webp"
+          data-bound=""
+          hint={screenshotRef ? t(lang, "form.screenshotKept") : t(lang, "form.screenshotHint")}
+        />
       </div>
-      <Captcha siteKey={captchaSiteKey} lang={lang} errors={errors["g-recaptcha-response"]} />
+      <Captcha siteKey={captchaSiteKey} lang={lang} errors={err("g-recaptcha-response")} />
       <Honeypot lang={lang} />
       <div className="actions">
         <button type="submit" name="intent" value="review" className="primary" disabled={!open}>
           {t(lang, "form.save")}
         </button>
       </div>
-      <dialog className="confirm-dialog" data-confirm="" aria-labelledby={`${id ?? "prereg"}-confirm-title`}>
-        <h2 id={`${id ?? "prereg"}-confirm-title`}>{t(lang, "confirm.title")}</h2>
+      <dialog className="confirm-dialog" data-confirm="" aria-labelledby={`${form.id}-confirm-title`}>
+        <h2 id={`${form.id}-confirm-title`}>{t(lang, "confirm.title")}</h2>
         <p>{t(lang, "confirm.text")}</p>
         <p className="confirm-number" data-phone="" />
         <div className="actions">
@@ -270,25 +232,33 @@ export function PreregistrationForm({
   );
 }
 
-/** The confirmation step without JavaScript: the checked values travel as hidden fields. */
+/**
+ * The confirmation step without JavaScript: the checked values travel as
+ * hidden fields, read from the last post's result (the values the server
+ * checked, the phone as stored and the stored screenshot's reference).
+ */
 export function PhoneConfirmStep({
   lang,
-  values,
+  lastResult,
   captchaSiteKey,
-  errors,
 }: {
   lang: Lang;
-  values: PreregFormValues;
+  lastResult: PreregResult;
   captchaSiteKey: string | null;
-  errors?: Record<string, string[]>;
 }) {
+  const values = Object.entries(lastResult.initialValue ?? {}).filter(
+    (entry): entry is [string, string] => typeof entry[1] === "string",
+  );
+  const phone = values.find(([k]) => k === "phone")?.[1] ?? "";
   return (
     <form method="post" action="/enquiry" className="confirm-step" aria-labelledby="confirm-step-title">
-      {PREREG_FIELDS.map((k) => (values[k] ? <input key={k} type="hidden" name={k} value={values[k]} /> : null))}
+      {values.map(([k, v]) => (
+        <input key={k} type="hidden" name={k} value={v} />
+      ))}
       <h2 id="confirm-step-title">{t(lang, "confirm.title")}</h2>
       <p>{t(lang, "confirm.text")}</p>
-      <p className="confirm-number">{values.phone}</p>
-      <Captcha siteKey={captchaSiteKey} lang={lang} errors={translateErrors(lang, errors)["g-recaptcha-response"]} />
+      <p className="confirm-number">{phone}</p>
+      <Captcha siteKey={captchaSiteKey} lang={lang} />
       <div className="actions">
         <button type="submit" name="intent" value="back" formNoValidate>
           {t(lang, "confirm.goBack")}

@@ -1,7 +1,8 @@
-/** The frame of every public page: logo, language switch, content, footer links, and the common inline script. */
+/** The frame of every public page: logo, language switch, content, footer links, and the common script. */
 import type { ReactNode } from "react";
 import { t, type Lang } from "~/utils/i18n";
-import { COMMON_SCRIPT } from "./scripts";
+import { useNonce } from "~/utils/nonce";
+import { COMMON_SCRIPT, type PublicScript } from "./scripts";
 
 export type SocialLink = { label: string; url: string };
 
@@ -15,8 +16,17 @@ export type Chrome = {
   registrationOpen: boolean;
 };
 
-export function InlineScript({ code }: { code: string }) {
-  return <script dangerouslySetInnerHTML={{ __html: code }} />;
+/** A page script: a built one (./scripts) or inline code (such as DRAW_REVEAL_SCRIPT). */
+export type PageScript = PublicScript | string;
+
+/**
+ * One page script, inline, carrying the request's Content-Security-Policy nonce (no
+ * request, no bundle: docs/decisions/0010-public-scripts-and-csp.md).
+ */
+export function PageScriptTag({ script }: { script: PageScript }) {
+  const nonce = useNonce();
+  const code = typeof script === "string" ? script : script.code;
+  return <script nonce={nonce} dangerouslySetInnerHTML={{ __html: code }} />;
 }
 
 export function LanguageSwitch({ lang, path }: { lang: Lang; path: string }) {
@@ -75,7 +85,7 @@ export function PublicShell({
   children: ReactNode;
   className?: string;
   /** Page scripts, run after the common one. */
-  scripts?: string[];
+  scripts?: PageScript[];
 }) {
   return (
     <div className={`pub ${className}`} lang={chrome.lang}>
@@ -85,9 +95,9 @@ export function PublicShell({
       </header>
       <main className="pub-main">{children}</main>
       <PublicFooter chrome={chrome} />
-      <InlineScript code={COMMON_SCRIPT} />
-      {scripts.map((code, i) => (
-        <InlineScript key={i} code={code} />
+      <PageScriptTag script={COMMON_SCRIPT} />
+      {scripts.map((script, i) => (
+        <PageScriptTag key={i} script={script} />
       ))}
     </div>
   );
@@ -112,7 +122,8 @@ export function ModalPage({
   children: ReactNode;
   closeHref?: string;
   size?: "" | "wide";
-  scripts?: string[];
+  /** Page scripts, inside the .modal element: they run again when the page opens in a dialog. */
+  scripts?: PageScript[];
   /** Accessible name when the title is not plain text. */
   label?: string;
 }) {
@@ -131,8 +142,8 @@ export function ModalPage({
           </a>
         </header>
         <div className="modal-body">{children}</div>
-        {scripts.map((code, i) => (
-          <InlineScript key={i} code={code} />
+        {scripts.map((script, i) => (
+          <PageScriptTag key={i} script={script} />
         ))}
       </section>
     </PublicShell>

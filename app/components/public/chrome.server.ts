@@ -2,7 +2,7 @@
  * What every public page needs around its content: the visitor's language,
  * the logo, the footer links, the brand website and the campaign state.
  */
-import { getSetting, isRegistrationOpen, publicSettings } from "~/models/settings.server";
+import { getSetting, publicSettings } from "~/models/settings.server";
 import { fileUrl } from "~/models/file.server";
 import { config } from "~/utils/config.server";
 import { getLanguage } from "~/utils/language.server";
@@ -50,7 +50,8 @@ export function publicChrome(request: Request): Chrome {
       : isHttp(process.env.BRAND_WEBSITE_URL)
         ? process.env.BRAND_WEBSITE_URL!
         : "https://www.example.com/",
-    registrationOpen: isRegistrationOpen(),
+    // Read once per request, with the other settings.
+    registrationOpen: settings.registration_open,
   };
 }
 

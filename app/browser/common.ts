@@ -1,0 +1,109 @@
+/**
+ * Every public page: marks <html class="js">, submits [data-autosubmit] selects on
+ * change, and opens a[data-modal] links as a <dialog>: the target page's .modal element,
+ * fetched; its scripts run; GET forms inside reload the dialog; the address follows with
+ * history; Escape, Close and Back close it. Without these the links are plain pages.
+ */
+import { firstTime } from "./dom";
+
+const d = document;
+d.documentElement.classList.add("js");
+
+if (firstTime("enhanced")) {
+  d.addEventListener("change", (e) => {
+    const t = e.target;
+    if (!(t instanceof Element) || !t.hasAttribute("data-autosubmit")) return;
+    const form = (t as HTMLSelectElement).form;
+    if (!form) return;
+    if (form.requestSubmit) form.requestSubmit();
+    else form.submit();
+  });
+  if ("HTMLDialogElement" in window && "fetch" in window && "DOMParser" in window) dialogs();
+}
+
+function dialogs() {
+  /** The nonce of this page's inline scripts: a fetched page's own inline scripts carry another. */
+  const page = d.querySelector<HTMLScriptElement>("script[nonce]");
+  const nonce = page ? page.nonce : "";
+  let box: HTMLDialogElement | null = null;
+
+  const dialog = () => {
+    if (!box) {
+      box = d.createElement("dialog");
+      box.className = "js-dialog";
+      box.addEventListener("close", () => {
+        if (history.state && history.state.modal) history.back();
+      });
+      d.body.appendChild(box);
+    }
+    return box;
+  };
+
+  /** Scripts inserted by innerHTML-like means do not run: each is replaced by a live copy. */
+  const revive = (old: HTMLScriptElement) => {
+    const s = d.createElement("script");
+    if (old.type) s.type = old.type;
+    if (old.src) s.src = old.src;
+    else {
+      s.nonce = nonce;
+      s.text = old.text;
+    }
+    old.replaceWith(s);
+  };
+
+  const show = (html: string, url: string, push: boolean) => {
+    const modal = new DOMParser().parseFromString(html, "text/html").querySelector(".modal");
+    if (!modal) {
+      location.href = url;
+      return;
+    }
+    const b = dialog();
+    b.replaceChildren(d.importNode(modal, true));
+    b.querySelectorAll("script").forEach(revive);
+    if (!b.open) b.showModal();
+    history[push ? "pushState" : "replaceState"]({ modal: url }, "", url);
+    const heading = b.querySelector("h1");
+    if (heading) {
+      heading.tabIndex = -1;
+      heading.focus();
+    }
+  };
+
+  const load = (url: string, push: boolean) => {
+    fetch(url, { credentials: "same-origin" })
+      .then((r) => {
+        if (!r.ok) throw r;
+        return r.text().then((text) => show(text, r.url, push));
+      })
+      .catch(() => {
+        location.href = url;
+      });
+  };
+
+  d.addEventListener("click", (e) => {
+    const a = e.target instanceof Element ? e.target.closest("a") : null;
+    if (!a || e.button || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const inside = box !== null && box.contains(a);
+    if (inside && a.hasAttribute("data-close")) {
+      e.preventDefault();
+      box!.close();
+    } else if (!inside && a.hasAttribute("data-modal")) {
+      e.preventDefault();
+      load(a.href, true);
+    }
+  });
+
+  d.addEventListener("submit", (e) => {
+    const f = e.target;
+    if (!box || !(f instanceof HTMLFormElement) || !box.contains(f) || f.method !== "get") return;
+    e.preventDefault();
+    const u = new URL(f.action, location.href);
+    u.search = new URLSearchParams(new FormData(f) as unknown as Record<string, string>).toString();
+    load(u.href, false);
+  });
+
+  addEventListener("popstate", (e) => {
+    if (e.state && e.state.modal) load(e.state.modal, false);
+    else if (box && box.open) box.close();
+  });
+}

@@ -1,0 +1,37 @@
+/** The verify form (form[data-verify]): "OTP is required" shown at once for an empty code, and the resend button counting down. */
+import { fresh } from "./dom";
+
+fresh<HTMLFormElement>("form[data-verify]").forEach((form) => {
+  const code = form.elements.namedItem("code") as HTMLInputElement;
+  form.addEventListener("submit", (e) => {
+    const submitter = (e as SubmitEvent).submitter as HTMLButtonElement | null;
+    if ((submitter && submitter.value === "resend") || code.value.trim()) return;
+    e.preventDefault();
+    const error = form.querySelector<HTMLElement>("[data-code-error]")!;
+    error.textContent = error.getAttribute("data-required");
+    error.hidden = false;
+    code.setAttribute("aria-invalid", "true");
+    code.focus();
+  });
+
+  const resend = form.querySelector<HTMLButtonElement>("[data-resend-at]");
+  if (!resend) return;
+  const at = Date.parse(resend.getAttribute("data-resend-at") || "");
+  const wait = form.querySelector<HTMLElement>("[data-wait]");
+  if (!(at > Date.now())) return;
+  resend.disabled = true;
+  const tick = () => {
+    const seconds = Math.ceil((at - Date.now()) / 1000);
+    if (seconds <= 0) {
+      resend.disabled = false;
+      if (wait) wait.hidden = true;
+      return;
+    }
+    if (wait) {
+      wait.hidden = false;
+      wait.textContent = (wait.getAttribute("data-template") || "").replace("{seconds}", String(seconds));
+    }
+    setTimeout(tick, 1000);
+  };
+  tick();
+});

@@ -1,0 +1,387 @@
+/**
+ * Reading registrations: one registration, the lists (active, trash, the
+ * dashboard's Registered Buyers) with their filters and full-text search, the
+ * rows and columns of the download, and the referrer search of the counter
+ * form. Every query takes the caller's branch scope inside its WHERE clause;
+ * a referrer from another branch is joined only for head office.
+ */
+import { and, count, desc, eq, gte, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
+import { db, schema } from "@db/index";
+import { fileUrl } from "~/models/file.server";
+import { latestCode } from "~/models/otp.server";
+import { referrerText } from "~/models/labels";
+import { FIRST_THRILL, prizeBreakdown } from "~/models/prize-constants";
+import { registrationFiltersSchema, type RegistrationFilters } from "~/schemas/registration";
+import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
+import { parseListQuery } from "~/utils/list-query.server";
+import { maskPhone, normalizePhone } from "~/utils/phone";
+import { displayDateTime, kathmanduBounds } from "~/utils/time";
+import { ftsQuery } from "./preregistration-admin.server";
+import { branchCondition, type Scope } from "./scope.server";
+
+export type { RegistrationFilters };
+
+const { registrations: R, preregistrations: P, branches, bikeModels } = schema;
+const preBranch = alias(branches, "pre_branch");
+const referrer = alias(R, "referrer");
+
+// ---------------------------------------------------------------- search and filters
+
+/** Full-text search over name, phone, citizenship/PAN, bill, engine, chassis and vehicle numbers. */
+function registrationSearch(term: string): SQL | undefined {
+  const q = ftsQuery(term);
+  if (q) return sql`${R.id} in (select rowid from registrations_fts where registrations_fts match ${q})`;
+  const t = term.trim();
+  if (!t) return undefined;
+  return or(likePrefix(R.phone, t), likePrefix(R.name, t), likePrefix(R.bill_no, t));
+}
+
+/** Total prize (first + second + third) as SQL, for the `prize` filter; the rule itself is prizeBreakdown's. */
+const totalPrizeSql = sql`(case when ${P.shared} = 1 and ${P.is_verified} = 1 then ${FIRST_THRILL} else 0 end + coalesce(${P.prize}, 0) + coalesce(${R.coupon_amount}, 0))`;
+
+/** The search term of a list's query string: DataTables' search[value], the page's search, or q. */
+export function registrationSearchTerm(params: URLSearchParams): string | null {
+  return params.get("search[value]") ?? params.get("search") ?? params.get("q");
+}
+
+/**
+ * @deprecated The download's lenient reading of the filters: values that do
+ * not parse are left out (the list, the API and the print sheet refuse them
+ * with registrationFiltersSchema instead). Kept for the download route until
+ * it parses with the schema itself.
+ */
+export function readRegistrationFilters(params: URLSearchParams): RegistrationFilters {
+  const values: Record<string, unknown> = {};
+  params.forEach((v, k) => (values[k] = v));
+  values.search = registrationSearchTerm(params);
+  for (;;) {
+    const parsed = registrationFiltersSchema.safeParse(values);
+    if (parsed.success) return parsed.data;
+    const bad = new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "")));
+    if (![...bad].some((k) => k in values)) return {};
+    for (const k of bad) delete values[k];
+  }
+}
+
+const given = (v: number | undefined | null): v is number => v !== null && v !== undefined;
+
+function filterConditions(f: RegistrationFilters, scope: Scope): (SQL | undefined)[] {
+  const bounds = kathmanduBounds(f.from, f.to);
+  return [
+    f.payment_mode ? eq(R.payment_mode, f.payment_mode) : undefined,
+    f.bike_model ? eq(R.bike_model_id, f.bike_model) : undefined,
+    // `branch` only narrows head office's view; a branch user's scope stays its own.
+    f.branch && scope.branchId === null ? eq(R.branch_id, f.branch) : undefined,
+    bounds.from ? gte(R.created_at, bounds.from) : undefined,
+    bounds.to ? lt(R.created_at, bounds.to) : undefined,
+    given(f.prize) ? sql`${totalPrizeSql} = ${f.prize}` : undefined,
+    given(f.pre_prize) ? eq(P.prize, f.pre_prize) : undefined,
+    given(f.post_prize) ? eq(R.coupon_amount, f.post_prize) : undefined,
+    f.status ? eq(R.status, f.status) : undefined,
+    f.slug ? eq(R.slug, f.slug) : undefined,
+  ];
+}
+
+const needsPreJoin = (f: RegistrationFilters) => given(f.prize) || given(f.pre_prize);
+
+// ---------------------------------------------------------------- rows
+
+const selection = {
+  id: R.id,
+  slug: R.slug,
+  bill_no: R.bill_no,
+  name: R.name,
+  address: R.address,
+  citizenship_no: R.citizenship_no,
+  pan: R.pan,
+  email: R.email,
+  phone: R.phone,
+  bike_model_id: R.bike_model_id,
+  engine_no: R.engine_no,
+  chasis_no: R.chasis_no,
+  registration_no: R.registration_no,
+  payment_mode: R.payment_mode,
+  note: R.note,
+  send_sms: R.send_sms,
+  branch_id: R.branch_id,
+  preregistration_id: R.preregistration_id,
+  registration_id: R.registration_id,
+  referred_by: R.referred_by,
+  shared: R.shared,
+  status: R.status,
+  confirmed_at: R.confirmed_at,
+  purchase_date: R.purchase_date,
+  coupon_amount: R.coupon_amount,
+  coupon_code: R.coupon_code,
+  created_at: R.created_at,
+  updated_at: R.updated_at,
+  deleted_at: R.deleted_at,
+  bike_model_title: bikeModels.title,
+  branch_title: branches.title,
+  branch_city: branches.city,
+  pre_slug: P.slug,
+  pre_name: P.name,
+  pre_shared: P.shared,
+  pre_is_verified: P.is_verified,
+  pre_prize: P.prize,
+  pre_screenshot_id: P.screenshot_id,
+  pre_created_at: P.created_at,
+  pre_source: P.source,
+  pre_branch_title: preBranch.title,
+  referrer_slug: referrer.slug,
+  referrer_name: referrer.name,
+};
+
+/**
+ * Registrations with what the screens show beside them. The referrer (another
+ * registration) is joined only when the scope reaches it: a branch never
+ * learns another branch's customer's name or slug through a referral.
+ */
+function joined(scope: Scope) {
+  return db
+    .select(selection)
+    .from(R)
+    .innerJoin(P, eq(P.id, R.preregistration_id))
+    .leftJoin(bikeModels, eq(bikeModels.id, R.bike_model_id))
+    .leftJoin(branches, eq(branches.id, R.branch_id))
+    .leftJoin(preBranch, eq(preBranch.id, sql`coalesce(${P.branch_id}, ${P.nearest_branch_id})`))
+    .leftJoin(referrer, and(eq(referrer.id, R.registration_id), branchCondition(referrer.branch_id, scope)));
+}
+
+type Flat = ReturnType<ReturnType<typeof joined>["all"]>[number];
+
+function shape(r: Flat) {
+  const {
+    bike_model_title,
+    branch_title,
+    branch_city,
+    pre_slug,
+    pre_name,
+    pre_shared,
+    pre_is_verified,
+    pre_prize,
+    pre_screenshot_id,
+    pre_created_at,
+    pre_source,
+    pre_branch_title,
+    referrer_slug,
+    referrer_name,
+    ...rest
+  } = r;
+  const prizes = prizeBreakdown({
+    shared: pre_shared,
+    is_verified: pre_is_verified,
+    prize: pre_prize,
+    coupon_amount: rest.coupon_amount,
+  });
+  return {
+    ...rest,
+    bike_model: { title: bike_model_title ?? "" },
+    branch: { title: branch_title ?? "", city: branch_city ?? "" },
+    preregistration: {
+      slug: pre_slug,
+      name: pre_name,
+      shared: pre_shared,
+      is_verified: pre_is_verified,
+      screenshot_url: fileUrl(pre_screenshot_id),
+      prize: pre_prize,
+      source: pre_source,
+      created_at: pre_created_at,
+      branch: pre_branch_title ? { title: pre_branch_title } : null,
+      coupon: { amount: pre_prize },
+    },
+    coupon: rest.coupon_amount !== null ? { amount: rest.coupon_amount } : null,
+    /** The referring customer when the caller's scope reaches them; null otherwise (see registration_id). */
+    referrer: referrer_slug ? { slug: referrer_slug, name: referrer_name ?? "" } : null,
+    prizes,
+    total_prize: prizes.total,
+  };
+}
+
+export type RegistrationRow = ReturnType<typeof shape>;
+export type RegistrationDetail = RegistrationRow & { code: string | null };
+
+function countRegistrations(where: SQL | undefined, withPre: boolean): number {
+  const q = db.select({ n: count() }).from(R);
+  return (withPre ? q.innerJoin(P, eq(P.id, R.preregistration_id)).where(where) : q.where(where)).get()?.n ?? 0;
+}
+
+function listWith(
+  scope: Scope,
+  params: TableParams,
+  filters: RegistrationFilters,
+  deleted: boolean,
+): TableResult<RegistrationRow> {
+  const term = filters.search ?? params.search;
+  return runTable(
+    { ...params, search: "" },
+    {
+      orderable: {
+        id: R.id,
+        created_at: R.created_at,
+        name: R.name,
+        purchase_date: R.purchase_date,
+        coupon_amount: R.coupon_amount,
+        bill_no: R.bill_no,
+        deleted_at: R.deleted_at,
+      },
+      defaultOrder: { column: deleted ? "deleted_at" : "id", dir: "desc" },
+      base: [deleted ? isNotNull(R.deleted_at) : isNull(R.deleted_at), branchCondition(R.branch_id, scope)],
+      filters: [...filterConditions(filters, scope), term ? registrationSearch(term) : undefined],
+      count: (where) => countRegistrations(where, needsPreJoin(filters)),
+      rows: (where, orderBy, limit, offset) =>
+        joined(scope)
+          .where(where)
+          .orderBy(...orderBy, desc(R.id))
+          .limit(limit)
+          .offset(offset)
+          .all()
+          .map(shape),
+    },
+  );
+}
+
+/** The registration list (and the dashboard's "Registered Buyers"): active rows in scope. */
+export function listRegistrations(scope: Scope, params: TableParams, filters: RegistrationFilters = {}) {
+  return listWith(scope, params, filters, false);
+}
+
+/** The trash: deleted rows in scope, most recently deleted first. */
+export function listDeletedRegistrations(scope: Scope, params: TableParams, filters: RegistrationFilters = {}) {
+  return listWith(scope, params, filters, true);
+}
+
+function activeMatching(scope: Scope, filters: RegistrationFilters): SQL | undefined {
+  return and(
+    isNull(R.deleted_at),
+    branchCondition(R.branch_id, scope),
+    ...filterConditions(filters, scope),
+    filters.search ? registrationSearch(filters.search) : undefined,
+  );
+}
+
+/** Every active row matching the filters, newest first, read in pages (download, print). */
+export function* exportRegistrations(
+  scope: Scope,
+  filters: RegistrationFilters,
+  { limit = Number.MAX_SAFE_INTEGER } = {},
+): Generator<RegistrationRow> {
+  const where = activeMatching(scope, filters);
+  const pageSize = Math.min(5000, limit);
+  let left = limit;
+  for (let lastId = Number.MAX_SAFE_INTEGER; left > 0;) {
+    const page = joined(scope)
+      .where(and(where, lt(R.id, lastId)))
+      .orderBy(desc(R.id))
+      .limit(Math.min(pageSize, left))
+      .all();
+    if (!page.length) return;
+    for (const row of page) yield shape(row);
+    left -= page.length;
+    lastId = page[page.length - 1].id;
+    if (page.length < pageSize) return;
+  }
+}
+
+/** How many active rows match the filters (the print sheet's "of N"). */
+export function countMatching(scope: Scope, filters: RegistrationFilters): number {
+  return countRegistrations(activeMatching(scope, filters), needsPreJoin(filters));
+}
+
+/** The columns of Registrations.xls. */
+export const REGISTRATION_COLUMNS = [
+  { header: "Slug", value: (r: RegistrationRow) => r.slug },
+  { header: "Bill No", value: (r: RegistrationRow) => r.bill_no },
+  { header: "Name", value: (r: RegistrationRow) => r.name },
+  { header: "Address", value: (r: RegistrationRow) => r.address },
+  { header: "Phone", value: (r: RegistrationRow) => r.phone },
+  { header: "Email", value: (r: RegistrationRow) => r.email },
+  { header: "Citizenship No", value: (r: RegistrationRow) => r.citizenship_no },
+  { header: "PAN", value: (r: RegistrationRow) => r.pan },
+  { header: "Model", value: (r: RegistrationRow) => r.bike_model.title },
+  { header: "Engine No", value: (r: RegistrationRow) => r.engine_no },
+  { header: "Chassis No", value: (r: RegistrationRow) => r.chasis_no },
+  { header: "Registration No", value: (r: RegistrationRow) => r.registration_no },
+  { header: "Payment Mode", value: (r: RegistrationRow) => r.payment_mode },
+  { header: "Branch", value: (r: RegistrationRow) => r.branch.title },
+  { header: "City", value: (r: RegistrationRow) => r.branch.city },
+  { header: "Date of Purchase", value: (r: RegistrationRow) => r.purchase_date },
+  { header: "Status", value: (r: RegistrationRow) => r.status },
+  { header: "First Thrill", value: (r: RegistrationRow) => r.prizes.first },
+  { header: "Second Thrill", value: (r: RegistrationRow) => r.prizes.second },
+  { header: "Third Thrill", value: (r: RegistrationRow) => r.prizes.third },
+  { header: "Total Prize", value: (r: RegistrationRow) => r.prizes.total },
+  { header: "Coupon Code", value: (r: RegistrationRow) => r.coupon_code },
+  { header: "Referred By", value: (r: RegistrationRow) => referrerText(r) },
+  { header: "Note", value: (r: RegistrationRow) => r.note },
+  { header: "Registered", value: (r: RegistrationRow) => displayDateTime(r.created_at) },
+];
+
+// ---------------------------------------------------------------- one registration
+
+/** One registration in scope by slug (deleted ones too when asked), or null. */
+export function findRegistration(scope: Scope, slug: string, { withDeleted = false } = {}): RegistrationRow | null {
+  const row = joined(scope)
+    .where(and(eq(R.slug, slug), withDeleted ? undefined : isNull(R.deleted_at), branchCondition(R.branch_id, scope)))
+    .get();
+  return row ? shape(row) : null;
+}
+
+/** The detail screen and GET /api/v1/registration/{slug}: deleted rows included; the code only when `showCode`. */
+export function getRegistrationDetail(
+  scope: Scope,
+  slug: string,
+  { showCode = false } = {},
+): RegistrationDetail | null {
+  const row = findRegistration(scope, slug, { withDeleted: true });
+  if (!row) return null;
+  return { ...row, code: showCode ? (latestCode("registration", row.id)?.code ?? null) : null };
+}
+
+// ---------------------------------------------------------------- referrer search
+
+/**
+ * A suggestion for the referrer field. `value` and `slug` are given for a
+ * customer the caller's scope reaches; a customer of another branch found by
+ * their full phone number comes back without name, id or slug (value and slug
+ * null): only that the number is a registered customer's, which is all the
+ * counter needs to link them (the form sends the phone).
+ */
+export type RegistrantOption = { value: number | null; label: string; slug: string | null; phone: string };
+
+/**
+ * Registered customers for the referrer field: by name, phone or bill within
+ * the caller's branch (head office: every branch), and, for a full phone
+ * number, a bare "registered customer at another branch" entry.
+ */
+export function searchRegistrants(scope: Scope, q: string, limit = 10): RegistrantOption[] {
+  const term = q.trim();
+  if (!term) return [];
+  const own = db
+    .select({ id: R.id, slug: R.slug, name: R.name, phone: R.phone })
+    .from(R)
+    .where(and(isNull(R.deleted_at), branchCondition(R.branch_id, scope), registrationSearch(term)))
+    .orderBy(desc(R.id))
+    .limit(limit)
+    .all()
+    .map((r) => ({ value: r.id, label: `${r.name} (${r.phone})`, slug: r.slug, phone: r.phone }));
+  const phone = normalizePhone(term);
+  if (!phone || scope.branchId === null || own.some((o) => o.phone === phone)) return own;
+  const elsewhere = db
+    .select({ id: R.id })
+    .from(R)
+    .where(and(isNull(R.deleted_at), eq(R.phone, phone)))
+    .limit(1)
+    .get();
+  if (!elsewhere) return own;
+  return [
+    ...own,
+    { value: null, label: `Registered customer at another branch (${maskPhone(phone)})`, slug: null, phone },
+  ].slice(0, limit);
+}
+
+/** A registration list's query string: the table parameters and the filters, or the field errors. */
+export function parseRegistrationQuery(params: URLSearchParams) {
+  return parseListQuery(params, registrationFiltersSchema, { search: registrationSearchTerm(params) });
+}

@@ -1,0 +1,68 @@
+/**
+ * The print sheet's data: the registrations of the list's filters (or one by
+ * slug), newest first, as coupons (customer copy with the phone masked,
+ * dealer copy with it in full), at most `limit` of them with how many matched.
+ */
+import type { RegistrationStatus } from "~/schemas/registration";
+import { maskPhone } from "~/utils/phone";
+import {
+  countMatching,
+  exportRegistrations,
+  type RegistrationFilters,
+  type RegistrationRow,
+} from "./registration-list.server";
+import type { Scope } from "./scope.server";
+
+/** Registrations printed at most on one sheet by default; narrower filters print the rest. */
+const PRINT_LIMIT = 1000;
+/** The most a `limit` may ask for. */
+const PRINT_LIMIT_MAX = 5000;
+
+/** The sheet's size from the query's `limit` (1 to 5,000; the default otherwise). */
+export function printLimit(asked: string | null): number {
+  const n = Number(asked);
+  return Number.isInteger(n) && n > 0 ? Math.min(n, PRINT_LIMIT_MAX) : PRINT_LIMIT;
+}
+
+export type PrintCoupon = {
+  slug: string;
+  coupon_code: string;
+  name: string;
+  phone: string;
+  phone_masked: string;
+  model: string;
+  engine_no: string;
+  chasis_no: string;
+  registration_no: string;
+  bill_no: string;
+  branch: string;
+  date: string;
+  status: RegistrationStatus;
+  prizes: { first: number; second: number; third: number; total: number };
+};
+
+export function toPrintCoupon(r: RegistrationRow): PrintCoupon {
+  return {
+    slug: r.slug,
+    coupon_code: r.coupon_code,
+    name: r.name,
+    phone: r.phone,
+    phone_masked: maskPhone(r.phone),
+    model: r.bike_model.title,
+    engine_no: r.engine_no,
+    chasis_no: r.chasis_no,
+    registration_no: r.registration_no,
+    bill_no: r.bill_no,
+    branch: r.branch.title,
+    date: r.purchase_date.replaceAll("-", "/"),
+    status: r.status,
+    prizes: r.prizes,
+  };
+}
+
+/** The print sheet's rows (the filters, at most `limit`), with how many matched in all. */
+export function printRegistrations(scope: Scope, filters: RegistrationFilters, limit = PRINT_LIMIT) {
+  const rows = [...exportRegistrations(scope, filters, { limit })];
+  const total = rows.length < limit ? rows.length : countMatching(scope, filters);
+  return { data: rows, total, limit };
+}

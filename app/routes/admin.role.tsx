@@ -1,0 +1,160 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Field, FieldError } from "~/components/Field";
+import { userLinks } from "~/components/user/styles";
+import type { FieldErrors } from "~/models/failure";
+import { createRole, listRoleMatrix, saveRoleMatrix } from "~/models/role.server";
+import { roleCreateSchema, roleMatrixFromForm } from "~/schemas/user";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue, readForm } from "~/utils/body.server";
+import { EVERY_PERMISSION, PERMISSION_PURPOSE, PERMISSIONS } from "~/utils/permissions";
+import { failureStatus } from "~/models/failure";
+import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: EVERY_PERMISSION } satisfies RouteAccess;
+
+export const meta: MetaFunction = () => [{ title: "Roles and Permissions" }];
+export const links = userLinks;
+
+/**
+ * GET /admin/role (beyond the spec; holding every permission): the role ×
+ * permission matrix, editable but for Super Admin, and a form for a new role.
+ * A change applies to the role's users on their next request.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  await requireRouteAccess(request, handle);
+  return { roles: listRoleMatrix() };
+}
+
+type ActionData = {
+  intent: "matrix" | "create";
+  errors: FieldErrors;
+  /** What was sent, shown again with the errors. */
+  matrix?: Record<number, string[]>;
+  title?: string;
+  permissions?: string[];
+};
+
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRouteAccess(request, handle);
+  const form = await readForm(request);
+  const intent = form.get("intent");
+  if (intent === "matrix") {
+    const changes = roleMatrixFromForm(form);
+    const result = saveRoleMatrix(user, changes);
+    if (result.ok) {
+      const saved = result.changed.length ? `Permissions saved: ${result.changed.join(", ")}.` : "Nothing changed.";
+      return redirectWithToast("/admin/role", success(saved));
+    }
+    if (result.code === "not_found") return redirectWithToast("/admin/role", oops(result.message));
+    const matrix = Object.fromEntries(changes.map((c) => [c.role_id, c.permissions]));
+    return data<ActionData>({ intent, errors: result.errors, matrix }, { status: failureStatus(result) });
+  }
+  if (intent === "create") {
+    const parsed = parseValue({ kind: "form", form }, roleCreateSchema);
+    const result = parsed.ok ? createRole(user, parsed.value) : parsed;
+    if (result.ok) return redirectWithToast("/admin/role", success(`Role ${result.role.title} created.`));
+    const sent = form.getAll("permissions").filter((v): v is string => typeof v === "string");
+    return data<ActionData>(
+      { intent, errors: result.errors, title: String(form.get("title") ?? ""), permissions: sent },
+      { status: failureStatus(result) },
+    );
+  }
+  return redirectWithToast("/admin/role", oops("Unknown action."));
+}
+
+export default function Roles() {
+  const { roles } = useLoaderData<typeof loader>();
+  const sent = useActionData<typeof action>();
+  const busy = useNavigation().state === "submitting";
+  const matrixErrors = sent?.intent === "matrix" ? sent.errors : {};
+  const createErrors = sent?.intent === "create" ? sent.errors : {};
+  const ticked = (roleId: number, permission: string, held: readonly string[]) =>
+    (sent?.matrix?.[roleId] ?? held).includes(permission);
+  return (
+    <>
+      <div className="user-head">
+        <h1>Roles and Permissions</h1>
+        <Link to="/admin/user">Users</Link>
+      </div>
+      <p className="muted">
+        A change applies to the role&apos;s users on their next request. Super Admin keeps every permission. You can
+        only give permissions you hold yourself.
+      </p>
+      <Form method="post" className="role-matrix" key={JSON.stringify(sent?.matrix ?? roles)}>
+        {matrixErrors.form?.length ? (
+          <p className="form-error" role="alert">
+            {matrixErrors.form[0]}
+          </p>
+        ) : null}
+        <table aria-label="Permissions of each role">
+          <thead>
+            <tr>
+              <th scope="col">Permission</th>
+              {roles.map((r) => (
+                <th scope="col" key={r.id} id={`role-${r.id}`}>
+                  {r.title}
+                  <span className="locked">
+                    {r.users} user{r.users === 1 ? "" : "s"}
+                    {r.locked ? " · locked" : ""}
+                  </span>
+                  <FieldError errors={matrixErrors[`role.${r.id}`]} />
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {PERMISSIONS.map((p) => (
+              <tr key={p}>
+                <th scope="row" title={PERMISSION_PURPOSE[p]}>
+                  {p}
+                </th>
+                {roles.map((r) => (
+                  <td key={r.id}>
+                    <input
+                      type="checkbox"
+                      name={`role.${r.id}`}
+                      value={p}
+                      aria-label={`${r.title}: ${p}`}
+                      defaultChecked={r.locked || ticked(r.id, p, r.permissions)}
+                      disabled={r.locked}
+                    />
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {roles
+          .filter((r) => !r.locked)
+          .map((r) => (
+            <input type="hidden" name="roles" value={r.id} key={r.id} />
+          ))}
+        <div className="actions">
+          <button type="submit" name="intent" value="matrix" className="primary" disabled={busy}>
+            Save permissions
+          </button>
+        </div>
+      </Form>
+
+      <Form method="post" className="card role-new" key={`new-${sent?.intent === "create" ? sent.title : ""}`}>
+        <h2>New role</h2>
+        <Field label="Title" name="title" required defaultValue={sent?.title ?? ""} errors={createErrors.title} />
+        <fieldset className="perms">
+          <legend>Permissions</legend>
+          {PERMISSIONS.map((p) => (
+            <label key={p}>
+              <input type="checkbox" name="permissions" value={p} defaultChecked={sent?.permissions?.includes(p)} />
+              {p}
+            </label>
+          ))}
+        </fieldset>
+        <FieldError errors={createErrors.permissions} />
+        <button type="submit" name="intent" value="create" disabled={busy}>
+          Create role
+        </button>
+      </Form>
+    </>
+  );
+}

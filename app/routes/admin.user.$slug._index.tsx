@@ -1,0 +1,83 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { userLinks } from "~/components/user/styles";
+import { SEX_LABELS } from "~/schemas/user";
+import { deleteUser, findUser, holdsAll } from "~/models/user.server";
+import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { readForm } from "~/utils/body.server";
+import { notFound } from "~/utils/http.server";
+import { can } from "~/utils/permissions";
+import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-user" } satisfies RouteAccess;
+
+export const meta: MetaFunction = () => [{ title: "User" }];
+export const links = userLinks;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request, handle);
+  const found = findUser(user.scope, params.slug!);
+  if (!found) throw notFound();
+  // Edit and Delete show when the model would allow them; it checks again on every change.
+  const manageable = can(user, "update-user") && holdsAll(user.permissions, found.permissions);
+  const { id, ...shown } = found;
+  return { user: shown, canEdit: manageable, canDelete: manageable && id !== user.id };
+}
+
+/** intent=delete (update-user): deletes the user and returns to /admin/user. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireRouteAccess(request, handle);
+  const user = await requirePermission(request, "update-user");
+  const here = `/admin/user/${params.slug}`;
+  const form = await readForm(request);
+  if (form.get("intent") !== "delete") return redirectWithToast(here, oops("Unknown action."));
+  const result = deleteUser(user, params.slug!);
+  if (result.ok) return redirectWithToast("/admin/user", success("User deleted."));
+  if (result.code === "not_found") throw notFound();
+  return redirectWithToast(here, oops(result.message));
+}
+
+export default function UserDetailPage() {
+  const { user, canEdit, canDelete } = useLoaderData<typeof loader>();
+  const rows: [string, string][] = [
+    ["Full name", user.name],
+    ["Role", user.role.title],
+    ["Branch", user.branch?.title ?? "Head Office"],
+    ["Email", user.email],
+    ["Phone", user.phone ?? ""],
+    ["Sex", SEX_LABELS[user.sex]],
+    ["Address", user.address ?? ""],
+  ];
+  return (
+    <>
+      <h1>User</h1>
+      <dl className="details">
+        {rows.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v || "—"}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="actions">
+        <Link to="/admin/user" className="button">
+          Close
+        </Link>
+        {canEdit ? (
+          <Link to={`/admin/user/${user.slug}/edit`} className="button primary">
+            Edit
+          </Link>
+        ) : null}
+        {canDelete ? (
+          <Form method="post">
+            <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
+              Delete
+            </ConfirmSubmit>
+          </Form>
+        ) : null}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,25 @@
+/**
+ * The SMS outbox's list filters and its retry form. Unknown filter values are
+ * ignored (the list shows everything), never an error page.
+ */
+import { z } from "zod";
+import { emptyToUndefined, requiredId, text } from "./primitives";
+
+/** The stored statuses (sms_messages.status; the model checks they match the column). */
+export const SMS_STATUSES = ["queued", "sent", "failed"] as const;
+export const SMS_PURPOSES = ["otp", "purchase-code", "notify", "password-reset", "broadcast"] as const;
+
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => emptyToUndefined(text(v)), z.enum(values).optional().catch(undefined));
+
+export const outboxFiltersSchema = z.object({
+  status: oneOf(SMS_STATUSES),
+  purpose: oneOf(SMS_PURPOSES),
+});
+
+export const OUTBOX_MESSAGES = { id: "Message not found." } as const;
+
+export const outboxRetrySchema = z.object({
+  intent: z.literal("retry", { error: "Unknown action." }),
+  id: requiredId(OUTBOX_MESSAGES.id),
+});

@@ -1,0 +1,50 @@
+/**
+ * The small guard in front of a public form's write, kept out of the models:
+ * the honeypot, the client address's rate limit and the captcha (when
+ * configured). The address's point itself is taken inside the write's own
+ * transaction (`chargeAddress`), so the write stays one commit; before it,
+ * the guard only looks whether the address is already over its limit, so a
+ * flood never reaches the captcha service.
+ */
+import type { Tx } from "@db/index";
+import { fail, type Failure } from "~/models/failure";
+import { bodyText, type Body } from "./body.server";
+import { CAPTCHA_FIELD, CAPTCHA_MESSAGE, honeypotTripped, HONEYPOT_FIELD, verifyCaptcha } from "./captcha.server";
+import { peek, take, type LimitName } from "./rate-limit.server";
+
+const REJECTED_MESSAGE = "Your form could not be accepted. Please try again.";
+
+/** A body's honeypot: a form's field, or the same key in JSON. */
+function honeypot(body: Body): boolean {
+  if (body.kind === "form") return honeypotTripped(body.form);
+  return Boolean(bodyText(body, HONEYPOT_FIELD)?.trim());
+}
+
+/**
+ * The checks that cost nothing, before a public form is even parsed: the
+ * honeypot (invalid, with a form message) and the client address already over
+ * `limit` (rate_limited). Null to go on.
+ */
+export function screenPublicForm(body: Body, address: string, limit: LimitName): Failure | null {
+  if (honeypot(body)) return fail.invalid({ form: [REJECTED_MESSAGE] });
+  const over = peek(limit, address);
+  return over.ok ? null : fail.rateLimited(over.retryAfterSeconds);
+}
+
+/**
+ * The captcha (when configured): null when it passes, else its message under
+ * g-recaptcha-response. Call it once the form's own values are valid, so a
+ * visitor's typo does not spend their captcha.
+ */
+export async function checkCaptcha(body: Body, address: string): Promise<Failure | null> {
+  const captcha = await verifyCaptcha(bodyText(body, CAPTCHA_FIELD), address);
+  return captcha.ok ? null : fail.field(CAPTCHA_FIELD, captcha.message ?? CAPTCHA_MESSAGE);
+}
+
+/** The address's point, taken inside the write's transaction; a Failure once over the limit. */
+export function chargeAddress(limit: LimitName, address: string): (tx: Tx) => Failure | null {
+  return (tx) => {
+    const taken = take(tx, limit, address);
+    return taken.ok ? null : fail.rateLimited(taken.retryAfterSeconds);
+  };
+}

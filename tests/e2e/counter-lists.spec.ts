@@ -1,0 +1,55 @@
+// The back-office lists answer a filter that cannot be read with its message under the filter (422),
+// never an error page; and the test-ride list's From = To = a day lists that day's bookings.
+import { expect, test } from "@playwright/test";
+import { insertTestRide, login, USERS } from "./helpers";
+
+const DATE_MESSAGE = "Enter the date as YYYY-MM-DD (or YYYY-MM-DDTHH:mm).";
+
+/** Today in Kathmandu as YYYY-MM-DD. */
+const kathmanduToday = () =>
+  new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Kathmandu", year: "numeric", month: "2-digit", day: "2-digit" })
+    .format(new Date())
+    .slice(0, 10);
+
+test("a bad test-ride filter shows its message under From; From = To = today lists today's bookings", async ({
+  page,
+}) => {
+  const ride = insertTestRide(2, `List Rider ${Date.now().toString(36)}`);
+  await login(page, USERS.staff); // Lalitpur Motors, branch 2
+
+  const res = await page.goto("/admin/test-ride?from=abc");
+  expect(res?.status()).toBe(422);
+  await expect(page.getByRole("heading", { name: "Test Rides" })).toBeVisible();
+  await expect(page.locator("#filter-from-error")).toHaveText(DATE_MESSAGE);
+  await expect(page.getByLabel("From")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("Showing 0 - 0 of 0 entries")).toBeVisible();
+
+  const today = kathmanduToday();
+  const ok = await page.goto(`/admin/test-ride?from=${today}&to=${today}&search=${encodeURIComponent(ride.name)}`);
+  expect(ok?.status()).toBe(200);
+  await expect(page.getByRole("cell", { name: ride.name })).toBeVisible();
+  await expect(page.locator("#filter-from-error")).toHaveCount(0);
+});
+
+test("a bad registration filter shows its message under the filter, on the list and the dashboard", async ({
+  page,
+}) => {
+  await login(page, USERS.staff);
+  const res = await page.goto("/admin/registration?from=abc&prize=-5");
+  expect(res?.status()).toBe(422);
+  await expect(page.getByRole("heading", { name: "Registrations" })).toBeVisible();
+  await expect(page.locator("#filter-from-error")).toHaveText(DATE_MESSAGE);
+  await expect(page.locator("#filter-prize-error")).toHaveText("Enter the prize as a whole number of rupees.");
+  // Correcting the filter from the form lists again.
+  await page.getByLabel("From").fill("2026-01-01");
+  await page.getByLabel("Total Prize").fill("");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/from=2026-01-01/);
+  await expect(page.locator("#filter-from-error")).toHaveCount(0);
+  await expect(page.getByText(/Showing \d+ - \d+ of \d+ entries/)).toBeVisible();
+
+  const dashboard = await page.goto("/admin?to=2026-13-40");
+  expect(dashboard?.status()).toBe(422);
+  await expect(page.getByRole("region", { name: "Total Sales" })).toBeVisible();
+  await expect(page.locator("#filter-to-error")).toHaveText(DATE_MESSAGE);
+});

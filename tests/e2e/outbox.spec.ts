@@ -1,0 +1,44 @@
+// The SMS outbox, with JavaScript on and off: codes shown to head office (who may see codes), a failed notice
+// sent again from the list (the worker sends it), a failed code without a "Send again" button.
+import { expect, test } from "@playwright/test";
+import { isJs, login, readDb, USERS, writeDb } from "./helpers";
+
+function insertFailed(to: string, text: string, purpose: string) {
+  return writeDb((db) =>
+    Number(
+      db
+        .prepare(
+          `insert into sms_messages ("to", text, purpose, status, provider, error, attempts, priority, due_at)
+           values (?, ?, ?, 'failed', 'outbox', 'SMS gateway: invalid receiver (mobile number) (code 1007)', 1, 1, '')`,
+        )
+        .run(to, text, purpose).lastInsertRowid,
+    ),
+  );
+}
+
+test("head office sends a failed notice again from the outbox; a failed code cannot be", async ({ page }, info) => {
+  const phone = isJs(info.project.name) ? "9866600001" : "9866600002";
+  const notice = insertFailed(phone, "Dear customer, your prizes are ready", "notify");
+  insertFailed(phone, "Your code is 246810", "otp");
+  await login(page, USERS.admin);
+  await page.goto(`/admin/outbox?search=${phone}`);
+  const rows = page.locator("tbody tr");
+  await expect(rows).toHaveCount(2);
+  const code = rows.filter({ hasText: "Your code is" });
+  await expect(code).toContainText("Your code is 246810"); // the Super Admin holds read-user
+  await expect(code.getByRole("button", { name: "Send again" })).toHaveCount(0);
+  const notify = rows.filter({ hasText: "your prizes are ready" });
+  await expect(notify).toContainText("invalid receiver");
+  await notify.getByRole("button", { name: "Send again" }).click();
+  await expect(page.locator(".toast")).toContainText("The message is queued to be sent again.");
+  await expect
+    .poll(() => readDb((db) => db.prepare("select status from sms_messages where id = ?").pluck().get(notice)))
+    .toBe("sent");
+  const audit = readDb((db) =>
+    db
+      .prepare("select user_email from audit_log where action = 'sms.retry' and entity_id = ?")
+      .pluck()
+      .get(String(notice)),
+  );
+  expect(audit).toBe(USERS.admin);
+});

@@ -1,0 +1,32 @@
+// A server process of the multi-process pre-registration test: its own SQLite connection to
+// the shared database file, the pre-registration model loaded through tsx, then the public
+// creates it is given, all started at the parent's signal, as two server processes would.
+import { tsImport } from "tsx/esm/api";
+
+const dbModule = await tsImport("../../db/index.ts", import.meta.url);
+const model = await tsImport("../../app/models/preregistration.server.ts", import.meta.url);
+const { publicPreregistrationSchema } = await tsImport("../../app/schemas/preregistration.ts", import.meta.url);
+// Open this process's connection before the start line.
+const connection = dbModule.getDb();
+
+process.on("message", async (msg) => {
+  if (msg.type !== "go") return;
+  const results = [];
+  const errors = [];
+  for (const job of msg.jobs) {
+    try {
+      const value = publicPreregistrationSchema.parse(job.fields);
+      const r = await model.createPreregistration({ channel: "public", address: job.address }, value);
+      results.push(
+        r.ok
+          ? { key: job.key, ok: true, slug: r.preregistration.slug, duplicate: r.duplicate }
+          : { key: job.key, ok: false, code: r.code },
+      );
+    } catch (err) {
+      errors.push({ key: job.key, message: String(err && err.message ? err.message : err) });
+    }
+  }
+  connection.$client.close();
+  process.send({ type: "done", results, errors });
+});
+process.send({ type: "ready" });
