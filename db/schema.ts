@@ -113,11 +113,18 @@ export const branches = sqliteTable(
     mobile: text("mobile"),
     one_lakh_allocation_count: integer("one_lakh_allocation_count").notNull().default(0),
     ten_lakhs_allocation_count: integer("ten_lakhs_allocation_count").notNull().default(0),
+    /** Closed: out of the public showrooms, the booking cascade and every new-record select; its records keep it. */
+    closed_at: text("closed_at"),
     created_at: createdAt(),
     updated_at: updatedAt(),
     deleted_at: text("deleted_at"),
   },
-  (t) => [index("branches_place_idx").on(t.state, t.district, t.city)],
+  (t) => [
+    index("branches_place_idx").on(t.state, t.district, t.city),
+    uniqueIndex("branches_title_unique")
+      .on(sql`lower(${t.title})`)
+      .where(sql`deleted_at is null`),
+  ],
 );
 
 export const files = sqliteTable(
@@ -139,15 +146,25 @@ export const files = sqliteTable(
   (t) => [index("files_type_idx").on(t.type, t.created_at)],
 );
 
-export const bikeModels = sqliteTable("bike_models", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  slug: text("slug").notNull().unique(),
-  title: text("title").notNull(),
-  thumbnail_id: integer("thumbnail_id").references(() => files.id),
-  created_at: createdAt(),
-  updated_at: updatedAt(),
-  deleted_at: text("deleted_at"),
-});
+export const bikeModels = sqliteTable(
+  "bike_models",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    slug: text("slug").notNull().unique(),
+    title: text("title").notNull(),
+    thumbnail_id: integer("thumbnail_id").references(() => files.id),
+    /** Retired: out of the public forms and every new-record select; its records keep its title. */
+    retired_at: text("retired_at"),
+    created_at: createdAt(),
+    updated_at: updatedAt(),
+    deleted_at: text("deleted_at"),
+  },
+  (t) => [
+    uniqueIndex("bike_models_title_unique")
+      .on(sql`lower(${t.title})`)
+      .where(sql`deleted_at is null`),
+  ],
+);
 
 // ---------------------------------------------------------------- campaign
 

@@ -13,6 +13,7 @@ import { createUser, roleBySlug } from "~/models/user.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { kathmanduDate, shiftDate } from "~/utils/time";
 import { seedCampaign } from "./seed-campaign";
+import { seedCatalogue } from "./seed-catalogue";
 import { seedStaff } from "./seed-staff";
 import { seedVideos } from "./seed-videos";
 
@@ -161,6 +162,7 @@ export async function seed() {
   await seedCampaign({ branches, models, today, yesterday: shiftDate(today, -1) });
   await seedVideos();
   await seedStaff(branches, DEMO_PASSWORD);
+  await seedCatalogue();
 }
 
 async function main() {

@@ -39,6 +39,9 @@ function realParams(): Record<string, string> {
       registration: one("select slug v from registrations where deleted_at is null order by id limit 1"),
       scheme: one("select id v from allocations order by id limit 1"),
       "test-ride": one("select slug v from test_rides where deleted_at is null order by id limit 1"),
+      branch: one("select slug v from branches where deleted_at is null order by id limit 1"),
+      "bike-model": one("select slug v from bike_models where deleted_at is null order by id limit 1"),
+      video: one("select slug v from videos where deleted_at is null order by id limit 1"),
     };
   });
 }

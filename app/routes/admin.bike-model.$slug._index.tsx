@@ -1,0 +1,165 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { Guard } from "~/components/Guard";
+import { catalogueLinks } from "~/components/catalogue/styles";
+import {
+  BIKE_MODEL_ERRORS,
+  deleteBikeModel,
+  getBikeModel,
+  restoreBikeModel,
+  retireBikeModel,
+  type BikeModelDetail,
+} from "~/models/bike-model.server";
+import { failureStatus } from "~/models/failure";
+import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { readForm } from "~/utils/body.server";
+import { notFound, pageFailure } from "~/utils/http.server";
+import { displayDateTime } from "~/utils/time";
+import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-bike-model" } satisfies RouteAccess;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.model.title ?? "Bike Model" }];
+export const links = catalogueLinks;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireRouteAccess(request, handle);
+  const model = getBikeModel(params.slug ?? "");
+  if (!model) throw notFound(BIKE_MODEL_ERRORS.notFound);
+  return { model };
+}
+
+/** intent=delete (a model no record names), retire, restore: update-bike-model. A refusal shows on the page. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireRouteAccess(request, handle);
+  const user = await requirePermission(request, "update-bike-model");
+  const slug = params.slug ?? "";
+  const here = `/admin/bike-model/${slug}`;
+  const intent = (await readForm(request)).get("intent");
+  const result =
+    intent === "delete"
+      ? deleteBikeModel(user, slug)
+      : intent === "retire"
+        ? retireBikeModel(user, slug)
+        : intent === "restore"
+          ? restoreBikeModel(user, slug)
+          : null;
+  if (!result) return redirectWithToast(here, oops("Unknown action."));
+  if (!result.ok) {
+    if (result.code === "not_found") throw pageFailure(result);
+    return data({ refused: { intent: String(intent), message: result.message } }, { status: failureStatus(result) });
+  }
+  if (intent === "delete")
+    return redirectWithToast("/admin/bike-model", success(`Bike model "${result.bikeModel.title}" deleted.`));
+  return redirectWithToast(
+    here,
+    success(
+      intent === "retire"
+        ? "Bike model retired. It no longer shows on the public forms."
+        : "Bike model back on sale. It shows on the public forms again.",
+    ),
+  );
+}
+
+const USAGE: [keyof BikeModelDetail["usage"], string][] = [
+  ["preregistrations", "Pre-registrations"],
+  ["registrations", "Registrations"],
+  ["test_rides", "Test rides"],
+];
+
+export default function BikeModelDetailPage() {
+  const { model } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const retired = Boolean(model.retired_at);
+  return (
+    <>
+      <h1>
+        {model.title}
+        {retired ? <span className="badge">Retired</span> : null}
+      </h1>
+      {reply?.refused ? (
+        <div className="notice error" role="alert">
+          <p>{reply.refused.message}</p>
+          {reply.refused.intent === "delete" && !retired ? (
+            <Form method="post">
+              <button type="submit" name="intent" value="retire">
+                Retire this model
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      ) : null}
+      <dl className="details">
+        <div>
+          <dt>Name</dt>
+          <dd>{model.title}</dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd>{retired ? `Retired on ${displayDateTime(model.retired_at!)}` : "On sale"}</dd>
+        </div>
+        {USAGE.map(([k, label]) => (
+          <div key={k}>
+            <dt>{label}</dt>
+            <dd>{model.usage[k]}</dd>
+          </div>
+        ))}
+      </dl>
+      <section className="detail-section" aria-labelledby="image-title">
+        <h2 id="image-title">Image</h2>
+        {model.thumbnail_url ? (
+          <img
+            className="record-image"
+            src={model.thumbnail_url}
+            alt={`${model.title}${model.thumbnail_filename ? ` (${model.thumbnail_filename})` : ""}`}
+          />
+        ) : (
+          <p className="muted">No image.</p>
+        )}
+        {!model.deletable ? (
+          <p className="muted">
+            A model with records cannot be deleted; retire it instead. A retired model leaves the public forms at once,
+            and its records keep its name.
+          </p>
+        ) : null}
+      </section>
+      <div className="actions">
+        <Link to="/admin/bike-model" className="button">
+          Back
+        </Link>
+        <Guard permission="update-bike-model">
+          <Link to={`/admin/bike-model/${model.slug}/edit`} className="button primary">
+            Edit
+          </Link>
+          {retired ? (
+            <Form method="post">
+              <button type="submit" name="intent" value="restore">
+                Put back on sale
+              </button>
+            </Form>
+          ) : (
+            <Form method="post">
+              <ConfirmSubmit
+                name="intent"
+                value="retire"
+                message="Retire this model? It leaves the public forms at once."
+                confirmLabel="Yes, retire it"
+              >
+                Retire
+              </ConfirmSubmit>
+            </Form>
+          )}
+          <Form method="post">
+            <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
+              Delete
+            </ConfirmSubmit>
+          </Form>
+        </Guard>
+      </div>
+    </>
+  );
+}

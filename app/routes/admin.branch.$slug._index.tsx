@@ -1,0 +1,196 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import type { ReactNode } from "react";
+import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { Guard, useStaff } from "~/components/Guard";
+import { catalogueLinks } from "~/components/catalogue/styles";
+import {
+  BRANCH_ERRORS,
+  closeBranch,
+  deleteBranch,
+  getBranch,
+  reopenBranch,
+  type BranchDetail,
+} from "~/models/branch.server";
+import { failureStatus } from "~/models/failure";
+import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { readForm } from "~/utils/body.server";
+import { notFound, pageFailure } from "~/utils/http.server";
+import { displayDateTime } from "~/utils/time";
+import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-branch" } satisfies RouteAccess;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.branch.title ?? "Branch" }];
+export const links = catalogueLinks;
+
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request, handle);
+  const branch = getBranch(user.scope, params.slug ?? "");
+  if (!branch) throw notFound(BRANCH_ERRORS.notFound);
+  return { branch };
+}
+
+/**
+ * intent=delete (a branch nothing names), close, reopen: update-branch and
+ * head office. A refusal (in use, already closed) shows on the page with what
+ * to do; success goes to the list (delete) or back here with a toast.
+ */
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireRouteAccess(request, handle);
+  const user = await requirePermission(request, "update-branch");
+  const slug = params.slug ?? "";
+  const here = `/admin/branch/${slug}`;
+  const intent = (await readForm(request)).get("intent");
+  const result =
+    intent === "delete"
+      ? deleteBranch(user, slug)
+      : intent === "close"
+        ? closeBranch(user, slug)
+        : intent === "reopen"
+          ? reopenBranch(user, slug)
+          : null;
+  if (!result) return redirectWithToast(here, oops("Unknown action."));
+  if (!result.ok) {
+    if (result.code === "not_found") throw pageFailure(result);
+    return data({ refused: { intent: String(intent), message: result.message } }, { status: failureStatus(result) });
+  }
+  if (intent === "delete")
+    return redirectWithToast("/admin/branch", success(`Branch "${result.branch.title}" deleted.`));
+  return redirectWithToast(
+    here,
+    success(
+      intent === "close"
+        ? "Branch closed. It no longer shows on the public site or in the forms."
+        : "Branch reopened. It shows on the public site again.",
+    ),
+  );
+}
+
+function Numbers({ list }: { list: BranchDetail["phones"] }) {
+  if (!list.length) return <>—</>;
+  return (
+    <ul className="phone-list">
+      {list.map((p) => (
+        <li key={p.label}>
+          <a href={p.href}>{p.label}</a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const USAGE: [keyof BranchDetail["usage"], string][] = [
+  ["users", "Users"],
+  ["preregistrations", "Pre-registrations"],
+  ["registrations", "Registrations"],
+  ["test_rides", "Test rides"],
+  ["allocations", "Schemes"],
+];
+
+export default function BranchDetailPage() {
+  const { branch } = useLoaderData<typeof loader>();
+  const reply = useActionData<typeof action>();
+  const staff = useStaff();
+  const headOffice = staff?.branch_id === null;
+  const closed = Boolean(branch.closed_at);
+  const rows: [string, ReactNode][] = [
+    ["Name", branch.title],
+    ["State", branch.state],
+    ["District", branch.district],
+    ["City", branch.city],
+    ["Location", branch.location || "—"],
+    ["Email", branch.email ? <a href={`mailto:${branch.email}`}>{branch.email}</a> : "—"],
+    ["Phone", <Numbers key="phone" list={branch.phones} />],
+    ["Mobile", <Numbers key="mobile" list={branch.mobiles} />],
+    ["One Lakh Allocation", branch.one_lakh_allocation_count],
+    ["Ten Lakhs Allocation", branch.ten_lakhs_allocation_count],
+    ["Total Sales", branch.registrations_count],
+    ["Status", closed ? `Closed on ${displayDateTime(branch.closed_at!)}` : "Open"],
+  ];
+  return (
+    <>
+      <h1>
+        {branch.title}
+        {closed ? <span className="badge closed">Closed</span> : null}
+      </h1>
+      {reply?.refused ? (
+        <div className="notice error" role="alert">
+          <p>{reply.refused.message}</p>
+          {reply.refused.intent === "delete" && !closed && headOffice ? (
+            <Form method="post">
+              <button type="submit" name="intent" value="close">
+                Close this branch
+              </button>
+            </Form>
+          ) : null}
+        </div>
+      ) : null}
+      <dl className="details">
+        {rows.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+      </dl>
+      <section className="detail-section" aria-labelledby="usage-title">
+        <h2 id="usage-title">Records at this branch</h2>
+        <dl className="details">
+          {USAGE.map(([k, label]) => (
+            <div key={k}>
+              <dt>{label}</dt>
+              <dd>{branch.usage[k]}</dd>
+            </div>
+          ))}
+        </dl>
+        {!branch.deletable ? (
+          <p className="muted">
+            A branch with records cannot be deleted; close it instead. A closed branch leaves the public showrooms, the
+            book-a-ride form and the pre-registration form at once, and its records keep its name.
+          </p>
+        ) : null}
+      </section>
+      <div className="actions">
+        <Link to="/admin/branch" className="button">
+          Back
+        </Link>
+        <Guard permission="update-branch">
+          <Link to={`/admin/branch/${branch.slug}/edit`} className="button primary">
+            Edit
+          </Link>
+          {headOffice ? (
+            <>
+              {closed ? (
+                <Form method="post">
+                  <button type="submit" name="intent" value="reopen">
+                    Reopen branch
+                  </button>
+                </Form>
+              ) : (
+                <Form method="post">
+                  <ConfirmSubmit
+                    name="intent"
+                    value="close"
+                    message="Close this branch? It leaves the public site and the forms at once."
+                    confirmLabel="Yes, close it"
+                  >
+                    Close branch
+                  </ConfirmSubmit>
+                </Form>
+              )}
+              <Form method="post">
+                <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
+                  Delete
+                </ConfirmSubmit>
+              </Form>
+            </>
+          ) : null}
+        </Guard>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,74 @@
+import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { DataTable } from "~/components/DataTable";
+import { Guard } from "~/components/Guard";
+import { catalogueLinks } from "~/components/catalogue/styles";
+import { listBranchesTable, type BranchRow } from "~/models/branch.server";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseTableParams } from "~/utils/datatable.server";
+
+export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-branch" } satisfies RouteAccess;
+
+export const meta: MetaFunction = () => [{ title: "Branches" }];
+export const links = catalogueLinks;
+
+/** GET /admin/branch: the paged, searchable list (spec 001 §2.4) with Total Sales; a branch user sees its own. */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request, handle);
+  return { table: listBranchesTable(user.scope, parseTableParams(new URL(request.url).searchParams)) };
+}
+
+export default function Branches() {
+  const { table } = useLoaderData<typeof loader>();
+  const [params] = useSearchParams();
+  const search = params.get("search") ?? "";
+  const download = `/api/v1/branch/export${search ? `?${new URLSearchParams({ search })}` : ""}`;
+  return (
+    <>
+      <h1>Branches</h1>
+      <DataTable<BranchRow>
+        rows={table.data}
+        rowKey={(r) => r.id}
+        rowHref={(r) => `/admin/branch/${r.slug}`}
+        recordsFiltered={table.recordsFiltered}
+        start={Number(params.get("start") ?? 0)}
+        search={search}
+        searchLabel="Search branches"
+        actions={
+          <>
+            <Guard permission="create-branch">
+              <Link to="/admin/branch/create" className="button primary">
+                Create
+              </Link>
+            </Guard>
+            <a href={download} className="button" download="Branches.xls">
+              Download
+            </a>
+          </>
+        }
+        columns={[
+          {
+            key: "title",
+            header: "Title",
+            render: (r) => (
+              <>
+                {r.title}
+                {r.closed_at ? <span className="badge closed">Closed</span> : null}
+              </>
+            ),
+          },
+          { key: "state", header: "State" },
+          { key: "district", header: "District" },
+          { key: "city", header: "City" },
+          { key: "location", header: "Location" },
+          { key: "phone", header: "Phone" },
+          { key: "mobile", header: "Mobile" },
+          { key: "registrations_count", header: "Total Sales" },
+        ]}
+      />
+    </>
+  );
+}

@@ -1,0 +1,95 @@
+import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { Form, Link, useLoaderData } from "@remix-run/react";
+import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { Guard } from "~/components/Guard";
+import { catalogueLinks } from "~/components/catalogue/styles";
+import { deleteVideo, getVideo, VIDEO_ERRORS } from "~/models/video.server";
+import { videoAmountLabel } from "~/schemas/video";
+import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { readForm } from "~/utils/body.server";
+import { notFound, pageFailure } from "~/utils/http.server";
+import { displayDateTime } from "~/utils/time";
+import { oops, redirectWithToast, success } from "~/utils/toast.server";
+
+export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "read-video" } satisfies RouteAccess;
+
+export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.video.title ?? "Video" }];
+export const links = catalogueLinks;
+
+/** The {id} segment takes the video's slug (docs/decisions/0009: no sequential ids in addresses). */
+export async function loader({ request, params }: LoaderFunctionArgs) {
+  await requireRouteAccess(request, handle);
+  const video = getVideo(params.id ?? "");
+  if (!video) throw notFound(VIDEO_ERRORS.notFound);
+  return { video };
+}
+
+/** intent=delete (update-video): the video leaves the winner list at once. */
+export async function action({ request, params }: ActionFunctionArgs) {
+  await requireRouteAccess(request, handle);
+  const user = await requirePermission(request, "update-video");
+  const slug = params.id ?? "";
+  if ((await readForm(request)).get("intent") !== "delete")
+    return redirectWithToast(`/admin/video/${slug}`, oops("Unknown action."));
+  const result = deleteVideo(user, slug);
+  if (!result.ok) throw pageFailure(result);
+  return redirectWithToast("/admin/video", success(`Video "${result.video.title}" deleted.`));
+}
+
+export default function VideoDetail() {
+  const { video } = useLoaderData<typeof loader>();
+  const rows: [string, string][] = [
+    ["Title", video.title],
+    ["Registration ID", video.citizenship_no ?? "—"],
+    ["Amount", videoAmountLabel(video.amount)],
+    ["Phone", video.phone ?? "—"],
+    ["Added", displayDateTime(video.created_at)],
+  ];
+  return (
+    <>
+      <h1>{video.title}</h1>
+      <dl className="details">
+        {rows.map(([k, v]) => (
+          <div key={k}>
+            <dt>{k}</dt>
+            <dd>{v}</dd>
+          </div>
+        ))}
+        <div>
+          <dt>Url</dt>
+          <dd>
+            <a href={video.url} target="_blank" rel="noopener noreferrer">
+              {video.url}
+            </a>
+          </dd>
+        </div>
+      </dl>
+      <section className="detail-section" aria-labelledby="thumb-title">
+        <h2 id="thumb-title">Thumbnail</h2>
+        {video.thumbnail_url ? (
+          <img className="record-image" src={video.thumbnail_url} alt={`${video.title} thumbnail`} />
+        ) : (
+          <p className="muted">No thumbnail.</p>
+        )}
+      </section>
+      <div className="actions">
+        <Link to="/admin/video" className="button">
+          Back
+        </Link>
+        <Guard permission="update-video">
+          <Link to={`/admin/video/${video.slug}/edit`} className="button primary">
+            Edit
+          </Link>
+          <Form method="post">
+            <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
+              Delete
+            </ConfirmSubmit>
+          </Form>
+        </Guard>
+      </div>
+    </>
+  );
+}
