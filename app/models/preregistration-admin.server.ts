@@ -37,6 +37,7 @@ import {
 import { isDateOrDateTime } from "~/schemas/primitives";
 import { issuesToErrors } from "~/utils/body.server";
 import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
+import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { normalizePhone } from "~/utils/phone";
 import { displayDateTime, kathmanduBounds, nowIso } from "~/utils/time";
 import type { Scope, ScopedActor } from "./scope.server";
@@ -299,7 +300,7 @@ export function* exportPreregistrations(scope: Scope, filters: PreregistrationFi
     ...filterConditions(filters, scope),
     filters.phone ? preregistrationSearch(filters.phone) : undefined,
   );
-  const pageSize = 5000;
+  const pageSize = EXPORT_PAGE_ROWS;
   for (let lastId = Number.MAX_SAFE_INTEGER; ;) {
     const page = joined()
       .where(and(where, lt(P.id, lastId)))

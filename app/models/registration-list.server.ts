@@ -14,6 +14,7 @@ import { referrerText } from "~/models/labels";
 import { FIRST_THRILL, prizeBreakdown } from "~/models/prize-constants";
 import { registrationFiltersSchema, type RegistrationFilters } from "~/schemas/registration";
 import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
+import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { parseListQuery } from "~/utils/list-query.server";
 import { maskPhone, normalizePhone } from "~/utils/phone";
 import { displayDateTime, kathmanduBounds } from "~/utils/time";
@@ -268,7 +269,7 @@ export function* exportRegistrations(
   { limit = Number.MAX_SAFE_INTEGER } = {},
 ): Generator<RegistrationRow> {
   const where = activeMatching(scope, filters);
-  const pageSize = Math.min(5000, limit);
+  const pageSize = Math.min(EXPORT_PAGE_ROWS, limit);
   let left = limit;
   for (let lastId = Number.MAX_SAFE_INTEGER; left > 0;) {
     const page = joined(scope)

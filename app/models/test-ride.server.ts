@@ -20,6 +20,7 @@ import { isDateOrDateTime } from "~/schemas/primitives";
 import { TEST_RIDE_MESSAGES as TR, type TestRideFilters, type TestRideInput } from "~/schemas/test-ride";
 import { randomSlug } from "~/utils/crypto.server";
 import { runTable, type TableParams } from "~/utils/datatable.server";
+import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { take } from "~/utils/rate-limit.server";
 import { displayDateTime, kathmanduBounds, nowIso } from "~/utils/time";
 import { findActiveBikeModel } from "./bike-model.server";
@@ -154,7 +155,7 @@ export function deleteTestRide(actor: ScopedActor, key: string): Result {
 /** Every booking of the filters in scope, newest first, read in pages (TestRides.xls). */
 export function* exportTestRides(scope: Scope, filters: TestRideFilters | LooseDateRange): Generator<TestRideRow> {
   const where = and(...baseConditions(scope), ...filterConditions(filters));
-  const pageSize = 5000;
+  const pageSize = EXPORT_PAGE_ROWS;
   for (let lastId = Number.MAX_SAFE_INTEGER; ;) {
     const page = joined(scope)
       .where(and(where, lt(testRides.id, lastId)))

@@ -19,6 +19,13 @@ export type { CellValue, XlsFile } from "./xls/workbook";
 /** BIFF8 holds 65,536 rows; one is the header. */
 const MAX_DATA_ROWS_PER_SHEET = 65_535;
 
+/**
+ * Rows an exporter reads from the database at a time. One page read is one
+ * synchronous call the writer cannot split, so it stays small enough to leave
+ * the event loop free for other requests (about 15-20 ms of work).
+ */
+export const EXPORT_PAGE_ROWS = 1000;
+
 export type Column<Row> = { header: string; value: (row: Row) => CellValue };
 
 /** How long one slice of writing may hold the event loop before it yields (a request in progress waits at most this long per step). */

@@ -36,3 +36,23 @@ describe("kathmanduBounds", () => {
     expect(kathmanduBounds(null, undefined)).toEqual({ from: null, to: null });
   });
 });
+
+describe("the fixed +05:45 wall clock", () => {
+  it("agrees with the time-zone database for any instant since 1986", async () => {
+    const fc = (await import("fast-check")).default;
+    const { TZDate } = await import("@date-fns/tz");
+    const { format } = await import("date-fns");
+    const { displayDate, displayDateTime, kathmanduDate } = await import("./time");
+    fc.assert(
+      fc.property(fc.integer({ min: Date.UTC(1986, 0, 1), max: Date.UTC(2100, 0, 1) }), (ms) => {
+        const tz = new TZDate(ms, "Asia/Kathmandu");
+        expect(kathmanduDate(new Date(ms))).toBe(format(tz, "yyyy-MM-dd"));
+        expect(displayDate(new Date(ms).toISOString())).toBe(format(tz, "yyyy/MM/dd"));
+        expect(displayDateTime(new Date(ms))).toBe(format(tz, "yyyy/MM/dd HH:mm"));
+      }),
+      { seed: 45, numRuns: 2000 },
+    );
+    // Before 1986 Nepal was at +05:30: the time-zone database answers.
+    expect(displayDateTime(new Date("1980-01-01T00:00:00Z"))).toBe("1980/01/01 05:30");
+  });
+});
