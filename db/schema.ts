@@ -550,6 +550,17 @@ export const rateLimitCounters = sqliteTable(
   (t) => [primaryKey({ columns: [t.name, t.key] }), index("rate_limit_counters_reset_idx").on(t.reset_at)],
 );
 
+/**
+ * Versions of what the public pages show (settings, branches, bike models,
+ * videos, the day's prize pools), bumped by triggers (migration 0007) on every
+ * change, by any writer in any process. Public reads are kept in memory until
+ * the version moves (app/models/public-cache.server.ts).
+ */
+export const cacheVersions = sqliteTable("cache_versions", {
+  key: text("key").primaryKey(),
+  version: integer("version").notNull().default(0),
+});
+
 export type User = typeof users.$inferSelect;
 export type Branch = typeof branches.$inferSelect;
 export type BikeModel = typeof bikeModels.$inferSelect;

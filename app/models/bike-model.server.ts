@@ -13,6 +13,7 @@
  * it is retired instead (docs/decisions/0012).
  */
 import { and, asc, count, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { cachedPublic } from "./public-cache.server";
 import { db, schema, type Tx } from "@db/index";
 import type { BikeModel } from "@db/schema";
 import { BIKE_MODEL_MESSAGES, type BikeModelInput } from "~/schemas/bike-model";
@@ -56,7 +57,12 @@ const onSale = and(isNull(bikeModels.deleted_at), isNull(bikeModels.retired_at))
  * the record's own model in its select when that model has been retired since.
  */
 export function listBikeModels({ keep }: { keep?: number | null } = {}): BikeModelItem[] {
-  const where = keep ? or(onSale, and(eq(bikeModels.id, keep), isNull(bikeModels.deleted_at))) : onSale;
+  if (!keep) {
+    return cachedPublic("bike-models", () =>
+      db.select(columns).from(bikeModels).where(onSale).orderBy(asc(bikeModels.id)).all().map(withUrl),
+    );
+  }
+  const where = or(onSale, and(eq(bikeModels.id, keep), isNull(bikeModels.deleted_at)));
   return db.select(columns).from(bikeModels).where(where).orderBy(asc(bikeModels.id)).all().map(withUrl);
 }
 

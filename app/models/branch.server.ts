@@ -15,6 +15,7 @@
  * names is never deleted: it is closed instead (docs/decisions/0012).
  */
 import { and, asc, count, eq, isNull, or, sql, type SQL } from "drizzle-orm";
+import { cachedPublic } from "./public-cache.server";
 import { db, schema, type Tx } from "@db/index";
 import type { Branch } from "@db/schema";
 import { BRANCH_MESSAGES, splitList, type BranchInput } from "~/schemas/branch";
@@ -59,12 +60,14 @@ const publicColumns = {
 
 /** Every open branch ordered by state, district, city and title (GET /api/v1/branches, the booking form). */
 export function listBranches(): PublicBranch[] {
-  return db
-    .select(publicColumns)
-    .from(branches)
-    .where(isOpen)
-    .orderBy(asc(branches.state), asc(branches.district), asc(branches.city), asc(branches.title), asc(branches.id))
-    .all();
+  return cachedPublic("branches", () =>
+    db
+      .select(publicColumns)
+      .from(branches)
+      .where(isOpen)
+      .orderBy(asc(branches.state), asc(branches.district), asc(branches.city), asc(branches.title), asc(branches.id))
+      .all(),
+  );
 }
 
 /**
@@ -76,6 +79,16 @@ export function listBranchOptions({
   includeClosed = false,
   keep,
 }: { includeClosed?: boolean; keep?: number | null } = {}): { id: number; title: string }[] {
+  if (!includeClosed && !keep) {
+    return cachedPublic("branch-options", () =>
+      db
+        .select({ id: branches.id, title: branches.title })
+        .from(branches)
+        .where(isOpen)
+        .orderBy(asc(branches.title), asc(branches.id))
+        .all(),
+    );
+  }
   const where = includeClosed
     ? isNull(branches.deleted_at)
     : keep

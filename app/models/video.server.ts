@@ -8,6 +8,7 @@
  * actor, returning a Result and writing its audit row in its own transaction.
  */
 import { and, asc, count, desc, eq, inArray, isNull, or } from "drizzle-orm";
+import { cachedPublic } from "./public-cache.server";
 import { db, schema, type Tx } from "@db/index";
 import type { Video } from "@db/schema";
 import type { VideoInput } from "~/schemas/video";
@@ -44,6 +45,10 @@ export type PublicVideo = {
 export const isSafeVideoUrl = (url: string) => /^https?:\/\/[^\s]+$/i.test(url.trim());
 
 export function groupedVideos(): Record<VideoGroup, PublicVideo[]> {
+  return cachedPublic("videos", readGroupedVideos);
+}
+
+function readGroupedVideos(): Record<VideoGroup, PublicVideo[]> {
   const rows = db
     .select({
       id: videos.id,

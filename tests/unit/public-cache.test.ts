@@ -1,0 +1,70 @@
+// Public reads are kept until what they show changes, whoever changes it: another connection (another
+// server process) included. A prize payout does not throw the cache away; a new pool does.
+import Database from "better-sqlite3";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { databasePath, db, schema } from "@db/index";
+import { listBikeModels } from "~/models/bike-model.server";
+import { listBranches } from "~/models/branch.server";
+import { cachedPublic, publicVersion } from "~/models/public-cache.server";
+import { makeAllocation, makeBikeModel, makeBranch } from "../fixtures";
+
+/** Another process's connection to the same database file. */
+function otherProcess<T>(fn: (d: Database.Database) => T): T {
+  const d = new Database(databasePath());
+  d.pragma("busy_timeout = 5000");
+  try {
+    return fn(d);
+  } finally {
+    d.close();
+  }
+}
+
+describe("the public read cache", () => {
+  it("reads once, then again only after a change made by another connection", () => {
+    let loads = 0;
+    const read = () => cachedPublic("test-count", () => ++loads);
+    expect(read()).toBe(1);
+    expect(read()).toBe(1);
+    otherProcess((d) => d.prepare("update settings set value = value where key = 'registration_open'").run());
+    expect(read()).toBe(2);
+    expect(read()).toBe(2);
+  });
+
+  it("a branch or bike model added elsewhere shows on the next read", () => {
+    const before = listBranches().length;
+    otherProcess((d) =>
+      d
+        .prepare(
+          "insert into branches (slug, title, state, district, city) values ('cache-test', 'Cache Test Motors', 'Bagmati', 'Kathmandu', 'Kathmandu')",
+        )
+        .run(),
+    );
+    expect(listBranches().map((b) => b.title)).toContain("Cache Test Motors");
+    expect(listBranches().length).toBe(before + 1);
+    const model = makeBikeModel("Cache Test 250");
+    expect(listBikeModels().map((m) => m.id)).toContain(model.id);
+  });
+
+  it("a prize payout keeps the cache; a new pool moves it", () => {
+    const branch = makeBranch();
+    const pool = makeAllocation({
+      type: "registration_branch",
+      branch_id: branch.id,
+      date: "2031-01-01",
+      amount: 5000,
+      count: 3,
+    });
+    const v = publicVersion();
+    db.update(schema.allocations).set({ paid: 1 }).where(eq(schema.allocations.id, pool.id)).run();
+    expect(publicVersion()).toBe(v);
+    makeAllocation({ type: "registration_branch", branch_id: branch.id, date: "2031-01-01", amount: 4000, count: 1 });
+    expect(publicVersion()).toBe(v + 1);
+  });
+
+  it("hands out values no request can change", () => {
+    const list = listBranches();
+    expect(Object.isFrozen(list)).toBe(true);
+    expect(() => (list as unknown as { push: (x: unknown) => void }).push({})).toThrow();
+  });
+});
