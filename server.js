@@ -13,7 +13,8 @@ import onHeaders from "on-headers";
 process.env.NODE_ENV ??= "production";
 const buildDir = process.env.BUILD_DIR ?? "build";
 const build = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href);
-const { isCrossSiteRequest, ADDRESS_HEADER, MAX_BODY_BYTES, DRAIN_BYTES, securityHeaders } = build.entry.module;
+const { isCrossSiteRequest, ADDRESS_HEADER, MAX_BODY_BYTES, DRAIN_BYTES, securityHeaders, pageCache } =
+  build.entry.module;
 
 const app = express();
 app.disable("x-powered-by");
@@ -125,10 +126,23 @@ async function sendResponse(res, response) {
 const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
 app.all("*", async (req, res, next) => {
   try {
+    // The public pages every visitor sees alike are kept rendered (app/utils/page-cache.server.ts).
+    const key = pageCache.pageCacheKey(req.method, req.originalUrl, req.headers.cookie);
+    const page = key && pageCache.cachedPage(key);
+    const sendKept = (kept) =>
+      pageCache.sendPage(res, kept, {
+        method: req.method,
+        acceptEncoding: req.headers["accept-encoding"],
+        setNonce: (nonce) => (res.locals.cspNonce = nonce),
+      });
+    if (page) return sendKept(page);
     const response = await handleRequest(createRemixRequest(req, res), {
       clientAddress: req.headers[ADDRESS_HEADER],
       cspNonce: res.locals.cspNonce,
     });
+    if (key && req.method === "GET" && pageCache.isShareable(response)) {
+      return sendKept(await pageCache.keepPage(key, response, res.locals.cspNonce));
+    }
     await sendResponse(res, response);
   } catch (error) {
     next(error);

@@ -14,6 +14,9 @@ const ABORT_DELAY = 5_000;
 /** Called once by server.js: the background workers (SMS queue, clean-ups). Returns a stop function. */
 export const startWorkers = startBackgroundWork;
 
+/** The rendered public pages kept for every visitor (server.js asks before rendering). */
+export * as pageCache from "./utils/page-cache.server";
+
 /** Called once by server.js: the event-loop delay monitor (read by the benchmark, and by a health check). */
 export { startEventLoopMonitor, eventLoopDelay } from "./utils/event-loop.server";
 

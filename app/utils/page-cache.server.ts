@@ -1,0 +1,165 @@
+/**
+ * The rendered HTML of the public pages every visitor sees alike (the landing
+ * page, showrooms, scheme, terms, privacy, winners), kept ready so a TV spot's
+ * thousands of phones cost a lookup, not a render. server.js asks for a page
+ * here before rendering and stores what it rendered.
+ *
+ * - Only anonymous GET/HEAD requests: any cookie but the language one (a staff
+ *   session, a toast, an entry's cookie) goes past the cache, as does any query
+ *   key a page does not read.
+ * - A page is kept while the public data's version (app/models/public-cache.server.ts,
+ *   moved by triggers on every change) and the Kathmandu day are the same, and
+ *   for at most 30 seconds; at most 200 pages (least recently used go first).
+ * - Stored compressed (brotli and gzip) and plain, so a hit is a copy to the socket.
+ * - The page's inline scripts carry the nonce it was rendered with; a hit sends
+ *   that same nonce in its Content-Security-Policy (decision 10).
+ */
+import type { ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import { publicVersion } from "~/models/public-cache.server";
+import { kathmanduDate } from "./time";
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/**
+ * The public pages kept, and the query keys each may carry. A page that holds
+ * anything of one visitor (a form's idempotency token, an entry) is never here.
+ */
+const PAGES: Record<string, readonly string[]> = {
+  "/showrooms": ["state", "district"],
+  "/scheme": [],
+  "/terms": [],
+  "/privacy-policy": [],
+  "/winner-list": [],
+  "/thankyou-for-test-ride-booking": ["type"],
+};
+
+const LANGUAGE_COOKIES = new Set(["lang", "__Host-lang"]);
+const TTL_MS = 30_000;
+const MAX_PAGES = 200;
+const MAX_BYTES = 256 * 1024;
+
+export type CachedPage = {
+  version: number;
+  day: string;
+  expires: number;
+  status: number;
+  headers: [string, string][];
+  nonce: string;
+  identity: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+};
+
+const pages = new Map<string, CachedPage>();
+
+/** The cache key of a request, or null when its page must be rendered for it alone. */
+export function pageCacheKey(method: string, url: string, cookieHeader: string | undefined): string | null {
+  if (method !== "GET" && method !== "HEAD") return null;
+  const parsed = new URL(url, "http://cache.invalid");
+  const allowed = PAGES[parsed.pathname];
+  if (!allowed) return null;
+  const query: [string, string][] = [];
+  for (const [k, v] of parsed.searchParams) {
+    if (!allowed.includes(k)) return null;
+    query.push([k, v]);
+  }
+  let lang = "";
+  for (const part of (cookieHeader ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    const name = part.slice(0, eq < 0 ? undefined : eq).trim();
+    if (!name) continue;
+    if (!LANGUAGE_COOKIES.has(name)) return null;
+    lang = part.slice(eq + 1).trim();
+  }
+  query.sort(([a], [b]) => a.localeCompare(b));
+  return `${lang}|${parsed.pathname}?${new URLSearchParams(query)}`;
+}
+
+/** A kept page that is still current, or null. */
+export function cachedPage(key: string): CachedPage | null {
+  const page = pages.get(key);
+  if (!page) return null;
+  if (page.expires <= Date.now() || page.version !== publicVersion() || page.day !== kathmanduDate()) {
+    pages.delete(key);
+    return null;
+  }
+  // Most recently used last.
+  pages.delete(key);
+  pages.set(key, page);
+  return page;
+}
+
+/** Whether a rendered answer may be kept for everyone: a 200 HTML page that sets no cookie. */
+export function isShareable(response: Response): boolean {
+  return (
+    response.status === 200 &&
+    /^text\/html\b/i.test(response.headers.get("Content-Type") ?? "") &&
+    !response.headers.has("Set-Cookie") &&
+    // A page that is the visitor's own (a form token, an entry) says so: private or no-store.
+    !/no-store|private/i.test(response.headers.get("Cache-Control") ?? "")
+  );
+}
+
+/** Keeps a rendered page (read whole: public pages are small), compressed once. */
+export async function keepPage(key: string, response: Response, nonce: string): Promise<CachedPage | null> {
+  const identity = Buffer.from(await response.arrayBuffer());
+  const headers: [string, string][] = [];
+  response.headers.forEach((value, name) => {
+    if (!/^(content-length|content-encoding|transfer-encoding|connection)$/i.test(name)) headers.push([name, value]);
+  });
+  const page: CachedPage = {
+    version: publicVersion(),
+    day: kathmanduDate(),
+    expires: Date.now() + TTL_MS,
+    status: response.status,
+    headers,
+    nonce,
+    identity,
+    gzip: await gzip(identity, { level: 9 }),
+    br: await brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
+  };
+  if (identity.length > MAX_BYTES) return page;
+  pages.set(key, page);
+  while (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);
+  return page;
+}
+
+/** The best encoding of a kept page this client accepts. */
+export function pickEncoding(acceptEncoding: string | undefined): "br" | "gzip" | "identity" {
+  const accept = (acceptEncoding ?? "").toLowerCase();
+  if (/\bbr\b/.test(accept)) return "br";
+  if (/\bgzip\b/.test(accept)) return "gzip";
+  return "identity";
+}
+
+/**
+ * Writes a kept page to the response. `setNonce` hands the page's nonce to the
+ * security headers, which are written when the headers go out.
+ */
+export function sendPage(
+  res: ServerResponse,
+  page: CachedPage,
+  {
+    method,
+    acceptEncoding,
+    setNonce,
+  }: { method: string; acceptEncoding: string | undefined; setNonce: (nonce: string) => void },
+) {
+  setNonce(page.nonce);
+  const encoding = pickEncoding(acceptEncoding);
+  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.identity;
+  res.statusCode = page.status;
+  for (const [name, value] of page.headers) res.setHeader(name, value);
+  if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Vary", "Accept-Encoding, Cookie");
+  res.setHeader("Content-Length", String(body.length));
+  res.end(method === "HEAD" ? undefined : body);
+}
+
+/** Tests: start empty. */
+export function clearPageCache() {
+  pages.clear();
+}
