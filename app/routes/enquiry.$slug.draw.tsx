@@ -7,7 +7,7 @@ import { publicLinks } from "~/components/public/links";
 import { ModalPage } from "~/components/public/PublicShell";
 import { findPublicEntry, ownerDetails, prizeSummary } from "~/models/preregistration.server";
 import { notFound } from "~/utils/http.server";
-import { rupees, t } from "~/utils/i18n";
+import { drawCongratulation, t } from "~/utils/i18n";
 import { ownsEntry } from "~/utils/owned-entries.server";
 import { maskPhone } from "~/utils/phone";
 
@@ -35,15 +35,12 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export default function Draw() {
   const { chrome, phone, amount, first, total, details } = useLoaderData<typeof loader>();
   const { lang } = chrome;
-  const congratulation =
-    t(lang, "draw.congrats", { amount: rupees(lang, amount) }) +
-    (first ? ` ${t(lang, "draw.withBonus", { bonus: rupees(lang, first) })}` : "");
   return (
     <ModalPage chrome={chrome} title={t(lang, "draw.title")} scripts={[DRAW_REVEAL_SCRIPT]}>
       <DrawReveal
         amount={amount}
         total={total}
-        congratulation={congratulation}
+        congratulation={drawCongratulation(lang, { amount, first, total })}
         totalLabel={t(lang, "draw.total")}
         currency={t(lang, "common.rs")}
       />

@@ -95,8 +95,8 @@ const en = {
   "entry.title": "Your details",
 
   "draw.title": "Your Prize",
-  "draw.congrats": "Congratulations! You have won a cash discount of {amount}.",
-  "draw.withBonus": "Including {bonus} for sharing on social media.",
+  "draw.won": "Congratulations! You have won a cash discount of {amount} in the draw.",
+  "draw.sharedBonus": "Sharing on social media adds {bonus}, so your total prize is {total}.",
   "draw.total": "Total prize",
   "draw.phone": "Phone: {phone}",
 
@@ -221,8 +221,8 @@ const ne: Record<TextKey, string> = {
   "entry.title": "तपाईंको विवरण",
 
   "draw.title": "तपाईंको पुरस्कार",
-  "draw.congrats": "बधाई छ! तपाईंले {amount} नगद छुट जित्नुभयो।",
-  "draw.withBonus": "सामाजिक सञ्जालमा सेयर गरेबापत {bonus} सहित।",
+  "draw.won": "बधाई छ! तपाईंले ड्रमा {amount} नगद छुट जित्नुभयो।",
+  "draw.sharedBonus": "सामाजिक सञ्जालमा सेयर गरेबापत थप {bonus} जोडिँदा तपाईंको कुल पुरस्कार {total} हुन्छ।",
   "draw.total": "कुल पुरस्कार",
   "draw.phone": "फोन: {phone}",
 
@@ -358,3 +358,13 @@ export function rupees(lang: Lang, amount: number): string {
   return `${t(lang, "common.rs")} ${amount < 0 ? "-" : ""}${grouped}`;
 }
 
+/**
+ * The draw's congratulation: what the draw won, then, for a shared entry, what
+ * sharing added and the total, so the sentence adds up to the total shown
+ * beside it (spec 000 §9: total = first + second).
+ */
+export function drawCongratulation(lang: Lang, prize: { amount: number; first: number; total: number }): string {
+  const won = t(lang, "draw.won", { amount: rupees(lang, prize.amount) });
+  if (!prize.first) return won;
+  return `${won} ${t(lang, "draw.sharedBonus", { bonus: rupees(lang, prize.first), total: rupees(lang, prize.total) })}`;
+}
