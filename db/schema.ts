@@ -308,14 +308,17 @@ export const registrations = sqliteTable(
   ],
 );
 
-/** One-time codes: phone verification (pre-registration), purchase confirmation
- * (registration) and password reset. Entry codes are kept readable for the staff
- * who may see them (spec: create-user / read-user); reset codes only as a hash. */
+/** One-time codes: phone verification (pre-registration), continuing a pre-registration
+ * from another browser (preregistration_access), purchase confirmation (registration)
+ * and password reset. Entry codes are kept readable for the staff
+ * who may see them (spec: create-user / read-user); reset and access codes only as a hash. */
 export const oneTimeCodes = sqliteTable(
   "one_time_codes",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    purpose: text("purpose", { enum: ["preregistration", "registration", "password_reset"] }).notNull(),
+    purpose: text("purpose", {
+      enum: ["preregistration", "preregistration_access", "registration", "password_reset"],
+    }).notNull(),
     subject_id: integer("subject_id").notNull(), // preregistration, registration or user id
     phone: text("phone").notNull(),
     code: text("code"), // null for password resets

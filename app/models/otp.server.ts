@@ -1,12 +1,13 @@
 /**
- * One-time codes sent by SMS: pre-registration phone verification, purchase
- * confirmation (registration) and password reset.
+ * One-time codes sent by SMS: pre-registration phone verification, continuing
+ * a pre-registration from another browser, purchase confirmation (registration)
+ * and password reset.
  *
  * Rules: 6 digits from a cryptographic source; valid 10 minutes; at most 5 wrong
  * tries per code, then it is dead and a new one must be sent; a new code for the
  * same purpose and subject only 60 seconds after the last one; at most 5 codes
  * per phone per hour. Only the latest code of a subject counts. Entry codes are
- * kept readable for staff screens; password-reset codes only as a hash.
+ * kept readable for staff screens; password-reset and access codes only as a hash.
  */
 import { and, asc, desc, eq, gt } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
@@ -28,6 +29,9 @@ export const OTP_RULES = {
 } as const;
 
 const HOUR_MS = 60 * 60 * 1000;
+
+/** Codes no staff screen shows: kept only as a hash. */
+const HASH_ONLY: readonly CodePurpose[] = ["password_reset", "preregistration_access"];
 
 type Reader = Pick<Executor, "select">;
 type CodeRow = typeof oneTimeCodes.$inferSelect;
@@ -105,7 +109,7 @@ function insertCode(exec: Executor, input: IssueInput): Issued {
       purpose,
       subject_id: subjectId,
       phone,
-      code: purpose === "password_reset" ? null : code,
+      code: HASH_ONLY.includes(purpose) ? null : code,
       code_hash: hashCode(purpose, subjectId, code),
       expires_at: expiresAt,
       created_at: at.toISOString(),

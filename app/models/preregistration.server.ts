@@ -4,10 +4,12 @@
  * and hand typed values here, with the proof screenshot (a File or the signed
  * reference of the confirmation step) given explicitly:
  *
- * - one pre-registration per phone per campaign (the first, if unverified, is
- *   offered for continued verification);
+ * - one pre-registration per phone per campaign (at the counter the first, if
+ *   unverified, is offered for continued verification; a public visitor gets
+ *   the message alone, and the phone's owner continues with a code sent to it);
  * - "This citizenship/pan has pending purchase." when the citizenship/PAN
- *   already has a verified pre-registration without a purchase;
+ *   already has a verified pre-registration without a purchase (the View link's
+ *   slug at the counter only);
  * - public entries refused while registration is closed, and rate limited per
  *   address and phone (the counters taken inside the write's transaction);
  * - a form submitted twice (same form token) gives the first record back;
@@ -32,6 +34,7 @@ import type { Preregistration } from "@db/schema";
 import { drawSecondThrill, DrawError, type DrawResult } from "~/models/prize-draw.server";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
 import {
+  CONTINUE_MESSAGES,
   COUNTER_VERIFY_MESSAGES as CV,
   FILTERS,
   OTP_MESSAGES,
@@ -240,9 +243,15 @@ function pendingPurchaseOf(exec: Executor, citizenshipNo: string, exceptId?: num
 }
 
 /**
- * Phone already taken, or the citizenship/PAN has a pending purchase. The
- * second element of the field's messages is the slug to continue with (spec
- * 000 §5's View link). At the counter it is given only for a record the
+ * Phone already taken, or the citizenship/PAN has a pending purchase.
+ *
+ * Public (the form and POST /api/v1/enquiry): the message alone, the same for
+ * every state of the other entry (unverified, verified, deleted), never its
+ * slug or anything else of it. The owner of a taken phone gets back in with
+ * a code sent to that phone (`sendContinueCode`).
+ *
+ * Counter: the second element of the field's messages is the slug to
+ * continue with (spec 000 §5's View link), given only for a record the
  * branch reaches; typing the full phone of a public entry is finding it at
  * the counter, so inside a transaction (`grant`) that entry is granted.
  */
@@ -253,16 +262,16 @@ function conflicts(exec: Executor, value: PreregistrationInput, who: Channel, gr
     .where(and(eq(P.campaign, CAMPAIGN), eq(P.phone, value.phone)))
     .get();
   if (samePhone) {
-    if (samePhone.is_verified || samePhone.deleted_at) return fail.field("phone", M.phoneTaken);
-    if (who.channel === "counter") {
-      if (grant) grantCounterAccess(exec, who.actor, samePhone);
-      if (!reaches(exec, who.actor.scope, samePhone.id)) return fail.field("phone", M.phoneTaken);
+    if (who.channel === "public" || samePhone.is_verified || samePhone.deleted_at) {
+      return fail.field("phone", M.phoneTaken);
     }
+    if (grant) grantCounterAccess(exec, who.actor, samePhone);
+    if (!reaches(exec, who.actor.scope, samePhone.id)) return fail.field("phone", M.phoneTaken);
     return fail.invalid({ phone: [M.phoneTakenUnverified, samePhone.slug] });
   }
   const pending = pendingPurchaseOf(exec, value.citizenship_no);
   if (pending) {
-    const visible = who.channel === "public" || reaches(exec, who.actor.scope, pending.id);
+    const visible = who.channel === "counter" && reaches(exec, who.actor.scope, pending.id);
     return fail.invalid({ citizenship_no: visible ? [M.pendingPurchase, pending.slug] : [M.pendingPurchase] });
   }
   return null;
@@ -548,6 +557,21 @@ export function publicView(entry: Preregistration): PublicPreregistration {
   };
 }
 
+export type OwnerDetails = { name: string; address: string; email: string | null; citizenship_no: string };
+
+/**
+ * What the browser that created or proved the entry may see besides the public
+ * view: the details its visitor typed. Never the code, nor the full phone.
+ */
+export function ownerDetails(entry: Preregistration): OwnerDetails {
+  return { name: entry.name, address: entry.address, email: entry.email, citizenship_no: entry.citizenship_no };
+}
+
+/** The public view with the owner's details (the public API, for the browser that owns the entry). */
+export function ownerView(entry: Preregistration): PublicPreregistration & OwnerDetails {
+  return { ...publicView(entry), ...ownerDetails(entry) };
+}
+
 /** When the visitor may ask for a new code (never the code itself). */
 export function verificationState(entry: Preregistration) {
   return { resendAt: canResendAt("preregistration", entry.id).toISOString() };
@@ -680,27 +704,133 @@ export function verifyPreregistration(
       );
     }
 
-    const at = now().toISOString();
-    const marked = tx
-      .update(P)
-      .set({ is_verified: true, status: "verified", verified_at: at, updated_at: at })
-      .where(and(eq(P.id, entry.id), eq(P.is_verified, false)))
-      .run();
-    if (marked.changes !== 1) throw new FailureError(fail.conflict(OTP_MESSAGES.alreadyVerified));
-    const draw = ensureSecondThrill(entry.id);
-    const after = tx.select().from(P).where(eq(P.id, entry.id)).get()!;
-    if (who.channel === "counter") {
-      audit(tx, who.actor, {
-        action: "preregistration.verify",
-        entityType: ENTITY,
-        entityId: entry.slug,
-        changes: diff(entry, after),
-      });
-    }
-    return { ok: true, preregistration: after, draw, alreadyVerified: false };
+    return markVerified(tx, who, entry);
   });
   if (resent) wakeSmsWorker();
   return outcome;
+}
+
+/**
+ * The phone of an entry is proved (its code was right): the entry is marked
+ * verified and its second thrill drawn, inside the caller's transaction (staff
+ * verifications audited).
+ */
+function markVerified(tx: Executor, who: Channel, entry: Preregistration): Result<Verified> {
+  const at = now().toISOString();
+  const marked = tx
+    .update(P)
+    .set({ is_verified: true, status: "verified", verified_at: at, updated_at: at })
+    .where(and(eq(P.id, entry.id), eq(P.is_verified, false)))
+    .run();
+  if (marked.changes !== 1) throw new FailureError(fail.conflict(OTP_MESSAGES.alreadyVerified));
+  const draw = ensureSecondThrill(entry.id);
+  const after = tx.select().from(P).where(eq(P.id, entry.id)).get()!;
+  if (who.channel === "counter") {
+    audit(tx, who.actor, {
+      action: "preregistration.verify",
+      entityType: ENTITY,
+      entityId: entry.slug,
+      changes: diff(entry, after),
+    });
+  }
+  return { ok: true, preregistration: after, draw, alreadyVerified: false };
+}
+
+// ---------------------------------------------------------------- continue: the owner of a taken phone
+
+/**
+ * A visitor told "This phone number is already pre-registered." may be its
+ * owner on another browser. They ask for a code to that phone; the right code
+ * opens their entry (and, being proof of the phone, verifies it if it was
+ * not). Both steps answer alike whether or not the phone has an entry, so
+ * they tell a stranger nothing the form's message has not (decision 4).
+ */
+export const accessText = (code: string) =>
+  `Your Thrill code to open your pre-registration is ${code}. It is valid for ${OTP_RULES.validSeconds / 60} minutes.`;
+
+/** The live (not deleted) entry of a phone, if any. */
+function entryOfPhone(exec: Executor, phone: string): Preregistration | null {
+  return (
+    exec
+      .select()
+      .from(P)
+      .where(and(eq(P.campaign, CAMPAIGN), eq(P.phone, phone), isNull(P.deleted_at)))
+      .get() ?? null
+  );
+}
+
+export type ContinueSent = { phone: string; resendAt: string; message: string };
+
+/**
+ * Sends a code to the stored phone of the entry holding `phone`, if there is
+ * one. The answer is the same either way: the masked number, when a new code
+ * may be asked for, and "if it is pre-registered, a code was sent". The limits
+ * do not depend on the entry either: the address's resend limit, and per phone
+ * one send a minute and five an hour (the code rules, counted whether or not
+ * the phone is registered). When the code rules of an entry still refuse (its
+ * other codes used the hour up), nothing is sent and the answer stays the same.
+ */
+export function sendContinueCode(visitor: Visitor, phone: string): Result<ContinueSent> {
+  let sent = false;
+  const outcome = transact((tx): Result<ContinueSent> => {
+    const limited = takeLimits(tx, [["otp-resend-ip", visitor.address]]);
+    if (limited) return limited;
+    const wait = take(tx, "continue-phone-wait", phone);
+    if (!wait.ok) return fail.rateLimited(wait.retryAfterSeconds, OTP_MESSAGES.tooSoon(wait.retryAfterSeconds));
+    const hourly = take(tx, "continue-phone", phone);
+    if (!hourly.ok)
+      return fail.rateLimited(hourly.retryAfterSeconds, resendMessage("hourly-cap", hourly.retryAfterSeconds));
+    const entry = entryOfPhone(tx, phone);
+    if (entry) {
+      const issued = issueCodeIn(tx, {
+        purpose: "preregistration_access",
+        subjectId: entry.id,
+        phone: entry.phone,
+        text: accessText,
+        smsPurpose: "otp",
+      });
+      sent = issued.ok;
+    }
+    return {
+      ok: true,
+      phone: maskPhone(phone),
+      resendAt: new Date(now().getTime() + OTP_RULES.resendAfterSeconds * 1000).toISOString(),
+      message: CONTINUE_MESSAGES.sent,
+    };
+  });
+  if (sent) wakeSmsWorker();
+  return outcome;
+}
+
+export type Continued = { preregistration: Preregistration; verified: boolean };
+
+/**
+ * Checks the code of "continue". Every miss answers "Invalid OTP" (spec 000
+ * §4), also for a phone without an entry, an expired code or one tried five
+ * times, so the answer never tells whether the phone is registered; each try
+ * costs the address a point and uses up one of the code's five tries. The right
+ * code gives the entry back (the route then records it as this browser's); an
+ * unverified entry is verified and drawn in the same transaction, unless its
+ * citizenship/PAN has a pending purchase elsewhere (then it stays unverified).
+ */
+export function checkContinueCode(visitor: Visitor, phone: string, code: string | null | undefined): Result<Continued> {
+  return transact((tx): Result<Continued> => {
+    const given = FILTERS.digits(code ?? "");
+    if (!given) return fail.field("code", OTP_MESSAGES.required);
+    const limited = takeLimits(tx, [["otp-verify-ip", visitor.address]]);
+    if (limited) return limited;
+    const entry = entryOfPhone(tx, phone);
+    if (!entry) return fail.field("code", OTP_MESSAGES.invalid);
+    const checked = checkCodeIn(tx, { purpose: "preregistration_access", subjectId: entry.id, code: given });
+    // Returned, not thrown: the used-up try must commit.
+    if (!checked.ok) return fail.field("code", OTP_MESSAGES.invalid);
+    if (entry.is_verified || pendingPurchaseOf(tx, entry.citizenship_no, entry.id)) {
+      return { ok: true, preregistration: entry, verified: false };
+    }
+    const verified = markVerified(tx, visitor, entry);
+    if (!verified.ok) return verified;
+    return { ok: true, preregistration: verified.preregistration, verified: true };
+  });
 }
 
 export type PrizeSummary = { amount: number; first: number; total: number };

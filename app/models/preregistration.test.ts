@@ -13,6 +13,7 @@ import { LIMITS } from "~/utils/rate-limit.server";
 import { setClock } from "~/utils/time";
 import type { ScopedActor } from "./scope.server";
 import {
+  checkContinueCode,
   createPreregistration,
   getPreregistrationBySlug,
   publicView,
@@ -20,6 +21,7 @@ import {
   resolveScreenshotRef,
   reviewPreregistration,
   screenshotRefFor,
+  sendContinueCode,
   verifyPreregistration,
   type Channel,
   type Screenshot,
@@ -204,33 +206,75 @@ describe("createPreregistration (public)", () => {
     expect(rows).toHaveLength(1);
   });
 
-  it("lets two visitors not take the same phone; an unverified holder is offered for verification", async () => {
+  it("lets two visitors not take the same phone, telling a visitor nothing of the other entry", async () => {
     const phone = nextPhone();
     const first = await createOk(valueOf({ phone }));
     const second = await createPreregistration(PUBLIC, valueOf({ phone }));
     expect(second).toMatchObject({ ok: false, code: "invalid" });
     if (second.ok) return;
-    expect(second.errors.phone[0]).toMatch(/already pre-registered/);
-    expect(second.errors.phone[1]).toBe(first.slug);
+    // The same message alone, unverified or verified: no slug, no state of the other entry.
+    expect(second.errors).toEqual({ phone: ["This phone number is already pre-registered."] });
+    expect(JSON.stringify(second)).not.toContain(first.slug);
 
     db.update(schema.preregistrations).set({ is_verified: true }).where(eq(schema.preregistrations.id, first.id)).run();
     const third = await createPreregistration(PUBLIC, valueOf({ phone }));
     if (third.ok) throw new Error("expected a refusal");
-    expect(third.errors.phone).toEqual(["This phone number is already pre-registered."]);
+    expect(third.errors).toEqual({ phone: ["This phone number is already pre-registered."] });
+    const review = await reviewPreregistration(PUBLIC, valueOf({ phone }));
+    expect(review).toMatchObject({ ok: false, errors: { phone: ["This phone number is already pre-registered."] } });
+    expect(JSON.stringify(review)).not.toContain(first.slug);
     expect(
       db.select().from(schema.preregistrations).where(eq(schema.preregistrations.phone, phone)).all(),
     ).toHaveLength(1);
   });
 
-  it("refuses a citizenship/PAN with a pending purchase, naming that entry", async () => {
+  it("offers the counter an unverified holder of the phone to continue (its slug)", async () => {
+    const phone = nextPhone();
+    const actor = await counterActor(branch.id);
+    const first = await createOk(valueOf({ phone, nearest_branch_id: undefined }, true), { channel: "counter", actor });
+    const again = await createPreregistration({ channel: "counter", actor }, valueOf({ phone }, true));
+    if (again.ok) throw new Error("expected a refusal");
+    expect(again.errors.phone).toEqual([
+      "This phone number is already pre-registered but not verified yet. Continue its verification.",
+      first.slug,
+    ]);
+  });
+
+  it("refuses a citizenship/PAN with a pending purchase: the message alone in public, the View slug at the counter", async () => {
     const citizenship = nextCitizenship();
-    const pending = makePreregistration({ citizenship_no: citizenship, is_verified: true, status: "verified" });
+    const pending = makePreregistration({
+      citizenship_no: citizenship,
+      is_verified: true,
+      status: "verified",
+      branch_id: branch.id,
+    });
     const result = await createPreregistration(PUBLIC, valueOf({ citizenship_no: citizenship }));
-    expect(result).toMatchObject({
+    expect(result).toEqual({
+      ok: false,
+      code: "invalid",
+      message: "This citizenship/pan has pending purchase.",
+      errors: { citizenship_no: ["This citizenship/pan has pending purchase."] },
+    });
+    expect(JSON.stringify(result)).not.toContain(pending.slug);
+
+    const staff = await counterActor(branch.id);
+    const counter = await createPreregistration(
+      { channel: "counter", actor: staff },
+      valueOf({ citizenship_no: citizenship }, true),
+    );
+    expect(counter).toMatchObject({
       ok: false,
       code: "invalid",
       errors: { citizenship_no: ["This citizenship/pan has pending purchase.", pending.slug] },
     });
+    // A branch that does not reach the entry gets the message without the link.
+    const elsewhere = await counterActor(otherBranch.id);
+    const other = await createPreregistration(
+      { channel: "counter", actor: elsewhere },
+      valueOf({ citizenship_no: citizenship }, true),
+    );
+    expect(other).toMatchObject({ errors: { citizenship_no: ["This citizenship/pan has pending purchase."] } });
+
     db.update(schema.preregistrations)
       .set({ purchased: true, status: "purchased" })
       .where(eq(schema.preregistrations.id, pending.id))
@@ -566,6 +610,122 @@ describe("reach", () => {
     const attempt = await createPreregistration({ channel: "counter", actor }, valueOf({ phone: theirs.phone }, true));
     expect(attempt).toMatchObject({ ok: false, errors: { phone: ["This phone number is already pre-registered."] } });
     expect(getPreregistrationBySlug(theirs.slug, { branchId: otherBranch.id })).toBeNull();
+  });
+});
+
+describe("continue: the owner of a taken phone gets back in with a code", () => {
+  const smsCount = () => db.select({ id: schema.smsMessages.id }).from(schema.smsMessages).all().length;
+  const accessCodeOf = (phone: string) => {
+    const sms = lastMessageTo(phone, "otp");
+    expect(sms?.text).toMatch(/open your pre-registration/);
+    return /\b(\d{6})\b/.exec(sms!.text)![1];
+  };
+  let seq = 0;
+  const visitor = (): Visitor => ({ channel: "public", address: `10.78.0.${++seq}` });
+
+  it("sends a code to the stored phone only; the right code opens the entry and verifies it, once", async () => {
+    const entry = await createOk();
+    const before = smsCount();
+    const who = visitor();
+    const sent = sendContinueCode(who, entry.phone);
+    expect(sent).toEqual({
+      ok: true,
+      phone: `${entry.phone.slice(0, 2)}XXXXXX${entry.phone.slice(-2)}`,
+      resendAt: expect.any(String),
+      message: "If this phone number is pre-registered, a 6-digit code has been sent to it by SMS.",
+    });
+    expect(smsCount()).toBe(before + 1);
+    const code = accessCodeOf(entry.phone);
+    // The access code is kept as a hash only (no staff screen shows it).
+    const row = db
+      .select()
+      .from(schema.oneTimeCodes)
+      .where(eq(schema.oneTimeCodes.purpose, "preregistration_access"))
+      .all()
+      .find((r) => r.subject_id === entry.id)!;
+    expect(row).toMatchObject({ phone: entry.phone, code: null });
+
+    expect(checkContinueCode(who, entry.phone, "")).toMatchObject({ errors: { code: ["OTP is required"] } });
+    expect(checkContinueCode(who, entry.phone, wrong(code))).toMatchObject({
+      ok: false,
+      code: "invalid",
+      errors: { code: ["Invalid OTP"] },
+    });
+    const opened = checkContinueCode(who, entry.phone, code);
+    if (!opened.ok) throw new Error(JSON.stringify(opened));
+    expect(opened.verified).toBe(true);
+    expect(opened.preregistration).toMatchObject({ id: entry.id, is_verified: true, status: "verified" });
+    expect(opened.preregistration.prize).toBeGreaterThan(0);
+    // A code works once.
+    expect(checkContinueCode(who, entry.phone, code)).toMatchObject({ errors: { code: ["Invalid OTP"] } });
+  });
+
+  it("opens a verified entry as it is", async () => {
+    const entry = await createOk();
+    const verified = verifyPreregistration(PUBLIC, entry.slug, codeOf(entry.phone));
+    if (!verified.ok) throw new Error("expected verified");
+    const who = visitor();
+    sendContinueCode(who, entry.phone);
+    const opened = checkContinueCode(who, entry.phone, accessCodeOf(entry.phone));
+    if (!opened.ok) throw new Error(JSON.stringify(opened));
+    expect(opened).toMatchObject({ verified: false, preregistration: { id: entry.id, prize: verified.draw.amount } });
+  });
+
+  it("answers a phone without an entry (or a deleted one) exactly as a registered one, and sends nothing", async () => {
+    const known = await createOk();
+    const deleted = await createOk();
+    db.update(schema.preregistrations)
+      .set({ deleted_at: new Date().toISOString() })
+      .where(eq(schema.preregistrations.id, deleted.id))
+      .run();
+    const unknown = nextPhone();
+    const shape = (r: ReturnType<typeof sendContinueCode>) =>
+      r.ok ? { ...r, phone: "masked", resendAt: "later" } : { ...r, message: r.message.replace(/\d+/g, "N") };
+
+    const before = smsCount();
+    const answers = [known.phone, deleted.phone, unknown].map((phone) => sendContinueCode(visitor(), phone));
+    expect(smsCount()).toBe(before + 1);
+    expect(lastMessageTo(unknown)).toBeNull();
+    expect(shape(answers[1])).toEqual(shape(answers[0]));
+    expect(shape(answers[2])).toEqual(shape(answers[0]));
+
+    // Again within 60 s: the same refusal for all three.
+    const again = [known.phone, deleted.phone, unknown].map((phone) => sendContinueCode(visitor(), phone));
+    expect(again[0]).toMatchObject({ ok: false, code: "rate_limited" });
+    expect(again[0].ok || again[0].message).toMatch(/^Please wait \d+ seconds before asking for a new code\.$/);
+    expect(shape(again[1])).toEqual(shape(again[0]));
+    expect(shape(again[2])).toEqual(shape(again[0]));
+
+    // Six misses: "Invalid OTP" every time, whether the phone has a code or not (never "too many times").
+    for (const phone of [known.phone, deleted.phone, unknown]) {
+      const who = visitor();
+      for (let i = 0; i < 6; i++) {
+        expect(checkContinueCode(who, phone, "000000")).toMatchObject({ errors: { code: ["Invalid OTP"] } });
+      }
+    }
+  });
+
+  it("limits sends per phone (one a minute, five an hour) whether or not it is registered", async () => {
+    const known = await createOk();
+    const unknown = nextPhone();
+    let at = Date.now();
+    setClock(() => new Date(at));
+    for (const phone of [known.phone, unknown]) {
+      for (let i = 0; i < 5; i++) {
+        expect(sendContinueCode(visitor(), phone).ok).toBe(true);
+        at += 61_000;
+      }
+      const capped = sendContinueCode(visitor(), phone);
+      expect(capped).toMatchObject({ ok: false, code: "rate_limited" });
+      expect(capped.ok || capped.message).toMatch(/^Too many codes were sent to this phone/);
+    }
+  });
+
+  it("counts a try against the address's verification limit", async () => {
+    const who = visitor();
+    const phone = nextPhone();
+    for (let i = 0; i < LIMITS["otp-verify-ip"].points; i++) checkContinueCode(who, phone, "123456");
+    expect(checkContinueCode(who, phone, "123456")).toMatchObject({ ok: false, code: "rate_limited" });
   });
 });
 

@@ -32,6 +32,13 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   };
 }
 
+/** What the draw won, what sharing added and the total, so the sentence adds up to the total shown. */
+function counterCongratulation(name: string, prize: { amount: number; first: number; total: number }) {
+  const won = `Congratulations ${name}! You won ${prizeLabel(prize.amount)} on your new bike in the draw.`;
+  if (!prize.first) return won;
+  return `${won} Sharing on social media adds ${prizeLabel(prize.first)}, so the total prize is ${prizeLabel(prize.total)}.`;
+}
+
 export default function PreregistrationDraw() {
   const { pre, summary } = useLoaderData<typeof loader>();
   return (
@@ -41,7 +48,7 @@ export default function PreregistrationDraw() {
         <DrawReveal
           amount={summary.amount}
           total={summary.total}
-          congratulation={`Congratulations ${pre.name}! You won ${prizeLabel(summary.amount)} on your new bike.`}
+          congratulation={counterCongratulation(pre.name, summary)}
         />
       </div>
       <section className="detail-block" aria-label="Prize breakdown">

@@ -1,12 +1,21 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { fail } from "~/models/failure";
-import { findPublicEntry, publicView } from "~/models/preregistration.server";
+import { findPublicEntry, ownerView, publicView } from "~/models/preregistration.server";
 import { OTP_MESSAGES } from "~/schemas/preregistration";
 import { apiData } from "~/utils/api.server";
 import { apiFailure } from "~/utils/http.server";
+import { ownsEntry } from "~/utils/owned-entries.server";
 
-/** GET /api/v1/enquiry/{id} ({id} = the public slug): the public view only (masked phone, no code). */
-export async function loader({ params }: LoaderFunctionArgs) {
+/**
+ * GET /api/v1/enquiry/{id} ({id} = the public slug): the public view (masked
+ * phone, prize; never the code). The browser that created or proved the entry
+ * (its cookie) also gets the name, address, email and citizenship/PAN.
+ */
+export async function loader({ request, params }: LoaderFunctionArgs) {
   const entry = findPublicEntry(params.id ?? "");
-  return entry ? apiData(publicView(entry)) : apiFailure(fail.notFound(OTP_MESSAGES.notFound));
+  if (!entry) return apiFailure(fail.notFound(OTP_MESSAGES.notFound));
+  const owner = await ownsEntry(request, entry.slug);
+  return apiData(owner ? ownerView(entry) : publicView(entry), "", {
+    headers: { "Cache-Control": "private, no-cache" },
+  });
 }

@@ -6,6 +6,7 @@ import { apiData } from "~/utils/api.server";
 import { clientAddress } from "~/utils/auth.server";
 import { parseValue, readApiBody } from "~/utils/body.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { ownEntry } from "~/utils/owned-entries.server";
 
 export async function loader() {
   return methodNotAllowed();
@@ -38,5 +39,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       draw: { amount: result.draw.amount, first_thrill: firstThrill(entry), total_prize: totalPrize(entry) },
     },
     "Your phone number has been verified.",
+    // A right code proves the entry: this browser owns it from now on (not an entry verified before).
+    result.alreadyVerified ? {} : { headers: { "Set-Cookie": await ownEntry(request, entry.slug) } },
   );
 }

@@ -7,6 +7,7 @@ import { clientAddress } from "~/utils/auth.server";
 import { BODY_LIMITS, readApiBody } from "~/utils/body.server";
 import { fileField } from "~/utils/echo.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { ownEntry } from "~/utils/owned-entries.server";
 
 export async function loader() {
   return methodNotAllowed();
@@ -17,7 +18,9 @@ export async function loader() {
  * pre-registration. 201 {data, message} with the public view (slug, masked
  * phone); 422 {message, errors}; 403 while registration is closed; 429 when
  * rate limited. The same form_token (or Idempotency-Key header) twice gives the
- * first record back (200).
+ * first record back (200). A taken phone or a citizenship/PAN with a pending
+ * purchase answers the message alone (no slug of the other entry). The answer
+ * sets the cookie of the entries this browser owns.
  */
 export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
@@ -39,6 +42,9 @@ export async function action({ request }: ActionFunctionArgs) {
   return apiData(
     publicView(result.preregistration),
     "Pre-registration saved. Please verify your phone number with the code sent by SMS.",
-    { status: result.duplicate ? 200 : 201 },
+    {
+      status: result.duplicate ? 200 : 201,
+      headers: { "Set-Cookie": await ownEntry(request, result.preregistration.slug) },
+    },
   );
 }

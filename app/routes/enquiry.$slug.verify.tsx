@@ -3,11 +3,13 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
+import { EntryDetails } from "~/components/public/EntryDetails";
 import { FormBanner } from "~/components/public/PreregistrationForm";
 import { ModalPage } from "~/components/public/PublicShell";
 import { VERIFY_SCRIPT } from "~/components/public/scripts";
 import {
   findPublicEntry,
+  ownerDetails,
   resendVerificationCode,
   verificationState,
   verifyPreregistration,
@@ -18,6 +20,7 @@ import { clientAddress } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
 import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
 import { t, tm } from "~/utils/i18n";
+import { ownsEntry, redirectOwning } from "~/utils/owned-entries.server";
 import { maskPhone } from "~/utils/phone";
 
 export const handle = { scripts: false };
@@ -26,7 +29,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: t(data?.chrome.lang ?? "en", "verify.title") },
 ];
 
-/** The "Verify OTP" dialog; an already verified entry goes to its draw. */
+/**
+ * The "Verify OTP" dialog; an already verified entry goes to its draw. Anyone
+ * with the address sees the masked phone; the entry's details only the browser
+ * that created it (or proved it with a code).
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const entry = findPublicEntry(params.slug ?? "");
   if (!entry) throw notFound();
@@ -37,6 +44,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       slug: entry.slug,
       phone: maskPhone(entry.phone),
       resendAt: verificationState(entry).resendAt,
+      details: (await ownsEntry(request, entry.slug)) ? ownerDetails(entry) : null,
     },
     { headers: { "Cache-Control": "private, no-cache" } },
   );
@@ -44,7 +52,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 type Answer = { result?: SubmissionResult<string[]>; notice?: string };
 
-/** intent=resend sends a fresh code; otherwise the code is checked (a right one verifies and draws). */
+/**
+ * intent=resend sends a fresh code; otherwise the code is checked (a right one
+ * verifies and draws, and this browser then owns the entry).
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const slug = params.slug ?? "";
   const form = await readForm(request);
@@ -58,13 +69,18 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   const parsed = parseValue({ kind: "form", form }, verifySchema);
   const result = verifyPreregistration(visitor, slug, parsed.ok ? parsed.value.code : "");
-  if (result.ok) return redirect(`/enquiry/${slug}/draw`);
+  if (result.ok) {
+    // Only a right code proves the entry (one verified before answers ok whatever is sent).
+    return result.alreadyVerified
+      ? redirect(`/enquiry/${slug}/draw`)
+      : redirectOwning(request, slug, `/enquiry/${slug}/draw`);
+  }
   if (result.code === "not_found") throw pageFailure(result);
   return replyFailure(null, result);
 }
 
 export default function VerifyOtp() {
-  const { chrome, slug, phone, resendAt } = useLoaderData<typeof loader>();
+  const { chrome, slug, phone, resendAt, details } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>() as Answer | undefined;
   const { lang } = chrome;
   const errors = answer?.result?.error ?? {};
@@ -112,6 +128,7 @@ export default function VerifyOtp() {
         </div>
         <p className="muted" data-wait="" data-template={t(lang, "verify.resendWait")} hidden />
       </form>
+      <EntryDetails lang={lang} details={details} />
     </ModalPage>
   );
 }

@@ -1,4 +1,4 @@
-import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { captchaSiteKey, newFormToken, publicChrome } from "~/components/public/chrome.server";
 import { guardPublicPost } from "~/components/public/enquiry.server";
@@ -16,6 +16,7 @@ import { BODY_LIMITS, readBody } from "~/utils/body.server";
 import { echoForm, echoResult, fileField } from "~/utils/echo.server";
 import { pageFailure, replyFailure } from "~/utils/http.server";
 import { t } from "~/utils/i18n";
+import { redirectOwning } from "~/utils/owned-entries.server";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
@@ -47,7 +48,9 @@ function again(form: FormData, failure: Failure) {
 /**
  * intent=review (the Save button): checks everything (rate limited like the
  * save) and shows the phone confirmation; intent=back: the form again with its
- * values; intent=save: creates and goes to the verify page.
+ * values; intent=save: creates and goes to the verify page (this browser then
+ * owns the entry). A taken phone or a pending purchase answers the message
+ * alone, nothing of the other entry.
  */
 export async function action({ request }: ActionFunctionArgs) {
   const body = await readBody(request, { limit: BODY_LIMITS.upload, accept: ["urlencoded", "multipart"] });
@@ -72,7 +75,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const screenshot = { file: fileField(form, "screenshot"), ref: parsed.value.screenshot_ref };
   if (save) {
     const created = await createPreregistration(visitor, parsed.value, screenshot);
-    if (created.ok) return redirect(`/enquiry/${created.preregistration.slug}/verify`);
+    if (created.ok) {
+      const { slug } = created.preregistration;
+      return redirectOwning(request, slug, `/enquiry/${slug}/verify`);
+    }
     return again(form, created);
   }
   const review = await reviewPreregistration(visitor, parsed.value, screenshot);

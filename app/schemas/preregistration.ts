@@ -295,6 +295,26 @@ export const OTP_MESSAGES = {
   resent: "A new code has been sent.",
 } as const;
 
+/**
+ * "Continue" (/enquiry/continue, POST /api/v1/enquiry/continue): the owner of a
+ * phone that is already pre-registered asks for a code to that phone, then
+ * opens the entry with it. The answers are the same whether or not the phone
+ * is registered.
+ */
+export const CONTINUE_MESSAGES = {
+  sent: "If this phone number is pre-registered, a 6-digit code has been sent to it by SMS.",
+  opened: "Welcome back. This is your pre-registration.",
+} as const;
+
+/** Step one of "continue": the phone number. */
+export const continueSendSchema = z.object({ phone: phoneField });
+
+/** Step two of "continue": the phone number and the code sent to it (an empty code is reported by the model). */
+export const continueVerifySchema = z.object({
+  phone: phoneField,
+  code: z.preprocess((v) => FILTERS.digits(text(v) ?? ""), z.string()),
+});
+
 /** The counter's verify screen (spec 000 §4 and §8). */
 export const COUNTER_VERIFY_MESSAGES = {
   enterCode: "Enter the registration code the customer received",

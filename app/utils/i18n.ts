@@ -59,8 +59,8 @@ const en = {
   "form.screenshotKept": "Your screenshot is attached. Choose another file to replace it.",
   "form.save": "Save",
   "form.saveNotify": "Save and Notify",
-  "form.view": "View",
-  "form.continue": "Continue verification",
+  "form.continueOffer": "We can send a code to {phone} to continue.",
+  "form.sendCode": "Send code",
   "confirm.title": "Please Confirm Your Phone Number.",
   "confirm.text": "We will send a verification code by SMS to this number:",
   "confirm.goBack": "Go Back",
@@ -85,9 +85,18 @@ const en = {
   "verify.resend": "Resend code",
   "verify.resendWait": "You can ask for a new code in {seconds} seconds.",
 
+  "continue.title": "Continue your pre-registration",
+  "continue.intro": "Enter the phone number you pre-registered with. We will send a code to it by SMS.",
+  "continue.sentTo":
+    "If {phone} is pre-registered, we have sent a 6-digit code to it by SMS. It is valid for 10 minutes.",
+  "continue.open": "Open my pre-registration",
+  "continue.otherPhone": "Use another number",
+
+  "entry.title": "Your details",
+
   "draw.title": "Your Prize",
-  "draw.congrats": "Congratulations! You have won a cash discount of {amount}.",
-  "draw.withBonus": "Including {bonus} for sharing on social media.",
+  "draw.won": "Congratulations! You have won a cash discount of {amount} in the draw.",
+  "draw.sharedBonus": "Sharing on social media adds {bonus}, so your total prize is {total}.",
   "draw.total": "Total prize",
   "draw.phone": "Phone: {phone}",
 
@@ -177,8 +186,8 @@ const ne: Record<TextKey, string> = {
   "form.screenshotKept": "तपाईंको स्क्रिनसट संलग्न छ। बदल्न अर्को फाइल छान्नुहोस्।",
   "form.save": "सेभ गर्नुहोस्",
   "form.saveNotify": "सेभ गरी सूचना पठाउनुहोस्",
-  "form.view": "हेर्नुहोस्",
-  "form.continue": "प्रमाणीकरण जारी राख्नुहोस्",
+  "form.continueOffer": "जारी राख्न हामी {phone} मा कोड पठाउन सक्छौं।",
+  "form.sendCode": "कोड पठाउनुहोस्",
   "confirm.title": "कृपया आफ्नो फोन नम्बर पुष्टि गर्नुहोस्।",
   "confirm.text": "हामी यो नम्बरमा SMS मार्फत प्रमाणीकरण कोड पठाउनेछौं:",
   "confirm.goBack": "पछाडि जानुहोस्",
@@ -203,9 +212,17 @@ const ne: Record<TextKey, string> = {
   "verify.resend": "कोड फेरि पठाउनुहोस्",
   "verify.resendWait": "तपाईं {seconds} सेकेन्डपछि नयाँ कोड माग्न सक्नुहुन्छ।",
 
+  "continue.title": "आफ्नो पूर्व-दर्ता जारी राख्नुहोस्",
+  "continue.intro": "तपाईंले पूर्व-दर्ता गर्दा दिएको फोन नम्बर लेख्नुहोस्। हामी त्यसमा SMS मार्फत कोड पठाउनेछौं।",
+  "continue.sentTo": "{phone} पूर्व-दर्ता भएको भए हामीले त्यसमा SMS मार्फत ६ अङ्कको कोड पठाएका छौं। यो १० मिनेटसम्म मान्य हुन्छ।",
+  "continue.open": "मेरो पूर्व-दर्ता खोल्नुहोस्",
+  "continue.otherPhone": "अर्को नम्बर प्रयोग गर्नुहोस्",
+
+  "entry.title": "तपाईंको विवरण",
+
   "draw.title": "तपाईंको पुरस्कार",
-  "draw.congrats": "बधाई छ! तपाईंले {amount} नगद छुट जित्नुभयो।",
-  "draw.withBonus": "सामाजिक सञ्जालमा सेयर गरेबापत {bonus} सहित।",
+  "draw.won": "बधाई छ! तपाईंले ड्रमा {amount} नगद छुट जित्नुभयो।",
+  "draw.sharedBonus": "सामाजिक सञ्जालमा सेयर गरेबापत थप {bonus} जोडिँदा तपाईंको कुल पुरस्कार {total} हुन्छ।",
   "draw.total": "कुल पुरस्कार",
   "draw.phone": "फोन: {phone}",
 
@@ -278,6 +295,8 @@ const MESSAGES_NE: Record<string, string> = {
   "This OTP was entered wrongly too many times. Please ask for a new code.":
     "यो OTP धेरै पटक गलत हालियो। कृपया नयाँ कोड माग्नुहोस्।",
   "A new code has been sent.": "नयाँ कोड पठाइएको छ।",
+  "If this phone number is pre-registered, a 6-digit code has been sent to it by SMS.":
+    "यो फोन नम्बर पूर्व-दर्ता भएको भए त्यसमा SMS मार्फत ६ अङ्कको कोड पठाइएको छ।",
   "Please choose a test ride or a booking.": "कृपया टेस्ट राइड वा बुकिङ छान्नुहोस्।",
   "Please choose a state.": "कृपया प्रदेश छान्नुहोस्।",
   "Please choose a district.": "कृपया जिल्ला छान्नुहोस्।",
@@ -306,10 +325,12 @@ export function tm(lang: Lang, message: string): string {
   if (wait) return `नयाँ कोड माग्नुअघि कृपया ${wait[1]} सेकेन्ड पर्खनुहोस्।`;
   const many = /^Too many attempts\. Please try again in (\d+) minute\(s\)\.$/.exec(message);
   if (many) return `धेरै प्रयास भए। कृपया ${many[1]} मिनेटपछि फेरि प्रयास गर्नुहोस्।`;
+  const codes = /^Too many codes were sent to this phone\. Please try again in (\d+) minute\(s\)\.$/.exec(message);
+  if (codes) return `यो फोनमा धेरै कोड पठाइए। कृपया ${codes[1]} मिनेटपछि फेरि प्रयास गर्नुहोस्।`;
   return message;
 }
 
-/** Field errors with their first message translated (later elements, like the View slug, stay as they are). */
+/** Field errors with their first message translated (later elements stay as they are). */
 export function translateErrors(
   lang: Lang,
   errors: Record<string, string[]> | null | undefined,
@@ -335,4 +356,15 @@ export function rupees(lang: Lang, amount: number): string {
     grouped = [...groups, last3].join(",");
   }
   return `${t(lang, "common.rs")} ${amount < 0 ? "-" : ""}${grouped}`;
+}
+
+/**
+ * The draw's congratulation: what the draw won, then, for a shared entry, what
+ * sharing added and the total, so the sentence adds up to the total shown
+ * beside it (spec 000 §9: total = first + second).
+ */
+export function drawCongratulation(lang: Lang, prize: { amount: number; first: number; total: number }): string {
+  const won = t(lang, "draw.won", { amount: rupees(lang, prize.amount) });
+  if (!prize.first) return won;
+  return `${won} ${t(lang, "draw.sharedBonus", { bonus: rupees(lang, prize.first), total: rupees(lang, prize.total) })}`;
 }

@@ -127,6 +127,7 @@ export const ADMIN_ROUTES: RouteRule[] = [
 export const PUBLIC_ROUTES = [
   "/",
   "/enquiry",
+  "/enquiry/continue",
   "/enquiry/:slug/verify",
   "/enquiry/:slug/draw",
   "/thankyou-for-test-ride-booking",

@@ -29,6 +29,9 @@ export const LIMITS = {
   "enquiry-phone": { points: 5, duration: 60 * 60 },
   "otp-verify-ip": { points: 60, duration: 10 * 60 },
   "otp-resend-ip": { points: 20, duration: 60 * 60 },
+  // "Continue" codes per phone, counted whether or not the phone is registered (the code rules' 60 s and 5 an hour).
+  "continue-phone-wait": { points: 1, duration: 60 },
+  "continue-phone": { points: 5, duration: 60 * 60 },
   "test-ride-ip": { points: 20, duration: 60 * 60 },
   "test-ride-phone": { points: 5, duration: 60 * 60 },
 } as const satisfies Record<string, { points: number; duration: number }>;

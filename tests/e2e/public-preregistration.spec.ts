@@ -69,7 +69,7 @@ test("empty code, wrong code, and the sixth try refused", async ({ page }) => {
   expect(row.is_verified).toBe(0);
 });
 
-test("two visitors cannot take the same phone; the first is offered for verification", async ({ page }) => {
+test("two visitors cannot take the same phone; its owner continues with a code sent to it", async ({ page }) => {
   const first = newVisitor();
   await page.goto("/enquiry");
   await fillPreregistration(page, first);
@@ -89,8 +89,12 @@ test("two visitors cannot take the same phone; the first is offered for verifica
   });
   const phoneField = page.locator("form[data-prereg] .field", { has: page.getByLabel(/^Phone Number/) });
   await expect(phoneField.getByRole("alert")).toContainText("already pre-registered");
-  await page.getByRole("link", { name: "Continue verification" }).click();
-  await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/verify$`));
+  await expect(page.locator(`a[href*="${slug}"]`)).toHaveCount(0);
+  await page.getByRole("button", { name: "Send code" }).click();
+  await expect(page).toHaveURL(/\/enquiry\/continue$/);
+  await page.getByRole("textbox", { name: "OTP", exact: true }).fill(lastCode(first.phone));
+  await page.getByRole("button", { name: "Open my pre-registration" }).click();
+  await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/draw$`));
   const count = readDb((db) =>
     db.prepare("select count(*) as n from preregistrations where phone = ?").get(first.phone),
   ) as { n: number };

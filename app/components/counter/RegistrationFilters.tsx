@@ -4,12 +4,19 @@
  */
 import { useSearchParams } from "@remix-run/react";
 import { FilterDate, FilterErrors, FilterSelect } from "~/components/TableFilters";
-import { PRE_PRIZES, REGISTRATION_PRIZES } from "~/models/prize-constants";
+import { REGISTRATION_PRE_PRIZES, REGISTRATION_PRIZES } from "~/models/prize-constants";
 import { PAYMENT_MODE_LABELS, PAYMENT_MODES } from "~/schemas/registration";
 
 type Option = { id: number; title: string };
 
 const SHOWN = ["payment_mode", "bike_model", "from", "to"];
+
+/**
+ * The Pre Prize filter (the second thrill): the registration pre-prize list of
+ * spec 000 §9 and 001 §3, 8,000 to 18,000 in steps of 1,000, and 50,000. The
+ * query itself reads any amount (GET /api/v1/registration?pre_prize=4000).
+ */
+export const PRE_PRIZE_OPTIONS = REGISTRATION_PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }));
 const PRIZE_FILTERS = ["prize", "pre_prize", "post_prize"];
 
 export function RegistrationFilters({
@@ -75,12 +82,7 @@ export function RegistrationFilters({
               </span>
             ) : null}
           </label>
-          <FilterSelect
-            name="pre_prize"
-            label="Pre Prize"
-            options={PRE_PRIZES.map((p) => ({ value: p.amount, label: p.label }))}
-            errors={e("pre_prize")}
-          />
+          <FilterSelect name="pre_prize" label="Pre Prize" options={PRE_PRIZE_OPTIONS} errors={e("pre_prize")} />
           <FilterSelect
             name="post_prize"
             label="Post Prize"

@@ -8,11 +8,17 @@
  * The fields are conform's (ids, names, values and errors from the server's
  * `lastResult`), rendered on the server only: public pages ship no framework
  * bundle, so nothing in the browser re-renders or resets what a visitor types.
+ *
+ * A phone that is already pre-registered gets its message and, for its owner,
+ * "We can send a code to 98XXXXXX12 to continue": a button posting the phone
+ * (urlencoded, so no screenshot travels) to /enquiry/continue. The form never
+ * links to another entry.
  */
 import { getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Field, FieldError, SelectField, TextareaField } from "~/components/Field";
-import { SOURCE_OPTIONS } from "~/schemas/preregistration";
+import { FILTERS, PREREGISTRATION_MESSAGES, SOURCE_OPTIONS } from "~/schemas/preregistration";
 import { t, tm, type Lang, type TextKey } from "~/utils/i18n";
+import { maskPhone, normalizePhone } from "~/utils/phone";
 import { HONEYPOT_FIELD_NAME } from "./constants";
 
 export type Option = { id: number; title: string };
@@ -64,9 +70,9 @@ export function FormBanner({ messages }: { messages?: string[] }) {
   );
 }
 
-/** A field's messages in the visitor's language (later elements, like a View slug, stay as they are). */
+/** A field's messages in the visitor's language. */
 const translated = (lang: Lang, errors: string[] | undefined) =>
-  errors?.length ? [tm(lang, errors[0]), ...errors.slice(1)] : undefined;
+  errors?.length ? errors.map((m) => tm(lang, m)) : undefined;
 
 /** The server's value of a field as text. */
 const textOf = (value: unknown): string | undefined => (typeof value === "string" && value ? value : undefined);
@@ -84,8 +90,11 @@ export function PreregistrationForm({
   const [form, fields] = useForm({ id, lastResult: lastResult ?? undefined });
   const err = (name: string) =>
     translated(lang, (fields as unknown as Record<string, { errors?: string[] }>)[name]?.errors);
-  const pendingCitizenship = fields.citizenship_no.errors?.[1];
-  const pendingPhone = fields.phone.errors?.[1];
+  // The phone is someone's already: its owner may continue with a code sent to it (nothing of that entry shows here).
+  const takenPhone =
+    fields.phone.errors?.[0] === PREREGISTRATION_MESSAGES.phoneTaken
+      ? normalizePhone(FILTERS.digits(textOf(fields.phone.initialValue) ?? ""))
+      : null;
   const screenshotRef = textOf(fields.screenshot_ref.initialValue);
   const choose = t(lang, "common.choose");
   return (
@@ -142,14 +151,22 @@ export function PreregistrationForm({
         maxLength={14}
         placeholder="98XXXXXXXX"
         data-filter="digits"
-        hint={
-          pendingPhone ? (
-            <a className="error-link" href={`/enquiry/${encodeURIComponent(pendingPhone)}/verify`}>
-              {t(lang, "form.continue")}
-            </a>
-          ) : undefined
-        }
       />
+      {takenPhone ? (
+        <p className="continue-offer">
+          {t(lang, "form.continueOffer", { phone: maskPhone(takenPhone) })}{" "}
+          <button
+            type="submit"
+            formAction="/enquiry/continue"
+            formEncType="application/x-www-form-urlencoded"
+            formNoValidate
+            name="intent"
+            value="send"
+          >
+            {t(lang, "form.sendCode")}
+          </button>
+        </p>
+      ) : null}
       <Field
         label={t(lang, "form.citizenship")}
         {...getInputProps(fields.citizenship_no, { type: "text" })}
@@ -158,13 +175,6 @@ export function PreregistrationForm({
         inputMode="numeric"
         maxLength={20}
         data-filter="digits"
-        hint={
-          pendingCitizenship ? (
-            <a className="error-link" href={`/enquiry/${encodeURIComponent(pendingCitizenship)}/verify`}>
-              {t(lang, "form.view")}
-            </a>
-          ) : undefined
-        }
       />
       <SelectField
         label={t(lang, "form.nearest")}

@@ -1,0 +1,34 @@
+import type { ActionFunctionArgs } from "@remix-run/node";
+import { checkContinueCode, ownerView } from "~/models/preregistration.server";
+import { CONTINUE_MESSAGES, continueVerifySchema } from "~/schemas/preregistration";
+import { apiData } from "~/utils/api.server";
+import { clientAddress } from "~/utils/auth.server";
+import { parseApiBody } from "~/utils/body.server";
+import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { ownEntry } from "~/utils/owned-entries.server";
+
+export async function loader() {
+  return methodNotAllowed();
+}
+
+/**
+ * POST /api/v1/enquiry/continue/verify {phone, code}: the code sent by
+ * /api/v1/enquiry/continue. 200 {data, message} with the entry (the public
+ * view and the owner's details; an unverified entry is verified and drawn now)
+ * and the cookie of the entries this browser owns; 422 "OTP is required" /
+ * "Invalid OTP" under errors.code and errors.otp, the same for a wrong code and
+ * a phone that is not registered; 429 when rate limited.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed();
+  const { phone, code } = await parseApiBody(request, continueVerifySchema);
+  const opened = checkContinueCode({ channel: "public", address: clientAddress(request) }, phone, code);
+  if (!opened.ok) {
+    const errors = opened.errors.code;
+    return apiFailure(errors ? { ...opened, errors: { ...opened.errors, otp: errors } } : opened);
+  }
+  const entry = opened.preregistration;
+  return apiData(ownerView(entry), CONTINUE_MESSAGES.opened, {
+    headers: { "Set-Cookie": await ownEntry(request, entry.slug) },
+  });
+}

@@ -1,0 +1,166 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData } from "@remix-run/react";
+import type { SubmissionResult } from "@conform-to/react";
+import { Field } from "~/components/Field";
+import { publicChrome } from "~/components/public/chrome.server";
+import { publicLinks } from "~/components/public/links";
+import { FormBanner } from "~/components/public/PreregistrationForm";
+import { ModalPage } from "~/components/public/PublicShell";
+import { VERIFY_SCRIPT } from "~/components/public/scripts";
+import type { Failure } from "~/models/failure";
+import { checkContinueCode, sendContinueCode, type Visitor } from "~/models/preregistration.server";
+import { continueSendSchema, continueVerifySchema, OTP_MESSAGES } from "~/schemas/preregistration";
+import { clientAddress } from "~/utils/auth.server";
+import { parseValue, readForm } from "~/utils/body.server";
+import { replyFailure } from "~/utils/http.server";
+import { t, tm } from "~/utils/i18n";
+import { redirectOwning } from "~/utils/owned-entries.server";
+import { maskPhone } from "~/utils/phone";
+import { now } from "~/utils/time";
+
+export const handle = { scripts: false };
+export const links = publicLinks;
+export const meta: MetaFunction<typeof loader> = ({ data }) => [
+  { title: t(data?.chrome.lang ?? "en", "continue.title") },
+];
+
+/**
+ * "Continue your pre-registration": the owner of a phone that is already
+ * pre-registered (the form offers "We can send a code to 98XXXXXX12 to
+ * continue") gets a code sent to that phone, and the right code opens their
+ * entry in this browser. Every answer is the same whether or not the phone is
+ * registered; nothing of an entry shows before the right code.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  return data({ chrome: publicChrome(request) }, { headers: { "Cache-Control": "private, no-cache" } });
+}
+
+type Result = SubmissionResult<string[]>;
+type Answer = { step: "phone"; result?: Result } | { step: "code"; phone: string; resendAt: string; result?: Result };
+
+const codeStep = (phone: string, resendAt: string, failure?: Failure) => {
+  if (!failure) return data<Answer>({ step: "code", phone, resendAt });
+  const reply = replyFailure(null, failure);
+  return data<Answer>({ step: "code", phone, resendAt, result: reply.data.result }, reply.init ?? undefined);
+};
+
+/**
+ * intent=send (or resend): a code to the phone's entry, if any; the code step
+ * either way. intent=verify: the code; the right one records the entry as this
+ * browser's and opens it (its draw, or its verify page while unverified).
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const visitor: Visitor = { channel: "public", address: clientAddress(request) };
+  const intent = String(form.get("intent") ?? "send");
+  const body = { kind: "form" as const, form };
+
+  if (intent === "verify") {
+    const parsed = parseValue(body, continueVerifySchema);
+    if (!parsed.ok) {
+      const reply = replyFailure(form, parsed);
+      return data<Answer>({ step: "phone", result: reply.data.result }, reply.init ?? undefined);
+    }
+    const { phone, code } = parsed.value;
+    const opened = checkContinueCode(visitor, phone, code);
+    if (!opened.ok) return codeStep(phone, String(form.get("resend_at") ?? ""), opened);
+    const entry = opened.preregistration;
+    return redirectOwning(request, entry.slug, `/enquiry/${entry.slug}/${entry.is_verified ? "draw" : "verify"}`);
+  }
+
+  const parsed = parseValue(body, continueSendSchema);
+  if (!parsed.ok) {
+    const reply = replyFailure(form, parsed);
+    return data<Answer>({ step: "phone", result: reply.data.result }, reply.init ?? undefined);
+  }
+  const { phone } = parsed.value;
+  const sent = sendContinueCode(visitor, phone);
+  if (sent.ok) return codeStep(phone, sent.resendAt);
+  // Refused (too soon, too many): the code step all the same, as a code sent before still works.
+  const wait = sent.retryAfterSeconds ?? 60;
+  return codeStep(phone, new Date(now().getTime() + wait * 1000).toISOString(), sent);
+}
+
+export default function Continue() {
+  const { chrome } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>() as Answer | undefined;
+  const { lang } = chrome;
+  const errors = answer?.result?.error ?? {};
+  const banner = errors[""]?.map((m) => tm(lang, m));
+  if (answer?.step !== "code") {
+    const phoneErrors = errors.phone?.map((m) => tm(lang, m));
+    const typed = answer?.result?.initialValue?.phone;
+    return (
+      <ModalPage chrome={chrome} title={t(lang, "continue.title")}>
+        <p>{t(lang, "continue.intro")}</p>
+        <FormBanner messages={banner} />
+        <form method="post" action="/enquiry/continue">
+          <Field
+            id="f-continue-phone"
+            label={t(lang, "form.phone")}
+            name="phone"
+            type="tel"
+            required
+            defaultValue={typeof typed === "string" ? typed : ""}
+            errors={phoneErrors}
+            inputMode="numeric"
+            autoComplete="tel-national"
+            maxLength={14}
+            placeholder="98XXXXXXXX"
+          />
+          <div className="actions">
+            <button type="submit" name="intent" value="send" className="primary">
+              {t(lang, "form.sendCode")}
+            </button>
+          </div>
+        </form>
+      </ModalPage>
+    );
+  }
+  const codeError = errors.code?.[0] ? tm(lang, errors.code[0]) : "";
+  return (
+    <ModalPage chrome={chrome} title={t(lang, "continue.title")} scripts={[VERIFY_SCRIPT]}>
+      <p>{t(lang, "continue.sentTo", { phone: maskPhone(answer.phone) })}</p>
+      <FormBanner messages={banner} />
+      <form method="post" action="/enquiry/continue" data-verify="">
+        <input type="hidden" name="phone" value={answer.phone} />
+        <input type="hidden" name="resend_at" value={answer.resendAt} />
+        <div className={`field${codeError ? " invalid" : ""}`}>
+          <label htmlFor="f-code">{t(lang, "verify.code")}</label>
+          <input
+            id="f-code"
+            name="code"
+            className="verify-code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            aria-invalid={codeError ? true : undefined}
+            aria-describedby="e-code"
+          />
+          <p
+            className="field-error"
+            id="e-code"
+            role="alert"
+            data-code-error=""
+            data-required={tm(lang, OTP_MESSAGES.required)}
+            hidden={!codeError}
+          >
+            {codeError}
+          </p>
+        </div>
+        <div className="actions">
+          <button type="submit" name="intent" value="verify" className="primary">
+            {t(lang, "continue.open")}
+          </button>
+          <button type="submit" name="intent" value="resend" data-resend-at={answer.resendAt}>
+            {t(lang, "verify.resend")}
+          </button>
+        </div>
+        <p className="muted" data-wait="" data-template={t(lang, "verify.resendWait")} hidden />
+      </form>
+      <p>
+        <a href="/enquiry/continue">{t(lang, "continue.otherPhone")}</a>
+      </p>
+    </ModalPage>
+  );
+}
