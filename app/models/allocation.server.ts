@@ -159,7 +159,12 @@ export function createAllocation(actor: ScopedActor, value: AllocationInput): Re
         .select({ id: branches.id })
         .from(branches)
         .where(
-          and(eq(branches.id, value.branch_id), isNull(branches.deleted_at), branchCondition(branches.id, actor.scope)),
+          and(
+            eq(branches.id, value.branch_id),
+            isNull(branches.deleted_at),
+            isNull(branches.closed_at),
+            branchCondition(branches.id, actor.scope),
+          ),
         )
         .get();
       if (!branch) throw new FailureError(fail.field("branch_id", ALLOCATION_ERRORS.branchMissing));

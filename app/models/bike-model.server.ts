@@ -56,7 +56,20 @@ const onSale = and(isNull(bikeModels.deleted_at), isNull(bikeModels.retired_at))
  * Every model on sale, oldest first (so the spec's default bike_model_id 1 leads). An edit form may `keep`
  * the record's own model in its select when that model has been retired since.
  */
-export function listBikeModels({ keep }: { keep?: number | null } = {}): BikeModelItem[] {
+export function listBikeModels({
+  keep,
+  includeRetired = false,
+}: { keep?: number | null; includeRetired?: boolean } = {}): BikeModelItem[] {
+  if (includeRetired) {
+    // A list filter over past records: every model they may name.
+    return db
+      .select(columns)
+      .from(bikeModels)
+      .where(isNull(bikeModels.deleted_at))
+      .orderBy(asc(bikeModels.id))
+      .all()
+      .map(withUrl);
+  }
   if (!keep) {
     return cachedPublic("bike-models", () =>
       db.select(columns).from(bikeModels).where(onSale).orderBy(asc(bikeModels.id)).all().map(withUrl),

@@ -470,11 +470,16 @@ export async function updatePreregistration(
       }
     }
     const branchId = actor.scope.branchId === null && changes.branch_id ? changes.branch_id : row.branch_id;
-    const refs = referenceErrors(tx, {
-      bike_model_id: changes.bike_model_id,
-      nearest_branch_id: changes.nearest_branch_id,
-      branch_id: branchId !== row.branch_id ? branchId : null,
-    });
+    const refs = referenceErrors(
+      tx,
+      {
+        bike_model_id: changes.bike_model_id,
+        nearest_branch_id: changes.nearest_branch_id,
+        branch_id: branchId !== row.branch_id ? branchId : null,
+      },
+      // What the entry already names stays allowed, though retired or closed since.
+      { bike_model_id: row.bike_model_id, nearest_branch_id: row.nearest_branch_id },
+    );
     Object.assign(errors, refs);
     if (Object.keys(errors).length) throw new FailureError(fail.invalid(errors));
     const keep = <T>(value: T | undefined, stored: T) => (value !== undefined ? value : stored);

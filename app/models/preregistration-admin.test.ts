@@ -251,6 +251,28 @@ describe("detail", () => {
 describe("changes", () => {
   const base = { name: "Edited Name", address: "New Address", citizenship_no: "99887766" };
 
+  it("an edit keeps the model and showroom the entry already names, though retired or closed since", async () => {
+    const oldModel = makeBikeModel();
+    const nearest = makeBranch();
+    const entry = makePreregistration({ branch_id: a.id, bike_model_id: oldModel.id, nearest_branch_id: nearest.id });
+    db.update(schema.bikeModels)
+      .set({ retired_at: "2026-01-01T00:00:00Z" })
+      .where(eq(schema.bikeModels.id, oldModel.id))
+      .run();
+    db.update(schema.branches)
+      .set({ closed_at: "2026-01-01T00:00:00Z" })
+      .where(eq(schema.branches.id, nearest.id))
+      .run();
+    const same = { ...base, bike_model_id: oldModel.id, nearest_branch_id: nearest.id };
+    expect(await updatePreregistration(actor(A()), entry.slug, same)).toMatchObject({ ok: true });
+    // Choosing them anew is refused.
+    const other = makePreregistration({ branch_id: a.id });
+    expect(await updatePreregistration(actor(A()), other.slug, same)).toMatchObject({
+      ok: false,
+      errors: { bike_model_id: expect.any(Array), nearest_branch_id: expect.any(Array) },
+    });
+  });
+
   it("edits within the scope; a verified phone cannot change, a taken one is refused", async () => {
     const unverified = makePreregistration({ branch_id: a.id });
     const taken = makePreregistration({ branch_id: a.id });

@@ -187,32 +187,36 @@ export async function storeScreenshot(file: File, userId: number | null): Promis
 
 // ---------------------------------------------------------------- rules
 
+type References = { bike_model_id?: number | null; nearest_branch_id?: number | null; branch_id?: number | null };
+
 /**
- * The one check of the records a pre-registration points at: an active bike
- * model, an active nearest showroom and (counter) an active branch. Each field
- * has one message, the same as the schema's for a value that is not an id.
+ * The one check of the records a pre-registration points at: a bike model on
+ * sale, an open nearest showroom and (counter) an open branch. An edit may
+ * `keep` what the entry already names, though it has been retired or closed
+ * since. Each field has one message, the same as the schema's for a value that
+ * is not an id.
  */
-export function referenceErrors(
-  exec: Executor,
-  refs: { bike_model_id?: number | null; nearest_branch_id?: number | null; branch_id?: number | null },
-): FieldErrors {
+export function referenceErrors(exec: Executor, refs: References, keep: References = {}): FieldErrors {
   const errors: FieldErrors = {};
-  const activeBranch = (id: number) =>
+  const openBranch = (id: number) =>
     !!exec
       .select({ id: branches.id })
       .from(branches)
-      .where(and(eq(branches.id, id), isNull(branches.deleted_at)))
+      .where(and(eq(branches.id, id), isNull(branches.deleted_at), isNull(branches.closed_at)))
       .get();
-  if (refs.bike_model_id) {
-    const model = exec
+  const onSale = (id: number) =>
+    !!exec
       .select({ id: bikeModels.id })
       .from(bikeModels)
-      .where(and(eq(bikeModels.id, refs.bike_model_id), isNull(bikeModels.deleted_at)))
+      .where(and(eq(bikeModels.id, id), isNull(bikeModels.deleted_at), isNull(bikeModels.retired_at)))
       .get();
-    if (!model) errors.bike_model_id = [M.bikeModel];
-  }
-  if (refs.nearest_branch_id && !activeBranch(refs.nearest_branch_id)) errors.nearest_branch_id = [M.nearestBranch];
-  if (refs.branch_id && !activeBranch(refs.branch_id)) errors.branch_id = [M.branch];
+  const bad = (key: keyof References, ok: (id: number) => boolean) => {
+    const id = refs[key];
+    return !!id && id !== keep[key] && !ok(id);
+  };
+  if (bad("bike_model_id", onSale)) errors.bike_model_id = [M.bikeModel];
+  if (bad("nearest_branch_id", openBranch)) errors.nearest_branch_id = [M.nearestBranch];
+  if (bad("branch_id", openBranch)) errors.branch_id = [M.branch];
   return errors;
 }
 

@@ -164,10 +164,14 @@ function resolveReferrer(
   return { registration_id: found.id, referred_by: input.referred_by ?? (reached ? found.name : null) };
 }
 
-/** Duplicate numbers and an unknown model as field errors, thrown together (nothing is written). */
-function checkFields(tx: Tx, numbers: Numbers, bikeModelId: number, exceptId: number | null) {
+/**
+ * Duplicate numbers and a model not on sale as field errors, thrown together
+ * (nothing is written). An edit may keep the model the registration already
+ * names, though it has been retired since.
+ */
+function checkFields(tx: Tx, numbers: Numbers, bikeModelId: number, exceptId: number | null, keepModel?: number) {
   const errors = duplicateErrors(tx, numbers, exceptId);
-  if (!findActiveBikeModel(bikeModelId)) errors.bike_model_id = [M.bikeModelMissing];
+  if (bikeModelId !== keepModel && !findActiveBikeModel(bikeModelId)) errors.bike_model_id = [M.bikeModelMissing];
   if (Object.keys(errors).length) throw new FailureError(fail.invalid(errors));
 }
 
@@ -326,7 +330,7 @@ export function updateRegistration(
     const before = reachable(tx, actor.scope, slug, "any");
     if (before.deleted_at) throw new FailureError(fail.conflict(M.deleted));
     const numbers = numbersOf(input, before.branch_id);
-    checkFields(tx, numbers, input.bike_model_id, before.id);
+    checkFields(tx, numbers, input.bike_model_id, before.id, before.bike_model_id);
     const ref =
       input.registration_id || input.referrer
         ? resolveReferrer(tx, actor.scope, input, before.phone, before.id)

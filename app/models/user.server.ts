@@ -399,7 +399,7 @@ export function userFormOptions(actor: { scope: Scope; permissions: readonly str
   const branchRows = db
     .select({ id: branches.id, title: branches.title })
     .from(branches)
-    .where(and(isNull(branches.deleted_at), branchCondition(branches.id, actor.scope)))
+    .where(and(isNull(branches.deleted_at), isNull(branches.closed_at), branchCondition(branches.id, actor.scope)))
     .orderBy(asc(branches.title), asc(branches.id))
     .all();
   const roleRows = listRoles()
@@ -475,7 +475,14 @@ function reachableUser(tx: Tx, scope: Scope, slug: string): User {
  * The branch a user is put in: head office any active branch or none; a
  * branch user always its own (an empty choice means its own).
  */
-function chooseBranch(tx: Tx, scope: Scope, wanted: number | undefined, errors: FieldErrors): number | null {
+/** The branch a user is given: an open one (a user may keep the branch they have, though closed since). */
+function chooseBranch(
+  tx: Tx,
+  scope: Scope,
+  wanted: number | undefined,
+  errors: FieldErrors,
+  current?: number | null,
+): number | null {
   if (scope.branchId !== null) {
     if (wanted !== undefined && wanted !== scope.branchId) errors.branch_id = [USER_ERRORS.otherBranch];
     return scope.branchId;
@@ -484,7 +491,13 @@ function chooseBranch(tx: Tx, scope: Scope, wanted: number | undefined, errors: 
   const found = tx
     .select({ id: branches.id })
     .from(branches)
-    .where(and(eq(branches.id, wanted), isNull(branches.deleted_at)))
+    .where(
+      and(
+        eq(branches.id, wanted),
+        isNull(branches.deleted_at),
+        wanted === current ? undefined : isNull(branches.closed_at),
+      ),
+    )
     .get();
   if (!found) errors.branch_id = [USER_MESSAGES.branch];
   return wanted;
@@ -612,7 +625,7 @@ export async function updateUser(
       throw new FailureError(fail.forbidden(USER_ERRORS.targetNotHeld));
     }
     const errors: FieldErrors = {};
-    const branchId = chooseBranch(tx, actor.scope, input.branch_id, errors);
+    const branchId = chooseBranch(tx, actor.scope, input.branch_id, errors, before.branch_id);
     if (input.role_id !== before.role_id) checkRole(tx, input.role_id, held, errors);
     if (emailTaken(tx, input.email, before.id)) errors.email = [USER_MESSAGES.emailTaken];
     if (input.password && before.id === actor.id) errors.password = [USER_ERRORS.ownPassword];

@@ -45,8 +45,9 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       send_sms: pre.send_sms ? "on" : "off",
       branch_id: pre.branch_id ? String(pre.branch_id) : "",
     },
-    bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
-    branches: user.scope.branchId === null ? listBranchOptions() : null,
+    // What the entry already names stays offered, though retired or closed since.
+    bikeModels: listBikeModels({ keep: pre.bike_model_id }).map((m) => ({ id: m.id, title: m.title })),
+    branches: user.scope.branchId === null ? listBranchOptions({ keep: pre.branch_id }) : null,
   };
 }
 

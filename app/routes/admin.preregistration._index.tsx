@@ -43,8 +43,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     table: listPreregistrations(user.scope, parseTableParams(params), filters),
     filterErrors: parsed.ok ? {} : parsed.errors,
     headOffice,
-    bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
-    branches: headOffice ? listBranchOptions() : null,
+    // Filters over past records offer retired models and closed branches too.
+    bikeModels: listBikeModels({ includeRetired: true }).map((m) => ({ id: m.id, title: m.title })),
+    branches: headOffice ? listBranchOptions({ includeClosed: true }) : null,
     statuses: PREREGISTRATION_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] })),
   };
 }

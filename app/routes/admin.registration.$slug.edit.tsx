@@ -46,7 +46,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       send_sms: reg.send_sms ? "on" : "",
       referred_by: reg.referred_by ?? "",
     },
-    bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
+    // The registration's own model stays offered, though retired since.
+    bikeModels: listBikeModels({ keep: reg.bike_model_id }).map((m) => ({ id: m.id, title: m.title })),
   };
 }
 

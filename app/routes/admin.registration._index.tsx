@@ -26,8 +26,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = parseRegistrationQuery(params);
   const page = {
     headOffice,
-    bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
-    branches: headOffice ? listBranchOptions() : null,
+    // Filters over past records offer retired models and closed branches too.
+    bikeModels: listBikeModels({ includeRetired: true }).map((m) => ({ id: m.id, title: m.title })),
+    branches: headOffice ? listBranchOptions({ includeClosed: true }) : null,
   };
   if (!query.ok) {
     const table = emptyTable<RegistrationRow>(params);

@@ -185,7 +185,7 @@ describe("a closed branch and a retired model", () => {
   // naming a closed showroom or a retired model is still accepted there. The form no longer offers them
   // (see above); this test turns green, and must then lose its `.fails`, once that check reads
   // findActiveBranch / findActiveBikeModel.
-  it.fails("are refused by a pre-registration that still names them", async () => {
+  it("are refused by a pre-registration that still names them", async () => {
     const pre = await createPreregistration(
       { channel: "public", address: "10.9.9.9" },
       publicPreregistrationSchema.parse({
