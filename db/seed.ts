@@ -12,6 +12,7 @@ import { setSetting } from "~/models/settings.server";
 import { createUser, roleBySlug } from "~/models/user.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { kathmanduDate, shiftDate } from "~/utils/time";
+import { seedAnalyticsHistory } from "./seed-analytics";
 import { seedCampaign } from "./seed-campaign";
 import { seedStaff } from "./seed-staff";
 import { seedVideos } from "./seed-videos";
@@ -159,6 +160,7 @@ export async function seed() {
   });
 
   await seedCampaign({ branches, models, today, yesterday: shiftDate(today, -1) });
+  seedAnalyticsHistory({ branches, models, today });
   await seedVideos();
   await seedStaff(branches, DEMO_PASSWORD);
 }
