@@ -35,7 +35,8 @@ export function daysBetween(from: string, to: string): number {
 }
 
 export const analyticsRangeSchema = z.object({ from: day(), to: day() }).superRefine((value, ctx) => {
-  if (!value.from || !value.to) return;
+  // Only two days that read are compared (a field's own message is enough otherwise).
+  if (!value.from || !value.to || !isCalendarDay(value.from) || !isCalendarDay(value.to)) return;
   if (value.to < value.from) ctx.addIssue({ code: "custom", path: ["to"], message: ANALYTICS_MESSAGES.toBeforeFrom });
   else if (daysBetween(value.from, value.to) > MAX_RANGE_DAYS)
     ctx.addIssue({ code: "custom", path: ["to"], message: ANALYTICS_MESSAGES.tooLong });
