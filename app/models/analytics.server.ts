@@ -12,10 +12,11 @@
  *   pre-registrations made in the range, those verified, and those bought
  *   (purchased with a registration that is not deleted);
  * - prize money: first thrill Rs 1000 for each pre-registration verified on the
- *   day that was shared; second and third thrill the draws of the day (the
- *   draw's Kathmandu date), split by the pool type and by outcome (a pool's
- *   prize, the fallback table, nothing); allowed = Σ count × amount of the
- *   pools dated in the range.
+ *   day that was shared; second thrill the draw of each pre-registration
+ *   verified on the day (drawn in the verification's transaction); third
+ *   thrill the coupon draws of the day (the draw's Kathmandu date); split by
+ *   pool type and outcome (a pool's prize, the fallback table, nothing);
+ *   allowed = Σ count × amount of the pools dated in the range.
  *
  * Scope: a branch user's figures cover its branch's registrations and test
  * rides, and the pre-registrations the branch owns: made at it, or made on the
@@ -24,10 +25,11 @@
  * and the branches add up to head office's totals. Pools: the branch's own.
  *
  * Cost: every query of a big table takes an indexed range of its created_at
- * (draws: their date, allocations: their date) and groups by the Kathmandu day
- * after, `date(created_at, '+5 hours', '+45 minutes')` (Kathmandu has had no
- * daylight saving since 1986). The breakdowns of a table come from one scan
- * grouped by (branch, model, source or mode) and folded here.
+ * (coupon draws: their date, pools: their date) and groups by the Kathmandu
+ * day after, `date(created_at, '+5 hours', '+45 minutes')` (Kathmandu has had
+ * no daylight saving since 1986). The breakdowns of a table come from one scan
+ * grouped by (branch, model, source or mode) and folded here. Queries run in
+ * slices of days with the event loop free between slices.
  */
 import { and, asc, count, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
@@ -36,6 +38,9 @@ import { percentChange } from "~/models/dashboard.server";
 import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES, FIRST_THRILL, type AllocationType } from "~/models/prize-constants";
 import { branchCondition, type Scope } from "~/models/scope.server";
 import { daysBetween, MAX_RANGE_DAYS, type AnalyticsRangeInput } from "~/schemas/analytics";
+import { SOURCE_OPTIONS } from "~/schemas/preregistration";
+import { PAYMENT_MODE_LABELS, PAYMENT_MODES, type PaymentMode } from "~/schemas/registration";
+import { kathmanduDate, kathmanduDayRange, now as clockNow, shiftDate } from "~/utils/time";
 import {
   rate,
   type Analytics,
@@ -50,9 +55,6 @@ import {
   type SourceRow,
   type ThrillRow,
 } from "./analytics";
-import { SOURCE_OPTIONS } from "~/schemas/preregistration";
-import { PAYMENT_MODE_LABELS, PAYMENT_MODES, type PaymentMode } from "~/schemas/registration";
-import { kathmanduDate, kathmanduDayRange, now as clockNow, shiftDate } from "~/utils/time";
 
 const { preregistrations: P, registrations: R, testRides: T, draws: D, allocations: A, branches, bikeModels } = schema;
 
@@ -68,7 +70,7 @@ const num = (v: unknown) => Number(v ?? 0);
  * nearest showroom. Two indexable terms ((branch_id, created_at) and
  * (nearest_branch_id, created_at)), so SQLite answers the OR with two range scans.
  */
-export function preregistrationOwnerScope(scope: Scope): SQL | undefined {
+function preregistrationOwnerScope(scope: Scope): SQL | undefined {
   if (scope.branchId === null) return undefined;
   return or(eq(P.branch_id, scope.branchId), and(isNull(P.branch_id), eq(P.nearest_branch_id, scope.branchId)));
 }
@@ -101,7 +103,7 @@ function firstCreated(table: typeof P | typeof R | typeof T, where: (SQL | undef
 }
 
 /** The Kathmandu day of the first record the scope sees (pre-registration, registration or test ride), or null. */
-export function campaignStart(scope: Scope): string | null {
+function campaignStart(scope: Scope): string | null {
   const firsts = [
     firstCreated(P, [preregistrationOwnerScope(scope)]),
     firstCreated(R, [branchCondition(R.branch_id, scope)]),
@@ -138,7 +140,7 @@ export function resolveRange(
 // ---------------------------------------------------------------- reading in slices
 
 /** Days per slice: each query reads at most this many days at once, then the event loop runs. */
-export const SLICE_DAYS = 7;
+const SLICE_DAYS = 7;
 
 /** Lets other requests and timers run between two slices. */
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
