@@ -3,7 +3,7 @@
 // does not read shows its message and the campaign so far; staff without send-sms are turned away.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
-import { login, readDb, USERS } from "./helpers";
+import { isJs, login, readDb, USERS } from "./helpers";
 
 const CHARTS = [
   /^Daily pre-registrations, verifications, registrations and test rides/,
@@ -157,7 +157,8 @@ test("staff without send-sms are sent to the dashboard", async ({ page }) => {
   await expect(page.locator(".toast")).toContainText("permission");
 });
 
-test("the page has no accessibility violations that axe finds", async ({ page }) => {
+test("the page has no accessibility violations that axe finds", async ({ page }, info) => {
+  test.skip(!isJs(info.project.name), "axe runs as a script in the page; the markup is the same without JavaScript");
   await login(page, USERS.admin);
   await page.goto("/admin/analytics");
   const results = await new AxeBuilder({ page }).include(".analytics").withTags(["wcag2a", "wcag2aa"]).analyze();
