@@ -12,6 +12,7 @@ import { setSetting } from "~/models/settings.server";
 import { createUser, roleBySlug } from "~/models/user.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { kathmanduDate, shiftDate } from "~/utils/time";
+import { seedAnalyticsHistory } from "./seed-analytics";
 import { seedCampaign } from "./seed-campaign";
 import { seedCatalogue } from "./seed-catalogue";
 import { seedStaff } from "./seed-staff";
@@ -160,6 +161,7 @@ export async function seed() {
   });
 
   await seedCampaign({ branches, models, today, yesterday: shiftDate(today, -1) });
+  seedAnalyticsHistory({ branches, models, today });
   await seedVideos();
   await seedStaff(branches, DEMO_PASSWORD);
   await seedCatalogue();
