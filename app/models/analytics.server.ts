@@ -3,7 +3,7 @@
  * for a range of Asia/Kathmandu days: the daily series, the funnel, the prize
  * money against what the schemes allow, the breakdowns by branch, bike model,
  * source and payment mode, and the change against the previous period of the
- * same length. Rules: docs/decisions/0013-analytics.md.
+ * same length. Rules: docs/decisions/0014-analytics.md.
  *
  * What each figure counts (deleted records never count):
  * - pre-registrations, registrations, test rides: made (created_at) on the day;
