@@ -4,7 +4,7 @@
  */
 import { db } from "@db/index";
 import { wakeSmsWorker } from "./sms.server";
-import { findUserByEmail, setPassword } from "./user.server";
+import { findUserByEmail, passwordProblem, setPassword } from "./user.server";
 import { checkCodeIn, issueCodeIn } from "./otp.server";
 import type { Actor } from "./audit.server";
 import { fail, type Failure } from "./failure";
@@ -34,7 +34,7 @@ export async function requestPasswordReset(email: string): Promise<void> {
   if (issued.ok) wakeSmsWorker();
 }
 
-export type ResetResult = { ok: true } | (Failure & { field: "code" });
+export type ResetResult = { ok: true } | (Failure & { field: "code" | "password" });
 
 /** Checks the code and sets the new password; every session and token of the user ends. */
 export async function resetPassword(
@@ -43,6 +43,9 @@ export async function resetPassword(
   password: string,
   address: string | null,
 ): Promise<ResetResult> {
+  // The same password rules as everywhere (not common, not the e-mail), before the code is used up.
+  const problem = await passwordProblem(password, email);
+  if (problem) return { ...fail.field("password", problem), field: "password" };
   const user = findUserByEmail(email);
   const check = user
     ? db.transaction((tx) => checkCodeIn(tx, { purpose: "password_reset", subjectId: user.id, code }), {

@@ -5,7 +5,10 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FieldError } from "~/components/Field";
 import { requestPasswordReset, resetPassword } from "~/models/password-reset.server";
 import { resetPasswordSchema, resetRequestSchema } from "~/schemas/auth";
-import { hit, tooManyMessage } from "~/utils/rate-limit.server";
+import { fail } from "~/models/failure";
+import { clientAddress } from "~/utils/auth.server";
+import { readForm } from "~/utils/body.server";
+import { hit } from "~/utils/rate-limit.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
 import { redirect } from "@remix-run/node";
 
@@ -19,37 +22,36 @@ export async function loader({ request }: LoaderFunctionArgs) {
   });
 }
 
-export async function action({ request, context }: ActionFunctionArgs) {
-  const form = await request.formData();
-  const byAddress = await hit("reset-ip", context.clientAddress);
+const HIDE = ["password", "password_confirmation"];
+
+export async function action({ request }: ActionFunctionArgs) {
+  const form = await readForm(request);
+  const address = clientAddress(request);
+  const byAddress = hit("reset-ip", address);
+  const limited = byAddress.ok ? null : fail.rateLimited(byAddress.retryAfterSeconds);
+  const headers = limited ? { "Retry-After": String(limited.retryAfterSeconds) } : undefined;
   if (form.get("intent") === "send") {
     const submission = parseWithZod(form, { schema: resetRequestSchema });
-    if (submission.status !== "success") return Response.json(submission.reply(), { status: 400 });
-    if (!byAddress.ok)
-      return Response.json(submission.reply({ formErrors: [tooManyMessage(byAddress.retryAfterSeconds)] }), {
-        status: 429,
-      });
-    const byAccount = await hit("reset-account", submission.value.email);
+    if (submission.status !== "success") return Response.json(submission.reply(), { status: 422 });
+    if (limited) return Response.json(submission.reply({ formErrors: [limited.message] }), { status: 429, headers });
+    const byAccount = hit("reset-account", submission.value.email);
     if (byAccount.ok) await requestPasswordReset(submission.value.email);
     return redirect(`/reset-password?step=code&email=${encodeURIComponent(submission.value.email)}`);
   }
   const submission = parseWithZod(form, { schema: resetPasswordSchema });
-  if (submission.status !== "success")
-    return Response.json(submission.reply({ hideFields: ["password", "password_confirmation"] }), { status: 400 });
-  if (!byAddress.ok)
-    return Response.json(submission.reply({ formErrors: [tooManyMessage(byAddress.retryAfterSeconds)] }), {
+  if (submission.status !== "success") return Response.json(submission.reply({ hideFields: HIDE }), { status: 422 });
+  if (limited) {
+    return Response.json(submission.reply({ formErrors: [limited.message], hideFields: HIDE }), {
       status: 429,
+      headers,
     });
+  }
   const { email, code, password } = submission.value;
-  const result = await resetPassword(email, code, password, context.clientAddress);
+  const result = await resetPassword(email, code, password, address);
   if (!result.ok) {
-    return Response.json(
-      submission.reply({
-        fieldErrors: { [result.field]: [result.message] },
-        hideFields: ["password", "password_confirmation"],
-      }),
-      { status: 400 },
-    );
+    return Response.json(submission.reply({ fieldErrors: { [result.field]: [result.message] }, hideFields: HIDE }), {
+      status: 422,
+    });
   }
   return redirectWithToast("/login", success("Your password has been changed. Please sign in."));
 }

@@ -27,9 +27,9 @@ test("every sidebar link opens a page inside the back-office shell", async ({ pa
   }
 });
 
-test("a back-office URL not built yet is a 404 inside the shell; the public 404 stays outside", async ({ page }) => {
+test("an unknown back-office URL is a 404 inside the shell; the public 404 stays outside", async ({ page }) => {
   await login(page, USERS.admin);
-  for (const path of ["/admin/sms", "/admin/analytics", "/admin/settings", "/admin/no-such-screen"]) {
+  for (const path of ["/admin/no-such-screen", "/admin/no-such/deeper", "/admin/nothing-here-either"]) {
     const res = await page.goto(path);
     expect(res?.status(), path).toBe(404);
     await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
@@ -41,7 +41,7 @@ test("a back-office URL not built yet is a 404 inside the shell; the public 404 
   await expect(page.getByRole("navigation", { name: "Back office" })).toHaveCount(0);
 });
 
-test("signed out, a back-office URL not built yet still asks for the login first", async ({ page }) => {
-  await page.goto("/admin/sms");
-  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fadmin%2Fsms$/);
+test("signed out, an unknown back-office URL still asks for the login first", async ({ page }) => {
+  await page.goto("/admin/no-such-screen");
+  await expect(page).toHaveURL(/\/login\?redirectTo=%2Fadmin%2Fno-such-screen$/);
 });

@@ -63,7 +63,19 @@ describe("password reset", () => {
       password: "other-pass-123",
       password_confirmation: "other-pass-123",
     });
-    expect(again.status).toBe(400);
+    expect(again.status).toBe(422);
+  });
+
+  it("refuses a commonly used password before using up the code", async () => {
+    const res = await post({
+      intent: "reset",
+      email: "reset@example.test",
+      code: "123456",
+      password: "password123",
+      password_confirmation: "password123",
+    });
+    expect(res.status).toBe(422);
+    expect(JSON.stringify(await res.json())).toMatch(/common/i);
   });
 
   it("answers the same for an unknown e-mail and sends nothing", async () => {
