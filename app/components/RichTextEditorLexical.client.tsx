@@ -80,6 +80,8 @@ export default function RichTextEditorLexical({ textarea, labelId, describedBy, 
       $getRoot().clear().select();
       $insertNodes(nodes);
       if ($getRoot().getChildrenSize() === 0) $getRoot().append($createParagraphNode());
+      // No selection yet: an editor that opens with one takes the focus and scrolls the page to itself.
+      $setSelection(null);
     },
   };
   return (

@@ -19,6 +19,7 @@ import {
   DEFAULT_CLOSED_MESSAGE,
   SETTING_FIELDS,
   settingsFormSchema,
+  TEXT_FIELDS,
   withClearedFields,
   type SettingField,
 } from "~/schemas/settings";
@@ -27,6 +28,7 @@ import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseValue } from "~/utils/body.server";
 import { replyFailure } from "~/utils/http.server";
 import { can, permissionRefusal } from "~/utils/permissions";
+import { htmlForEditing } from "~/utils/rich-text";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
@@ -42,8 +44,10 @@ export const links: LinksFunction = () => [...catalogueLinks(), { rel: "styleshe
 
 /** The page's values as the form shows them (text). */
 function formValues(s: ReturnType<typeof readSettings>): Record<SettingField, string> {
+  const texts = Object.fromEntries(TEXT_FIELDS.map((k) => [k, htmlForEditing(s[k])]));
   return {
     ...s,
+    ...texts,
     logo: s.logo ? String(s.logo) : "",
     video: s.video ?? "",
     registration_open: String(s.registration_open),

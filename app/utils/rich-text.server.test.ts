@@ -7,7 +7,7 @@ import { withDOM } from "@lexical/headless/dom";
 import { $generateHtmlFromNodes, $generateNodesFromDOM } from "@lexical/html";
 import { $getRoot, $insertNodes } from "lexical";
 import { describe, expect, it } from "vitest";
-import { safeLinkUrl } from "./rich-text";
+import { htmlForEditing, safeLinkUrl } from "./rich-text";
 import { RICH_TEXT_NODES, $richTextHtml } from "./rich-text-lexical";
 import { plainTextToHtml, sanitizeRichText, toStoredHtml } from "./rich-text.server";
 
@@ -163,6 +163,13 @@ describe("toStoredHtml: the stored form of any submitted text", () => {
       '<h3>Prizes</h3><ol start="2"><li><strong>Rs. 5,000</strong> <a href="https://www.example.com" rel="noopener noreferrer" target="_blank">details</a></li><li>नगद छुट<br />दोस्रो लाइन</li></ol><p>end</p>',
     );
     expect(await toStoredHtml(once)).toBe(once);
+    // Laid out one block per line for the textarea, and saved unchanged: the same HTML.
+    expect(htmlForEditing(once)).toBe(
+      '<h3>Prizes</h3>\n<ol start="2">\n<li><strong>Rs. 5,000</strong> <a href="https://www.example.com" rel="noopener noreferrer" target="_blank">details</a></li>\n<li>नगद छुट<br />दोस्रो लाइन</li>\n</ol>\n<p>end</p>',
+    );
+    expect(await toStoredHtml(htmlForEditing(once))).toBe(once);
+    const nested = "<ul><li>a<ul><li>b</li></ul></li><li>c</li></ul>";
+    expect(await toStoredHtml(htmlForEditing(nested))).toBe(nested);
   });
 
   it("the editor opens the stored HTML and writes it back unchanged (the same nodes and writer as the browser)", async () => {
@@ -189,7 +196,7 @@ describe("toStoredHtml: the stored form of any submitted text", () => {
     expect(await toStoredHtml(written.lexical)).toBe(stored);
   });
 
-  it("whatever is sent, what is stored is harmless, stable and keeps its words (property)", async () => {
+  it("whatever is sent, what is stored is harmless, stable (also as laid out for the textarea) and keeps its words (property)", async () => {
     const markup = [
       "<p>",
       "</p>",
@@ -227,6 +234,7 @@ describe("toStoredHtml: the stored form of any submitted text", () => {
         const stored = await toStoredHtml(pieces.join(""));
         expectHarmless(stored);
         expect(await toStoredHtml(stored)).toBe(stored);
+        expect(await toStoredHtml(htmlForEditing(stored))).toBe(stored);
         if (pieces.includes("नेपाली") && keepsWords(pieces)) expect(stored).toContain("नेपाली");
       }),
       { numRuns: 150 },

@@ -57,3 +57,15 @@ export const opensInNewTab = (href: string) => /^https?:/i.test(href);
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
+
+/**
+ * Stored HTML laid out for reading in a textarea (the settings screen without
+ * JavaScript): one block, list and item per line. Line breaks between blocks
+ * mean nothing in HTML, so saving it unchanged stores the same HTML.
+ */
+export function htmlForEditing(html: string): string {
+  return html
+    .replace(/(<\/(p|h[2-4]|li|ul|ol)>)(?!\n)/g, "$1\n")
+    .replace(/(<(ul|ol)[^>]*>)(?!\n)/g, "$1\n")
+    .trim();
+}
