@@ -4,7 +4,7 @@
  * message.
  *
  * Every read of the public site goes through the functions here
- * (`publicSettings`, `settingsText`, `isRegistrationOpen`,
+ * (`publicSettings`, `settingsText`, `isRegistrationOpen`, `landingSettings`,
  * `closedMessage`), so a cache of public reads belongs here too. A change
  * (`updateSettings`) is written with one audit row per changed setting, before
  * and after, in its own transaction: that trail is the settings' history, and
@@ -65,9 +65,6 @@ export function getSettings(keys: string[], exec: Executor = db): Record<string,
   }
   return out;
 }
-
-/** Public texts: `scheme`, `terms`, `policy` (HTML, English) with `_ne` twins in Nepali. */
-export const TEXT_KEYS = TEXT_FIELDS;
 
 export function isRegistrationOpen(): boolean {
   return getSetting<unknown>("registration_open", true) !== false;
