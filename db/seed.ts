@@ -8,13 +8,13 @@ import sharp from "sharp";
 import { count } from "drizzle-orm";
 import { getDb, schema } from "./index";
 import { storeImage } from "~/models/file.server";
-import { setSetting } from "~/models/settings.server";
 import { createUser, roleBySlug } from "~/models/user.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { kathmanduDate, shiftDate } from "~/utils/time";
 import { seedAnalyticsHistory } from "./seed-analytics";
 import { seedCampaign } from "./seed-campaign";
 import { seedCatalogue } from "./seed-catalogue";
+import { seedSettings } from "./seed-settings";
 import { seedStaff } from "./seed-staff";
 import { seedVideos } from "./seed-videos";
 
@@ -111,30 +111,7 @@ export async function seed() {
     password: DEMO_PASSWORD,
   });
 
-  setSetting(
-    "scheme",
-    "<h2>The Thrill Scheme</h2><p>Pre-register, verify your phone and win a cash discount of up to Rs. 50,000 on your new bike. Share the campaign on social media for a further Rs. 1,000.</p>",
-  );
-  setSetting(
-    "scheme_ne",
-    "<h2>थ्रिल योजना</h2><p>पूर्व-दर्ता गर्नुहोस्, आफ्नो फोन प्रमाणित गर्नुहोस् र नयाँ बाइकमा रु. ५०,००० सम्मको नगद छुट जित्नुहोस्।</p>",
-  );
-  setSetting(
-    "terms",
-    "<h2>Terms and Conditions</h2><ol><li>One pre-registration per phone number.</li><li>Prizes are cash discounts on a purchase at an authorised showroom.</li><li>The company's decision is final.</li></ol>",
-  );
-  setSetting(
-    "terms_ne",
-    "<h2>नियम तथा सर्तहरू</h2><ol><li>एक फोन नम्बरमा एउटा मात्र पूर्व-दर्ता।</li><li>पुरस्कार अधिकृत शोरुममा खरिदमा नगद छुट हो।</li></ol>",
-  );
-  setSetting(
-    "policy",
-    "<h2>Privacy Policy</h2><p>We use your phone number to verify your entry and to contact you about the campaign. We do not sell your data.</p>",
-  );
-  setSetting(
-    "policy_ne",
-    "<h2>गोपनीयता नीति</h2><p>हामी तपाईंको फोन नम्बर प्रविष्टि प्रमाणित गर्न र अभियानबारे सम्पर्क गर्न प्रयोग गर्छौं।</p>",
-  );
+  await seedSettings();
 
   const today = kathmanduDate();
   const testRideNames = ["Anil Shrestha", "Bimala Gurung", "Chandra Rai", "Deepa Thapa", "Eshan Karki", "Firoj Ansari"];

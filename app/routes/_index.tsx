@@ -7,6 +7,7 @@ import { PublicShell } from "~/components/public/PublicShell";
 import { PREREG_SCRIPT } from "~/components/public/scripts";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
+import { landingSettings } from "~/models/settings.server";
 import { t } from "~/utils/i18n";
 
 export const handle = { scripts: false };
@@ -20,9 +21,11 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 /** The landing page: "Share It. Win It.", the campaign state, links to every public modal, and the pre-registration form. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const utm = new URL(request.url).searchParams.get("utm_source")?.slice(0, 100) ?? "";
+  const chrome = publicChrome(request);
   return data(
     {
-      chrome: publicChrome(request),
+      chrome,
+      ...landingSettings(chrome.lang),
       models: listBikeModels().map(({ id, title }) => ({ id, title })),
       branches: listBranchOptions(),
       formToken: newFormToken(),
@@ -34,7 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export default function Landing() {
-  const { chrome, models, branches, formToken, captchaSiteKey, utm } = useLoaderData<typeof loader>();
+  const { chrome, models, branches, formToken, captchaSiteKey, utm, video, closedMessage } =
+    useLoaderData<typeof loader>();
   const { lang, registrationOpen: open } = chrome;
   const book = `/book-a-ride${utm ? `?${new URLSearchParams({ utm_source: utm })}` : ""}`;
   return (
@@ -43,6 +47,7 @@ export default function Landing() {
         <p className={`state ${open ? "open" : "closed"}`}>
           {open ? t(lang, "landing.open") : t(lang, "landing.closed")}
         </p>
+        {!open && closedMessage ? <p className="banner banner-closed">{closedMessage}</p> : null}
         <h1 id="hero-title">{t(lang, "site.title")}</h1>
         <p>{t(lang, "landing.tagline")}</p>
         <p>{t(lang, "landing.bonus")}</p>
@@ -77,6 +82,13 @@ export default function Landing() {
               {t(lang, "nav.privacy")}
             </a>
           </li>
+          {video ? (
+            <li>
+              <a href={video} target="_blank" rel="noopener noreferrer">
+                {t(lang, "nav.video")}
+              </a>
+            </li>
+          ) : null}
           <li>
             <a href={book} data-modal="">
               {t(lang, "nav.book")}

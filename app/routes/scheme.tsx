@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData } from "@remix-run/react";
 import { publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
-import { settingsText } from "~/components/public/rich-text.server";
+import { settingsText } from "~/models/settings.server";
 import { TextModal } from "~/components/public/TextModal";
 import { t } from "~/utils/i18n";
 

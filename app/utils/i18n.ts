@@ -23,6 +23,7 @@ const en = {
   "nav.privacy": "Privacy Policy",
   "nav.book": "Book a Ride",
   "nav.preregister": "Pre-Register",
+  "nav.video": "Watch the Video",
 
   "common.close": "Close",
   "common.back": "Back",
@@ -150,6 +151,7 @@ const ne: Record<TextKey, string> = {
   "nav.privacy": "गोपनीयता नीति",
   "nav.book": "राइड बुक गर्नुहोस्",
   "nav.preregister": "पूर्व-दर्ता गर्नुहोस्",
+  "nav.video": "भिडियो हेर्नुहोस्",
 
   "common.close": "बन्द गर्नुहोस्",
   "common.back": "पछाडि",

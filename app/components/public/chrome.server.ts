@@ -2,6 +2,7 @@
  * What every public page needs around its content: the visitor's language,
  * the logo, the footer links, the brand website and the campaign state.
  */
+import { cachedPublic } from "~/models/public-cache.server";
 import { getSetting, publicSettings } from "~/models/settings.server";
 import { fileUrl } from "~/models/file.server";
 import { config } from "~/utils/config.server";
@@ -36,8 +37,10 @@ function currentPath(url: URL): string {
 export function publicChrome(request: Request): Chrome {
   const url = new URL(request.url);
   const settings = publicSettings();
-  const social = getSetting<unknown>("social_links", null);
-  const website = getSetting<unknown>("website", null);
+  const { social, website } = cachedPublic("settings:links", () => ({
+    social: getSetting<unknown>("social_links", null),
+    website: getSetting<unknown>("website", null),
+  }));
   return {
     lang: getLanguage(request),
     path: currentPath(url),
