@@ -1,0 +1,59 @@
+/**
+ * A broadcast's progress, as the history and the broadcast's page show it,
+ * and the refresh that keeps its counts moving: with JavaScript the page
+ * reloads its data every few seconds while a broadcast is on its way; without
+ * it, a Refresh link.
+ */
+import { Link, useLocation, useRevalidator } from "@remix-run/react";
+import { useEffect } from "react";
+import { useHydrated } from "~/components/useHydrated";
+import type { BroadcastStatus, BroadcastView } from "~/models/broadcast.server";
+
+export const STATUS_LABELS: Record<BroadcastStatus, string> = {
+  preparing: "Queueing",
+  sending: "Sending",
+  done: "Done",
+};
+
+export function StatusBadge({ status }: { status: BroadcastStatus }) {
+  return <span className={`badge broadcast-${status}`}>{STATUS_LABELS[status]}</span>;
+}
+
+/** Sent, failed and waiting out of the total, as a bar and in words. */
+export function Progress({ b }: { b: Pick<BroadcastView, "total" | "sent" | "failed" | "queued"> }) {
+  const pct = (n: number) => (b.total ? Math.min(100, (n / b.total) * 100) : 0);
+  return (
+    <span className="broadcast-progress">
+      <span className="bar" aria-hidden="true">
+        <span className="sent" style={{ width: `${pct(b.sent)}%` }} />
+        <span className="failed" style={{ width: `${pct(b.failed)}%` }} />
+      </span>
+      <span className="counts">
+        {b.sent.toLocaleString("en")} sent · {b.failed.toLocaleString("en")} failed · {b.queued.toLocaleString("en")}{" "}
+        queued
+      </span>
+    </span>
+  );
+}
+
+/** Reloads the page's data every `ms` while `active` (JavaScript); a Refresh link without it. */
+export function LiveRefresh({ active, ms = 2000 }: { active: boolean; ms?: number }) {
+  const hydrated = useHydrated();
+  const { revalidate, state } = useRevalidator();
+  const location = useLocation();
+  useEffect(() => {
+    if (!active) return;
+    const timer = setInterval(() => {
+      if (document.visibilityState === "visible" && state === "idle") revalidate();
+    }, ms);
+    return () => clearInterval(timer);
+  }, [active, ms, revalidate, state]);
+  if (!active) return null;
+  return hydrated ? (
+    <small className="live">Updating while it sends…</small>
+  ) : (
+    <Link to={`${location.pathname}${location.search}`} className="button" reloadDocument>
+      Refresh
+    </Link>
+  );
+}
