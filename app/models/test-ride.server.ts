@@ -25,7 +25,9 @@ import { displayDateTime, kathmanduBounds, nowIso } from "~/utils/time";
 import { findActiveBikeModel } from "./bike-model.server";
 import { narrowBooking, type BookingBranch } from "./booking-cascade";
 import { listBranches } from "./branch.server";
+import { referralFor } from "./referrer.server";
 import { branchCondition, type Scope, type ScopedActor } from "./scope.server";
+import type { Referral } from "~/utils/share-link.server";
 
 export type { TestRideFilters };
 
@@ -223,6 +225,8 @@ export type BookingOptions = {
    * are kept when the booking is refused.
    */
   charge?: (tx: Tx) => Failure | null;
+  /** The share link the visitor came through (its cookie): the booking records that customer as referrer. */
+  referral?: Referral | null;
 };
 
 /**
@@ -249,6 +253,7 @@ export function bookTestRide(
     if (!byPhone.ok) return fail.rateLimited(byPhone.retryAfterSeconds);
 
     const [first_name, ...rest] = value.name.split(" ");
+    const referred = referralFor(tx, options.referral, value.phone);
     const testRide = tx
       .insert(testRides)
       .values({
@@ -264,7 +269,8 @@ export function bookTestRide(
         state: value.state,
         district: value.district,
         city: value.city,
-        utm_source: value.utm_source ?? null,
+        utm_source: value.utm_source ?? referred?.utm_source ?? null,
+        referrer_id: referred?.referrer_id ?? null,
         form_token: value.form_token ?? null,
         created_at: nowIso(),
       })

@@ -7,6 +7,7 @@ import { clientAddress } from "~/utils/auth.server";
 import { BODY_LIMITS, readApiBody } from "~/utils/body.server";
 import { fileField } from "~/utils/echo.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { referralOf } from "~/utils/share-link.server";
 
 export async function loader() {
   return methodNotAllowed();
@@ -30,7 +31,7 @@ export async function action({ request }: ActionFunctionArgs) {
   });
   if (!parsed.ok) return apiFailure(parsed);
   const result = await createPreregistration(
-    { channel: "public", address },
+    { channel: "public", address, referral: referralOf(request) },
     parsed.value,
     { file: fileField(body.kind === "form" ? body.form : null, "screenshot"), ref: parsed.value.screenshot_ref },
     { formToken: request.headers.get("Idempotency-Key") },
