@@ -12,6 +12,7 @@ import { setSetting } from "~/models/settings.server";
 import { createUser, roleBySlug } from "~/models/user.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { kathmanduDate, shiftDate } from "~/utils/time";
+import { seedBroadcast } from "./seed-broadcast";
 import { seedCampaign } from "./seed-campaign";
 import { seedStaff } from "./seed-staff";
 import { seedVideos } from "./seed-videos";
@@ -161,6 +162,7 @@ export async function seed() {
   await seedCampaign({ branches, models, today, yesterday: shiftDate(today, -1) });
   await seedVideos();
   await seedStaff(branches, DEMO_PASSWORD);
+  await seedBroadcast(branches, models);
 }
 
 async function main() {
