@@ -129,7 +129,7 @@ export default function Sms() {
           recordsFiltered={table.recordsFiltered}
           start={Number(params.get("start") ?? 0) || 0}
           search={params.get("search") ?? ""}
-          searchLabel="Message"
+          searchLabel="Text"
           columns={[
             { key: "created_at", header: "Date", render: (b) => displayDateTime(b.created_at) },
             { key: "created_by", header: "Sent by", render: (b) => b.created_by?.name ?? "—" },

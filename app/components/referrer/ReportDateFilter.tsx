@@ -19,15 +19,17 @@ export function ReportDateFilter({ name, label, errors }: { name: string; label:
   const text = useRef<HTMLInputElement>(null);
   const value = asSlashes(params.get(name) ?? "");
   const errorId = `filter-${name}-error`;
+  const labelId = `filter-${name}-label`;
   const invalid = errors?.length ? { "aria-invalid": true as const, "aria-describedby": errorId } : {};
   return (
     <label className={`report-date${errors?.length ? " invalid" : ""}`}>
-      <span>{label}</span>
+      <span id={labelId}>{label}</span>
       <span className="report-date-inputs">
         <input
           ref={text}
           type="text"
           name={name}
+          aria-labelledby={labelId}
           defaultValue={value}
           placeholder="yyyy/MM/dd"
           inputMode="numeric"
@@ -38,7 +40,7 @@ export function ReportDateFilter({ name, label, errors }: { name: string; label:
         {hydrated ? (
           <input
             type="date"
-            aria-label={`${label}: pick a date`}
+            aria-label={`Pick the ${label} date`}
             defaultValue={asDashes(value)}
             onChange={(e) => {
               if (text.current) text.current.value = asSlashes(e.currentTarget.value);
