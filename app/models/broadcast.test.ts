@@ -5,8 +5,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { broadcastSchema, type BroadcastInput } from "~/schemas/broadcast";
 import { parseTableParams } from "~/utils/datatable.server";
-import { randomSlug } from "~/utils/crypto.server";
-import { makeBikeModel, makeBranch, makePreregistration, nextPhone } from "../../tests/fixtures";
+import { makeBranch, makePreregistration } from "../../tests/fixtures";
+import { makeRegistration } from "../../tests/referral-fixtures";
 import {
   getBroadcast,
   listBroadcasts,
@@ -29,43 +29,6 @@ const headOffice: ScopedActor = { id: null, email: "ho@example.test", address: "
 
 const input = (values: Record<string, unknown>): BroadcastInput => broadcastSchema.parse(values);
 
-let model: number;
-let seq = 0;
-
-/** A live registration (with its purchased pre-registration) at a branch. */
-function makeRegistration(branchId: number, over: Partial<typeof schema.registrations.$inferInsert> = {}) {
-  const phone = over.phone ?? nextPhone();
-  const pre = makePreregistration({
-    phone,
-    is_verified: true,
-    purchased: true,
-    status: "purchased",
-    branch_id: branchId,
-  });
-  seq++;
-  return db
-    .insert(schema.registrations)
-    .values({
-      slug: randomSlug(),
-      bill_no: `B${branchId}-${seq}`,
-      name: `Customer ${seq}`,
-      address: "Kathmandu",
-      citizenship_no: `C${seq}`,
-      phone,
-      bike_model_id: model,
-      engine_no: `EN${seq}-${randomSlug().slice(0, 6)}`,
-      chasis_no: `CH${seq}-${randomSlug().slice(0, 6)}`,
-      registration_no: `RN${seq}-${randomSlug().slice(0, 6)}`,
-      branch_id: branchId,
-      preregistration_id: pre.id,
-      purchase_date: "2026-01-01",
-      coupon_code: `TH-${randomSlug().slice(0, 9)}`,
-      ...over,
-    })
-    .returning()
-    .get();
-}
-
 const messagesOf = (id: number) => db.select().from(M).where(eq(M.broadcast_id, id)).orderBy(M.to).all();
 
 async function sendAndStore(actor: ScopedActor, values: Record<string, unknown>) {
@@ -74,10 +37,6 @@ async function sendAndStore(actor: ScopedActor, values: Record<string, unknown>)
   await prepareBroadcast(sent.broadcast.id);
   return getBroadcast(actor.scope, sent.broadcast.id)!;
 }
-
-beforeAll(() => {
-  model = makeBikeModel().id;
-});
 
 beforeEach(() => {
   db.delete(M).run();
