@@ -57,11 +57,16 @@ const list = (value: unknown): unknown[] => {
   return Array.isArray(value) ? value : [value];
 };
 
-/** A list of ids; a value that is not an id is reported with `message`. */
+const isId = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n > 0;
+
+/** A list of ids; a value that is not an id is reported under the field itself with `message`. */
 const idList = (message: string) =>
   z.preprocess(
     (v) => list(v).map((x) => toNumber(x)),
-    z.array(z.number({ error: message }).refine((n) => Number.isSafeInteger(n) && n > 0, { error: message })),
+    z
+      .array(z.unknown())
+      .refine((ids) => ids.every(isId), { error: message })
+      .transform((ids) => ids as number[]),
   );
 
 /**
