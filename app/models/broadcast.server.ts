@@ -76,25 +76,36 @@ export type Audience = {
   cutoff: string;
 };
 
-/** The next `limit` distinct phones after `after` of one source, in phone order (valid or not). */
-type Arm = (exec: Executor, after: string, limit: number) => string[];
+/**
+ * One source of phones: the next `limit` distinct phones after `after`, in
+ * phone order (valid or not). `query` is the SQL it runs (none for a typed list).
+ */
+type Arm = {
+  next: (exec: Executor, after: string, limit: number) => string[];
+  query?: (exec: Executor, after: string, limit: number) => { toSQL(): { sql: string; params: unknown[] } };
+};
 
 function registrationArm(cond: SQL | undefined, cutoff: string): Arm {
-  return (exec, after, limit) =>
+  const query = (exec: Executor, after: string, limit: number) =>
     exec
       .select({ phone: R.phone })
       .from(R)
       .where(and(gt(R.phone, after), isNull(R.deleted_at), sql`${R.created_at} <= ${cutoff}`, cond))
       .groupBy(R.phone)
       .orderBy(R.phone)
-      .limit(limit)
-      .all()
-      .map((r) => r.phone);
+      .limit(limit);
+  return {
+    query,
+    next: (exec, after, limit) =>
+      query(exec, after, limit)
+        .all()
+        .map((r) => r.phone),
+  };
 }
 
 function preregistrationArm(cond: SQL | undefined, cutoff: string): Arm {
   // (campaign, phone) is unique: one range of preregistrations_phone_unique, in phone order.
-  return (exec, after, limit) =>
+  const query = (exec: Executor, after: string, limit: number) =>
     exec
       .select({ phone: P.phone })
       .from(P)
@@ -109,21 +120,28 @@ function preregistrationArm(cond: SQL | undefined, cutoff: string): Arm {
         ),
       )
       .orderBy(P.phone)
-      .limit(limit)
-      .all()
-      .map((r) => r.phone);
+      .limit(limit);
+  return {
+    query,
+    next: (exec, after, limit) =>
+      query(exec, after, limit)
+        .all()
+        .map((r) => r.phone),
+  };
 }
 
 function listArm(sorted: string[]): Arm {
-  return (_exec, after, limit) => {
-    let lo = 0;
-    let hi = sorted.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (sorted[mid] <= after) lo = mid + 1;
-      else hi = mid;
-    }
-    return sorted.slice(lo, lo + limit);
+  return {
+    next: (_exec, after, limit) => {
+      let lo = 0;
+      let hi = sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (sorted[mid] <= after) lo = mid + 1;
+        else hi = mid;
+      }
+      return sorted.slice(lo, lo + limit);
+    },
   };
 }
 
@@ -143,8 +161,11 @@ function armsOf(a: Audience): Arm[] {
   const ids = branchesOf(a);
   if (!ids) return [registrationArm(undefined, a.cutoff), preregistrationArm(undefined, a.cutoff)];
   const list = ids.length ? ids : [0];
+  // "+ 0": the branch is checked on each row while the phone index gives the order, so each chunk reads
+  // forward from the cursor (one pass over the index in all) instead of re-reading the branch's rows.
+  const inBranches = sql`(${R.branch_id} + 0) in (${sql.join(list, sql`, `)})`;
   return [
-    registrationArm(inArray(R.branch_id, list), a.cutoff),
+    registrationArm(inBranches, a.cutoff),
     preregistrationArm(
       sql`(${inArray(P.branch_id, list)} or (${P.branch_id} is null and ${inArray(P.nearest_branch_id, list)}))`,
       a.cutoff,
@@ -154,13 +175,23 @@ function armsOf(a: Audience): Arm[] {
 
 const scopeOf = (a: Audience) => branchCondition(R.branch_id, { branchId: a.scopeBranchId });
 
+/** The SQL each source of an audience runs per chunk, with its query plan (tests check the plans). */
+export function audiencePlans(a: Audience): string[] {
+  return armsOf(a).flatMap((arm) => {
+    if (!arm.query) return [];
+    const { sql: text, params } = arm.query(db, "", PREPARE_CHUNK).toSQL();
+    const plan = db.$client.prepare(`explain query plan ${text}`).all(...params) as { detail: string }[];
+    return [plan.map((p) => p.detail).join("; ")];
+  });
+}
+
 /**
  * The next distinct phones after `after` over every source, in phone order:
  * each source gives up to `limit`; the union is complete up to the smallest
  * last phone of a source that gave a full page. `done` when every source ran out.
  */
 export function nextPhones(exec: Executor, arms: Arm[], after: string, limit: number) {
-  const pages = arms.map((arm) => arm(exec, after, limit));
+  const pages = arms.map((arm) => arm.next(exec, after, limit));
   let bound: string | null = null;
   for (const page of pages) {
     if (page.length < limit) continue;
