@@ -16,7 +16,7 @@ import { makeRegistration, makeTestRide } from "../../tests/referral-fixtures";
 import { createPreregistration } from "./preregistration.server";
 import { exportReferrers, referrerReport, type ReferrerRow } from "./referrer.server";
 import { createRegistration, prizeSummary } from "./registration.server";
-import { bookTestRide } from "./test-ride.server";
+import { bookTestRide, listTestRides } from "./test-ride.server";
 
 const { registrations: R, preregistrations: P } = schema;
 
@@ -168,6 +168,18 @@ describe("share links", () => {
     // The purchase SMS carries the buyer's own share link.
     const own = db.select({ c: R.share_code }).from(R).where(eq(R.id, bought.registration.id)).get()!.c!;
     expect(prizeSummary(bought.registration)).toContain(`/r/${own}`);
+  });
+});
+
+describe("the test-ride list's referrer", () => {
+  it("is the customer's name within the viewer's reach, else only that a customer of another branch referred", () => {
+    const referrer = makeRegistration(b1.id, { name: "Nearby Referrer" });
+    const ride = makeTestRide(b2.id, { referrer_id: referrer.id, name: "Referred At Other Branch" });
+    const row = (branchId: number | null) =>
+      listTestRides({ branchId }, params({ search: "Referred At Other Branch" })).data.find((r) => r.id === ride.id);
+    expect(row(null)?.referrer).toEqual({ title: "Nearby Referrer" });
+    expect(row(b2.id)?.referrer).toEqual({ title: "A customer of another branch" });
+    expect(row(b2.id)).not.toHaveProperty("referrer_id");
   });
 });
 

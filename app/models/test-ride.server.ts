@@ -71,6 +71,7 @@ const selection = {
   branch_id: testRides.branch_id,
   bike_model_title: bikeModels.title,
   branch_title: branches.title,
+  referrer_id: testRides.referrer_id,
   referrer_name: referrer.name,
 };
 
@@ -86,12 +87,15 @@ function joined(scope: Scope) {
 
 type Flat = ReturnType<ReturnType<typeof joined>["all"]>[number];
 
-function shape({ bike_model_title, branch_title, referrer_name, ...rest }: Flat) {
+/** A referrer the viewer's scope does not reach is named as the registration screens name it (decision 5). */
+const OTHER_BRANCH_REFERRER = "A customer of another branch";
+
+function shape({ bike_model_title, branch_title, referrer_id, referrer_name, ...rest }: Flat) {
   return {
     ...rest,
     bike_model: { title: bike_model_title ?? "" },
     branch: { title: branch_title ?? "" },
-    referrer: referrer_name ? { title: referrer_name } : null,
+    referrer: referrer_name ? { title: referrer_name } : referrer_id ? { title: OTHER_BRANCH_REFERRER } : null,
   };
 }
 
