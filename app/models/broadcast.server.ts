@@ -17,21 +17,23 @@
  * message. Registrations made and pre-registrations verified after the
  * broadcast was accepted are not added to it.
  *
- * How it is sent: accepting a broadcast counts its recipients (in slices that
- * give the event loop back), then writes the broadcast row and its audit row
- * in one transaction and answers. The messages are then stored by the
- * preparation, 250 per transaction with the event loop free between chunks,
- * in phone order with the last phone stored kept on the broadcast (`cursor`),
- * so a restart carries on where it stopped (`resumeBroadcasts`), and a unique
- * index keeps one message per number. The SMS worker sends them at
- * SMS_RATE_PER_SECOND, after codes and single notices, and moves the
- * broadcast's sent and failed counts (app/models/sms.server.ts).
+ * How it is sent: accepting a broadcast writes the broadcast row and its
+ * audit row in one transaction and answers at once. The messages are then
+ * stored by the preparation, in chunks of up to 250 per transaction sized to
+ * hold the event loop a few milliseconds, with the event loop free between
+ * chunks, in phone order with the last phone stored kept on the broadcast
+ * (`cursor`), so a restart carries on where it stopped (`resumeBroadcasts`);
+ * a unique index keeps one message per number. Recipients and skipped
+ * numbers are counted as they are stored (a typed list is counted at once);
+ * the last chunk records the total and a second audit row. The SMS worker
+ * sends them at SMS_RATE_PER_SECOND, after codes and single notices, and
+ * moves the broadcast's sent and failed counts (app/models/sms.server.ts).
  */
 import { and, count, desc, eq, gt, inArray, isNull, or, sql, type SQL } from "drizzle-orm";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { db, schema, type Executor } from "@db/index";
 import type { SmsBroadcast, SmsMessage } from "@db/schema";
-import { audit } from "~/models/audit.server";
+import { audit, SYSTEM } from "~/models/audit.server";
 import { fail, FailureError, type FieldErrors, type Result } from "~/models/failure";
 import { gatewayCredit, queueBroadcastChunk, wakeSmsWorker, type GatewayCredit } from "~/models/sms.server";
 import { transact } from "~/models/transaction.server";
@@ -50,10 +52,14 @@ const { smsBroadcasts: B, smsMessages: M, registrations: R, preregistrations: P,
 export const BROADCAST_NOT_FOUND = "Broadcast not found.";
 export const NO_FAILED_MESSAGES = "There are no failed messages to send again.";
 
-/** Messages stored per transaction by the preparation (decision 8: 250 rows, the event loop free between). */
+/** Messages stored per transaction by the preparation at most (decision 8: 250 rows). */
 export const PREPARE_CHUNK = 250;
-/** Phones read per step when counting recipients (each step a few milliseconds). */
-const COUNT_STEP = 2000;
+/** The fewest messages a chunk stores when chunks are slow (a large database, a busy disk). */
+const MIN_CHUNK = 25;
+/** How long one step of counting or storing may hold the event loop (as the .xls writer's slices). */
+const SLICE_MS = 5;
+/** Phones read per query when counting recipients. */
+const COUNT_STEP = 250;
 /** Failed messages put back in the queue per transaction by "send the failed ones again". */
 const RETRY_CHUNK = 1000;
 
@@ -204,12 +210,13 @@ export function nextPhones(exec: Executor, arms: Arm[], after: string, limit: nu
 
 export type AudienceCount = { recipients: number; skipped: number };
 
-/** Counts the distinct valid phones of an audience and the invalid ones skipped, a few milliseconds at a time. */
+/** Counts the distinct valid phones of an audience and the invalid ones skipped, in slices of a few milliseconds. */
 export async function countAudience(a: Audience): Promise<AudienceCount> {
   const arms = armsOf(a);
   let after = "";
   let recipients = 0;
   let skipped = 0;
+  let deadline = performance.now() + SLICE_MS;
   for (;;) {
     const { phones, done } = nextPhones(db, arms, after, COUNT_STEP);
     for (const p of phones) {
@@ -218,7 +225,10 @@ export async function countAudience(a: Audience): Promise<AudienceCount> {
     }
     if (done || !phones.length) return { recipients, skipped };
     after = phones[phones.length - 1];
-    await nextTurn();
+    if (performance.now() >= deadline) {
+      await nextTurn();
+      deadline = performance.now() + SLICE_MS;
+    }
   }
 }
 
@@ -331,11 +341,20 @@ export async function previewBroadcast(
 
 // ---------------------------------------------------------------- sending
 
+/** Whether a choice reaches anyone, from its first phones only (a first page of stored numbers all invalid: yes). */
+function reachesAnyone(a: Audience): boolean {
+  const { phones, done } = nextPhones(db, armsOf(a), "", 100);
+  return phones.some(isValid) || !done;
+}
+
 /**
- * Accepts a broadcast: counts its recipients, then writes the broadcast and
- * its audit row (who, type, text, counts) in one transaction, answers, and
- * starts storing its messages in the background (`prepareBroadcast`). Nobody
- * to send to is refused under the type's field.
+ * Accepts a broadcast at once: writes the broadcast and its audit row (who,
+ * type, text, the choice, and the counts known now: a typed list's numbers
+ * and duplicates) in one transaction, answers, and starts storing its
+ * messages in the background (`prepareBroadcast`), which counts the
+ * recipients as it goes and records the final counts (total, skipped) with a
+ * second audit row. A choice that reaches nobody is refused under the type's
+ * field (looked at on its first numbers only, so refusing costs nothing).
  */
 export async function sendBroadcast(
   actor: ScopedActor,
@@ -345,9 +364,10 @@ export async function sendBroadcast(
   if (Object.keys(early).length) return fail.invalid(early);
   const cutoff = nowIso();
   const audience = audienceOf(actor.scope, input, cutoff);
-  const counted = await countAudience(audience);
-  if (!counted.recipients) return fail.field(NOBODY_FIELD[input.type], MSG.nobody);
+  if (!reachesAnyone(audience)) return fail.field(NOBODY_FIELD[input.type], MSG.nobody);
   const sms = smsParts(input.text);
+  // A typed list is counted already (distinct valid numbers); the other choices are counted as they are stored.
+  const known = input.type === "MOBILE" ? audience.mobiles.length : null;
   const created = transact((tx) => {
     // The choice again, inside the write (a branch closed or a customer deleted meanwhile).
     const errors = choiceErrors(tx, actor.scope, input);
@@ -360,8 +380,7 @@ export async function sendBroadcast(
         branches: JSON.stringify(audience.branches),
         registrants: JSON.stringify(audience.registrants),
         mobiles: JSON.stringify(audience.mobiles),
-        total: counted.recipients,
-        skipped: counted.skipped,
+        total: known ?? 0,
         duplicates: audience.duplicates,
         parts: sms.parts,
         encoding: sms.encoding,
@@ -382,8 +401,7 @@ export async function sendBroadcast(
         branches: { before: null, after: audience.branches },
         registrants: { before: null, after: audience.registrants.length },
         mobiles: { before: null, after: audience.mobiles.length },
-        recipients: { before: null, after: counted.recipients },
-        skipped: { before: null, after: counted.skipped },
+        recipients: { before: null, after: known },
         duplicates: { before: null, after: audience.duplicates },
         parts: { before: null, after: sms.parts },
       },
@@ -408,9 +426,10 @@ function audienceOfRow(row: SmsBroadcast): Audience {
 
 /**
  * Stores the next chunk of a broadcast's messages in one transaction: the
- * next phones after its cursor, the valid ones as queued messages, the cursor
- * moved on. The last chunk marks it prepared (total = messages stored).
- * Returns whether more is left.
+ * next phones after its cursor, the valid ones as queued messages (the
+ * others counted as skipped), the cursor moved on. The last chunk marks it
+ * prepared (total = the messages stored) and writes the final counts' audit
+ * row. Returns whether more is left.
  */
 export function storeNextChunk(id: number, chunk = PREPARE_CHUNK): boolean {
   const more = db.transaction(
@@ -422,24 +441,40 @@ export function storeNextChunk(id: number, chunk = PREPARE_CHUNK): boolean {
         .get();
       if (!row) return false;
       const { phones, done } = nextPhones(tx, armsOf(audienceOfRow(row)), row.cursor, chunk);
-      const stored = queueBroadcastChunk(tx, id, row.text, phones.filter(isValid));
+      const valid = phones.filter(isValid);
+      const stored = queueBroadcastChunk(tx, id, row.text, valid);
+      const skipped = phones.length - valid.length;
       const cursor = phones.length ? phones[phones.length - 1] : row.cursor;
       const finished = done || !phones.length;
-      tx.update(B)
+      const after = tx
+        .update(B)
         .set(
           finished
             ? {
                 stored: sql`${B.stored} + ${stored}`,
+                skipped: sql`${B.skipped} + ${skipped}`,
                 cursor,
                 prepared_at: nowIso(),
                 // SET expressions read the old values: the final total is every message stored.
                 total: sql`${B.stored} + ${stored}`,
                 status: sql`case when ${B.sent} + ${B.failed} >= ${B.stored} + ${stored} then 'done' else ${B.status} end`,
               }
-            : { stored: sql`${B.stored} + ${stored}`, cursor },
+            : { stored: sql`${B.stored} + ${stored}`, skipped: sql`${B.skipped} + ${skipped}`, cursor },
         )
         .where(eq(B.id, id))
-        .run();
+        .returning()
+        .get()!;
+      if (finished) {
+        audit(tx, SYSTEM, {
+          action: "sms.broadcast_stored",
+          entityType: "sms_broadcast",
+          entityId: id,
+          changes: {
+            recipients: { before: row.total || null, after: after.total },
+            skipped: { before: null, after: after.skipped },
+          },
+        });
+      }
       return !finished;
     },
     { behavior: "immediate" },
@@ -461,7 +496,16 @@ export function prepareBroadcast(id: number): Promise<void> {
   if (running) return running;
   const run = (async () => {
     try {
-      while (storeNextChunk(id)) await nextTurn();
+      // Chunks sized to hold the event loop about SLICE_MS (fewer rows on a slow disk or a large database).
+      let size = 100;
+      for (;;) {
+        const started = performance.now();
+        if (!storeNextChunk(id, size)) break;
+        const took = performance.now() - started;
+        if (took > 2 * SLICE_MS) size = Math.max(MIN_CHUNK, size >> 1);
+        else if (took < SLICE_MS / 2) size = Math.min(PREPARE_CHUNK, size * 2);
+        await nextTurn();
+      }
     } catch (error) {
       console.error(`[sms] broadcast ${id}: storing its messages stopped`, error);
     } finally {
@@ -490,8 +534,10 @@ export type BroadcastView = {
   branches: { id: number; title: string }[];
   registrants: number;
   mobiles: number;
-  /** Distinct valid numbers it reaches. */
+  /** Distinct valid numbers it reaches (0 while `counting`). */
   total: number;
+  /** Its recipients are still being counted, as its messages are stored (not a typed list). */
+  counting: boolean;
   /** Messages stored so far (equal to total once prepared). */
   stored: number;
   /** Messages waiting to be sent (stored, neither sent nor failed yet). */
@@ -529,6 +575,7 @@ function viewOf(
     registrants: (JSON.parse(row.registrants) as number[]).length,
     mobiles: (JSON.parse(row.mobiles) as string[]).length,
     total: row.total,
+    counting: !row.prepared_at && row.type !== "MOBILE",
     stored: row.stored,
     queued: Math.max(0, row.stored - row.sent - row.failed),
     sent: row.sent,

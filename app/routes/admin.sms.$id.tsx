@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { LiveRefresh, Progress, StatusBadge } from "~/components/broadcast/progress";
+import { LiveRefresh, Progress, recipientsText, StatusBadge } from "~/components/broadcast/progress";
 import { broadcastLinks } from "~/components/broadcast/styles";
 import { DataTable } from "~/components/DataTable";
 import { getBroadcast, listRecipients, retryFailedMessages, type Recipient } from "~/models/broadcast.server";
@@ -62,7 +62,7 @@ export default function Broadcast() {
     ["Category", BROADCAST_TYPE_LABELS[b.type]],
     ...(b.type === "BRANCH" ? [["Branches", b.branches.map((x) => x.title).join(", ")] as [string, string]] : []),
     ...(b.type === "REGISTRANTS" ? [["Customers chosen", String(b.registrants)] as [string, string]] : []),
-    ["Recipients", b.total.toLocaleString("en")],
+    ["Recipients", recipientsText(b)],
     ["Queued", b.queued.toLocaleString("en")],
     ["Sent", b.sent.toLocaleString("en")],
     ["Failed", b.failed.toLocaleString("en")],
@@ -76,7 +76,9 @@ export default function Broadcast() {
       "Status",
       <>
         <StatusBadge status={b.status} />
-        {b.status === "preparing" ? ` ${b.stored.toLocaleString("en")} of ${b.total.toLocaleString("en")} stored` : ""}
+        {b.status === "preparing"
+          ? ` ${b.stored.toLocaleString("en")}${b.counting ? "" : ` of ${b.total.toLocaleString("en")}`} stored`
+          : ""}
       </>,
     ],
   ];

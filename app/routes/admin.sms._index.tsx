@@ -8,7 +8,7 @@ import {
   type Choice,
 } from "~/components/broadcast/BroadcastForm";
 import { BroadcastPreview } from "~/components/broadcast/BroadcastPreview";
-import { LiveRefresh, StatusBadge } from "~/components/broadcast/progress";
+import { LiveRefresh, recipientsText, StatusBadge } from "~/components/broadcast/progress";
 import { broadcastLinks } from "~/components/broadcast/styles";
 import { DataTable } from "~/components/DataTable";
 import {
@@ -27,6 +27,7 @@ import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { displayDateTime } from "~/utils/time";
+import { onItsWay } from "~/schemas/broadcast";
 import { redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -78,11 +79,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "send") {
     const sent = await sendBroadcast(user, parsed.value);
     if (!sent.ok) return again(sent.errors, [], failureStatus(sent));
-    const n = sent.broadcast.total.toLocaleString("en");
-    return redirectWithToast(
-      `/admin/sms/${sent.broadcast.id}`,
-      success(`The message is on its way to ${n} recipient${sent.broadcast.total === 1 ? "" : "s"}.`),
-    );
+    return redirectWithToast(`/admin/sms/${sent.broadcast.id}`, success(onItsWay(sent.broadcast.total)));
   }
   const previewed = await previewBroadcast(user, parsed.value);
   if (!previewed.ok) return again(previewed.errors, [], failureStatus(previewed));
@@ -135,7 +132,7 @@ export default function Sms() {
             { key: "created_by", header: "Sent by", render: (b) => b.created_by?.name ?? "—" },
             { key: "type", header: "Category", render: (b) => BROADCAST_TYPE_LABELS[b.type] },
             { key: "text", header: "Message", render: (b) => shortText(b.text) },
-            { key: "total", header: "Recipients", render: (b) => b.total.toLocaleString("en") },
+            { key: "total", header: "Recipients", render: (b) => recipientsText(b) },
             { key: "queued", header: "Queued", render: (b) => b.queued.toLocaleString("en") },
             { key: "sent", header: "Sent", render: (b) => b.sent.toLocaleString("en") },
             { key: "failed", header: "Failed", render: (b) => b.failed.toLocaleString("en") },

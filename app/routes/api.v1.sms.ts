@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { listBroadcasts, previewBroadcast, sendBroadcast } from "~/models/broadcast.server";
-import { broadcastSchema } from "~/schemas/broadcast";
+import { broadcastSchema, onItsWay } from "~/schemas/broadcast";
 import { apiData, requireApiUser } from "~/utils/api.server";
 import { parseApiBody } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
@@ -17,9 +17,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /**
  * POST /api/v1/sms (send-sms) {type, text, branches, registrants, mobiles}:
- * 201 {data: the broadcast with its counts, message}: accepted at once, its
- * messages are stored and sent in the background (GET /api/v1/sms/{id} shows
- * the counts move). With preview=true (body or query): 200 {data: the
+ * 201 {data: the broadcast, message}: accepted at once; its messages are
+ * stored (and, but for a typed list, its recipients counted) and sent in the
+ * background (GET /api/v1/sms/{id} shows the counts move). With preview=true (body or query): 200 {data: the
  * preview} and nothing is sent. 422 {message, errors} per field (type, text,
  * branches, registrants, mobiles and phone).
  */
@@ -34,8 +34,5 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const sent = await sendBroadcast(user, value);
   if (!sent.ok) return apiFailure(sent);
-  const n = sent.broadcast.total;
-  return apiData(sent.broadcast, `The message is on its way to ${n} recipient${n === 1 ? "" : "s"}.`, {
-    status: 201,
-  });
+  return apiData(sent.broadcast, onItsWay(sent.broadcast.total), { status: 201 });
 }

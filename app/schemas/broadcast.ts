@@ -144,6 +144,12 @@ export const broadcastSchema = z
 
 export type BroadcastInput = z.output<typeof broadcastSchema>;
 
+/** What a sender is told once a broadcast is accepted (a typed list is counted at once; the others as stored). */
+export const onItsWay = (total: number) =>
+  total
+    ? `The message is on its way to ${total.toLocaleString("en")} recipient${total === 1 ? "" : "s"}.`
+    : "The message is on its way; its recipients are counted as it is queued.";
+
 /** GET /api/v1/sms/registrants?q= and the form's customer search. */
 export const registrantQuerySchema = z.object({
   q: z.preprocess((v) => asText(v)?.trim().slice(0, 100) ?? "", z.string()),

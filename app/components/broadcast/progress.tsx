@@ -15,13 +15,18 @@ export const STATUS_LABELS: Record<BroadcastStatus, string> = {
   done: "Done",
 };
 
+/** The recipients of a broadcast: its total, or the numbers stored so far while they are counted. */
+export const recipientsText = (b: Pick<BroadcastView, "total" | "stored" | "counting">) =>
+  b.counting ? `${b.stored.toLocaleString("en")} so far (counting)` : b.total.toLocaleString("en");
+
 export function StatusBadge({ status }: { status: BroadcastStatus }) {
   return <span className={`badge broadcast-${status}`}>{STATUS_LABELS[status]}</span>;
 }
 
-/** Sent, failed and waiting out of the total, as a bar and in words. */
-export function Progress({ b }: { b: Pick<BroadcastView, "total" | "sent" | "failed" | "queued"> }) {
-  const pct = (n: number) => (b.total ? Math.min(100, (n / b.total) * 100) : 0);
+/** Sent, failed and waiting out of the total (the messages stored so far while it is counted), as a bar and in words. */
+export function Progress({ b }: { b: Pick<BroadcastView, "total" | "stored" | "sent" | "failed" | "queued"> }) {
+  const of = Math.max(b.total, b.stored);
+  const pct = (n: number) => (of ? Math.min(100, (n / of) * 100) : 0);
   return (
     <span className="broadcast-progress">
       <span className="bar" aria-hidden="true">
