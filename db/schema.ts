@@ -196,6 +196,9 @@ export const preregistrations = sqliteTable(
     nearest_branch_id: integer("nearest_branch_id").references(() => branches.id),
     created_by: integer("created_by").references(() => users.id),
     form_token: text("form_token"), // idempotency key of the submitting form
+    /** The registered customer whose share link the visitor came through (docs/decisions/0016). */
+    referrer_id: integer("referrer_id"),
+    utm_source: text("utm_source"),
     created_at: createdAt(),
     updated_at: updatedAt(),
     deleted_at: text("deleted_at"),
@@ -210,6 +213,7 @@ export const preregistrations = sqliteTable(
     index("preregistrations_prize_idx").on(t.prize),
     index("preregistrations_bike_model_idx").on(t.bike_model_id),
     index("preregistrations_name_idx").on(t.name),
+    index("preregistrations_referrer_idx").on(t.referrer_id),
   ],
 );
 
@@ -275,6 +279,11 @@ export const registrations = sqliteTable(
     purchase_date: text("purchase_date").notNull(), // Kathmandu YYYY-MM-DD
     coupon_amount: integer("coupon_amount"), // third-thrill amount, set by the draw
     coupon_code: text("coupon_code").notNull().unique(),
+    /**
+     * The customer's share link code (/r/{code}): 80 random bits, set by a trigger on insert
+     * (migration 0008), so every registration has one however it is made.
+     */
+    share_code: text("share_code").unique(),
     created_by: integer("created_by").references(() => users.id),
     form_token: text("form_token"),
     created_at: createdAt(),
@@ -446,24 +455,55 @@ export const settings = sqliteTable("settings", {
   updated_at: updatedAt(),
 });
 
-export const smsBroadcasts = sqliteTable("sms_broadcasts", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  type: text("type", { enum: ["ALL", "BRANCH", "REGISTRANTS", "MOBILE"] })
-    .notNull()
-    .default("ALL"),
-  text: text("text").notNull(),
-  branches: text("branches").notNull().default("[]"),
-  registrants: text("registrants").notNull().default("[]"),
-  mobiles: text("mobiles").notNull().default("[]"),
-  total: integer("total").notNull().default(0),
-  sent: integer("sent").notNull().default(0),
-  failed: integer("failed").notNull().default(0),
-  status: text("status", { enum: ["queued", "sending", "done"] })
-    .notNull()
-    .default("queued"),
-  created_by: integer("created_by").references(() => users.id),
-  created_at: createdAt(),
-});
+/**
+ * A broadcast (001 §2.10): who it reaches (type and its choice), the text, and its progress. The
+ * messages are stored by the preparation (app/models/broadcast.server.ts) in chunks, `cursor` being
+ * the last phone stored (recipients go in phone order), so a restart carries on where it stopped.
+ */
+export const smsBroadcasts = sqliteTable(
+  "sms_broadcasts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    type: text("type", { enum: ["ALL", "BRANCH", "REGISTRANTS", "MOBILE"] })
+      .notNull()
+      .default("ALL"),
+    text: text("text").notNull(),
+    branches: text("branches").notNull().default("[]"),
+    registrants: text("registrants").notNull().default("[]"),
+    mobiles: text("mobiles").notNull().default("[]"),
+    /** Distinct valid numbers it reaches (counted when accepted; set to `stored` once all are stored). */
+    total: integer("total").notNull().default(0),
+    sent: integer("sent").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    /** queued: accepted, messages being stored; sending; done: every message sent or failed. */
+    status: text("status", { enum: ["queued", "sending", "done"] })
+      .notNull()
+      .default("queued"),
+    /** Messages stored so far (one per distinct valid number). */
+    stored: integer("stored").notNull().default(0),
+    /** Stored numbers that are not valid mobiles, left out (ALL, BRANCH, REGISTRANTS). */
+    skipped: integer("skipped").notNull().default(0),
+    /** Numbers typed twice in a MOBILE list, sent once. */
+    duplicates: integer("duplicates").notNull().default(0),
+    /** SMS parts of one message and its encoding (GSM-7 or UCS-2). */
+    parts: integer("parts").notNull().default(1),
+    encoding: text("encoding").notNull().default("GSM-7"),
+    /** The branch scope of the sender (null: head office); recipients never leave it. */
+    scope_branch_id: integer("scope_branch_id"),
+    /** The last phone stored (recipients are stored in phone order); '' before the first chunk. */
+    cursor: text("cursor").notNull().default(""),
+    /** When every message was stored; null while the preparation runs. */
+    prepared_at: text("prepared_at"),
+    created_by: integer("created_by").references(() => users.id),
+    created_at: createdAt(),
+  },
+  (t) => [
+    index("sms_broadcasts_created_idx").on(t.created_at),
+    index("sms_broadcasts_preparing_idx")
+      .on(t.id)
+      .where(sql`${t.prepared_at} is null`),
+  ],
+);
 
 /** Every SMS that leaves (or would leave) the system, with its provider's reply. */
 export const smsMessages = sqliteTable(
@@ -503,7 +543,12 @@ export const smsMessages = sqliteTable(
   (t) => [
     index("sms_messages_to_idx").on(t.to, t.created_at),
     index("sms_messages_status_idx").on(t.status, t.id),
-    index("sms_messages_broadcast_idx").on(t.broadcast_id),
+    // One message per number in a broadcast (the preparation inserts with ON CONFLICT DO NOTHING).
+    uniqueIndex("sms_messages_broadcast_to_unique")
+      .on(t.broadcast_id, t.to)
+      .where(sql`${t.broadcast_id} is not null`),
+    // A broadcast's recipients by status (its failed ones, the recipient list's filter).
+    index("sms_messages_broadcast_status_idx").on(t.broadcast_id, t.status, t.id),
     // The worker's claim: status = 'queued' AND priority = ? AND due_at <= ?, one range per priority.
     index("sms_messages_claim_idx").on(t.status, t.priority, t.due_at),
     index("sms_messages_subject_idx").on(t.purpose, t.subject_id),
@@ -574,5 +619,6 @@ export type Draw = typeof draws.$inferSelect;
 export type TestRide = typeof testRides.$inferSelect;
 export type Video = typeof videos.$inferSelect;
 export type SmsMessage = typeof smsMessages.$inferSelect;
+export type SmsBroadcast = typeof smsBroadcasts.$inferSelect;
 export type FileRow = typeof files.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;

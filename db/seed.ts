@@ -12,6 +12,7 @@ import { createUser, roleBySlug } from "~/models/user.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { kathmanduDate, shiftDate } from "~/utils/time";
 import { seedAnalyticsHistory } from "./seed-analytics";
+import { seedBroadcast } from "./seed-broadcast";
 import { seedCampaign } from "./seed-campaign";
 import { seedCatalogue } from "./seed-catalogue";
 import { seedSettings } from "./seed-settings";
@@ -142,6 +143,7 @@ export async function seed() {
   await seedVideos();
   await seedStaff(branches, DEMO_PASSWORD);
   await seedCatalogue();
+  await seedBroadcast(branches, models);
 }
 
 async function main() {

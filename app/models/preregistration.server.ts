@@ -46,11 +46,13 @@ import { sessionSecrets } from "~/utils/config.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { maskPhone } from "~/utils/phone";
 import { take, type LimitName } from "~/utils/rate-limit.server";
+import type { Referral } from "~/utils/share-link.server";
 import { now, nowIso } from "~/utils/time";
 import { audit, diff } from "./audit.server";
 import { fail, FailureError, type Failure, type FieldErrors, type Result } from "./failure";
 import { fileUrl, getFile, storeUpload, UPLOAD_FAILED, UploadError } from "./file.server";
 import { canResendAt, checkCodeIn, currentCode, issueCodeIn, OTP_RULES } from "./otp.server";
+import { referralFor } from "./referrer.server";
 import type { Scope, ScopedActor } from "./scope.server";
 import { isRegistrationOpen } from "./settings.server";
 import { wakeSmsWorker } from "./sms.server";
@@ -64,8 +66,11 @@ export type { Preregistration };
 /** Every pre-registration belongs to this campaign (the phone is unique per campaign). */
 export const CAMPAIGN = "thrill";
 
-/** A visitor of the public site, known by the client address (for the rate limits). */
-export type Visitor = { channel: "public"; address: string | null };
+/**
+ * A visitor of the public site, known by the client address (for the rate limits); `referral` is the
+ * share link they came through (its cookie): the pre-registration records that customer as referrer.
+ */
+export type Visitor = { channel: "public"; address: string | null; referral?: Referral | null };
 /** Staff at the counter (back office or staff API), with their branch scope. */
 export type Counter = { channel: "counter"; actor: ScopedActor };
 export type Channel = Visitor | Counter;
@@ -432,6 +437,7 @@ export async function createPreregistration(
       ]);
       if (!checked.ok) return checked;
       const counter = who.channel === "counter" ? who.actor : null;
+      const referred = who.channel === "public" ? referralFor(tx, who.referral, value.phone) : null;
       const at = nowIso();
       const created = tx
         .insert(P)
@@ -453,6 +459,8 @@ export async function createPreregistration(
           nearest_branch_id: value.nearest_branch_id ?? checked.branchId,
           created_by: counter?.id ?? null,
           form_token: formToken,
+          referrer_id: referred?.referrer_id ?? null,
+          utm_source: referred?.utm_source ?? null,
           created_at: at,
           updated_at: at,
         })

@@ -35,6 +35,7 @@ import {
 import { normalizePhone } from "~/utils/phone";
 import { kathmanduDate, now as clockNow } from "~/utils/time";
 import { preregistrationAccessScope } from "./preregistration-admin.server";
+import { inheritedReferrer, shareLinkOf } from "./referrer.server";
 import { findRegistration, type RegistrationRow } from "./registration-list.server";
 import { branchCondition, type Scope, type ScopedActor } from "./scope.server";
 
@@ -73,15 +74,17 @@ export function newCouponCode(): string {
 const purchaseCodeText = (code: string) =>
   `Your purchase confirmation code is ${code}. Give it to the showroom staff to confirm your purchase. Valid for 10 minutes.`;
 
-/** The prize summary SMS. */
-export function prizeSummary(r: Pick<RegistrationRow, "name" | "prizes" | "coupon_code">): string {
+/** The prize summary SMS, with the customer's share link (invite friends to a test ride). */
+export function prizeSummary(r: Pick<RegistrationRow, "id" | "name" | "prizes" | "coupon_code">): string {
   const p = r.prizes;
   const parts = [
     p.first ? `First Thrill ${prizeLabel(p.first)}` : null,
     `Second Thrill ${prizeLabel(p.second)}`,
     `Third Thrill ${p.third ? prizeLabel(p.third) : "none"}`,
   ].filter(Boolean);
-  return `Dear ${r.name}, thank you for your purchase. Your Thrill prizes: ${parts.join(", ")}. Total ${prizeLabel(p.total)}. Coupon ${r.coupon_code}.`;
+  const link = shareLinkOf(r.id);
+  const invite = link ? ` Invite your friends to a test ride: ${link}` : "";
+  return `Dear ${r.name}, thank you for your purchase. Your Thrill prizes: ${parts.join(", ")}. Total ${prizeLabel(p.total)}. Coupon ${r.coupon_code}.${invite}`;
 }
 
 // ---------------------------------------------------------------- checks shared by the writes
@@ -254,7 +257,10 @@ export async function createRegistration(
 
     const numbers = numbersOf(input, branchId);
     checkFields(tx, numbers, input.bike_model_id, null);
-    const ref = resolveReferrer(tx, actor.scope, input, pre.phone, null);
+    const typed = resolveReferrer(tx, actor.scope, input, pre.phone, null);
+    // A pre-registration made through a customer's share link brings its referrer, unless the counter names one.
+    const inherited = typed.registration_id ? null : inheritedReferrer(tx, actor.scope, pre.referrer_id, pre.phone);
+    const ref = inherited ? { registration_id: inherited.id, referred_by: typed.referred_by ?? inherited.name } : typed;
     const row = tx
       .insert(R)
       .values({

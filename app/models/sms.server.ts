@@ -222,6 +222,72 @@ export function smsProvider(): SmsProvider {
   return unknownProvider(name);
 }
 
+// ---------------------------------------------------------------- the gateway's credit
+
+/** How long the broadcast preview waits for the gateway's credit before saying "unknown". */
+export const CREDIT_TIMEOUT_MS = 3000;
+
+export type GatewayCredit = { known: true; credit: number; reply: string } | { known: false; reason: string };
+
+/**
+ * Where the gateway answers its account's credit: SMS_GATEWAY_CREDIT_URL, else
+ * the send URL with its last path segment "sms" replaced by "credit" (Sparrow
+ * SMS: /v2/sms/ → /v2/credit/); "" when neither is set.
+ */
+export function gatewayCreditUrl(): string {
+  const explicit = process.env.SMS_GATEWAY_CREDIT_URL?.trim();
+  if (explicit) return explicit;
+  const send = config.smsGatewayUrl();
+  if (!send) return "";
+  try {
+    const url = new URL(send);
+    if (!/\/sms\/?$/.test(url.pathname)) return "";
+    url.pathname = url.pathname.replace(/sms(\/?)$/, "credit$1");
+    return url.toString();
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * The HTTP gateway's account credit (GET {credit url}?token=…, JSON with
+ * credits_available, or credit / balance), for the broadcast preview. Only
+ * with SMS_PROVIDER=http; a gateway that does not answer in time, answers an
+ * error or something unreadable gives `known: false` with the reason, never
+ * an exception.
+ */
+export async function gatewayCredit(
+  options: { url?: string; token?: string; timeoutMs?: number } = {},
+): Promise<GatewayCredit> {
+  if (config.smsProvider() !== "http" && !options.url) return { known: false, reason: "not an SMS gateway" };
+  const url = options.url ?? gatewayCreditUrl();
+  const token = options.token ?? config.smsGatewayToken();
+  const timeoutMs = options.timeoutMs ?? CREDIT_TIMEOUT_MS;
+  if (!url || !token) return { known: false, reason: "the gateway's credit address is not configured" };
+  try {
+    const target = new URL(url);
+    target.searchParams.set("token", token);
+    const res = await fetch(target, {
+      headers: { accept: "application/json" },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const reply = await res.text();
+    if (res.status !== 200) return { known: false, reason: `the gateway answered HTTP ${res.status}` };
+    const body = JSON.parse(reply) as Record<string, unknown>;
+    const code = body.response_code === undefined ? 200 : Number(body.response_code);
+    const value = Number(body.credits_available ?? body.credit ?? body.balance);
+    if (code !== 200 || !Number.isFinite(value)) {
+      const known = GATEWAY_ERRORS[code];
+      return { known: false, reason: known ? `the gateway says: ${known}` : "the gateway's answer has no credit" };
+    }
+    return { known: true, credit: value, reply };
+  } catch (error) {
+    const e = error as { name?: string };
+    if (e?.name === "SyntaxError") return { known: false, reason: "the gateway's answer could not be read" };
+    return { known: false, reason: networkError(error, timeoutMs).replace(/^SMS gateway /, "the gateway ") };
+  }
+}
+
 // ---------------------------------------------------------------- workers
 
 /**
@@ -324,6 +390,26 @@ export async function queueSmsInChunks(messages: SendSmsInput[], chunk = 250): P
   for (let i = 0; i < messages.length; i += chunk) {
     stored += queueSms(messages.slice(i, i + chunk));
     await new Promise((resolve) => setImmediate(resolve));
+  }
+  return stored;
+}
+
+/**
+ * Stores one chunk of a broadcast's messages through `exec` (the preparation's
+ * transaction): one row per phone, queued at broadcast priority; a phone that
+ * already has its message in this broadcast is left alone (unique index on
+ * broadcast and number). Returns how many rows were stored.
+ */
+export function queueBroadcastChunk(exec: Executor, broadcastId: number, text: string, phones: string[]): number {
+  if (!phones.length) return 0;
+  const provider = config.smsProvider();
+  const at = now();
+  let stored = 0;
+  for (let i = 0; i < phones.length; i += 100) {
+    const rows = phones
+      .slice(i, i + 100)
+      .map((to) => newRow({ to, text, purpose: "broadcast", broadcastId }, provider, at));
+    stored += exec.insert(M).values(rows).onConflictDoNothing().run().changes;
   }
   return stored;
 }

@@ -26,7 +26,9 @@ import { displayDateTime, kathmanduBounds, nowIso } from "~/utils/time";
 import { findActiveBikeModel } from "./bike-model.server";
 import { narrowBooking, type BookingBranch } from "./booking-cascade";
 import { listBranches } from "./branch.server";
+import { referralFor } from "./referrer.server";
 import { branchCondition, type Scope, type ScopedActor } from "./scope.server";
+import type { Referral } from "~/utils/share-link.server";
 
 export type { TestRideFilters };
 
@@ -70,6 +72,7 @@ const selection = {
   branch_id: testRides.branch_id,
   bike_model_title: bikeModels.title,
   branch_title: branches.title,
+  referrer_id: testRides.referrer_id,
   referrer_name: referrer.name,
 };
 
@@ -85,12 +88,15 @@ function joined(scope: Scope) {
 
 type Flat = ReturnType<ReturnType<typeof joined>["all"]>[number];
 
-function shape({ bike_model_title, branch_title, referrer_name, ...rest }: Flat) {
+/** A referrer the viewer's scope does not reach is named as the registration screens name it (decision 5). */
+const OTHER_BRANCH_REFERRER = "A customer of another branch";
+
+function shape({ bike_model_title, branch_title, referrer_id, referrer_name, ...rest }: Flat) {
   return {
     ...rest,
     bike_model: { title: bike_model_title ?? "" },
     branch: { title: branch_title ?? "" },
-    referrer: referrer_name ? { title: referrer_name } : null,
+    referrer: referrer_name ? { title: referrer_name } : referrer_id ? { title: OTHER_BRANCH_REFERRER } : null,
   };
 }
 
@@ -224,6 +230,8 @@ export type BookingOptions = {
    * are kept when the booking is refused.
    */
   charge?: (tx: Tx) => Failure | null;
+  /** The share link the visitor came through (its cookie): the booking records that customer as referrer. */
+  referral?: Referral | null;
 };
 
 /**
@@ -250,6 +258,7 @@ export function bookTestRide(
     if (!byPhone.ok) return fail.rateLimited(byPhone.retryAfterSeconds);
 
     const [first_name, ...rest] = value.name.split(" ");
+    const referred = referralFor(tx, options.referral, value.phone);
     const testRide = tx
       .insert(testRides)
       .values({
@@ -265,7 +274,8 @@ export function bookTestRide(
         state: value.state,
         district: value.district,
         city: value.city,
-        utm_source: value.utm_source ?? null,
+        utm_source: value.utm_source ?? referred?.utm_source ?? null,
+        referrer_id: referred?.referrer_id ?? null,
         form_token: value.form_token ?? null,
         created_at: nowIso(),
       })

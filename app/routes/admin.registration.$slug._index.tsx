@@ -9,6 +9,7 @@ import { ProofViewer } from "~/components/counter/ProofViewer";
 import { counterLinks } from "~/components/counter/styles";
 import { deleteRegistration, notifyRegistration, restoreRegistration } from "~/models/registration.server";
 import { referrerText } from "~/models/labels";
+import { shareLinkOf } from "~/models/referrer.server";
 import { getRegistrationDetail } from "~/models/registration-list.server";
 import { PAYMENT_MODE_LABELS } from "~/schemas/registration";
 import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
@@ -27,7 +28,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const reg = getRegistrationDetail(user.scope, params.slug!, { showCode: canSeeCodes(user) });
   if (!reg) throw notFound();
-  return { reg };
+  return { reg, shareLink: reg.deleted_at ? null : shareLinkOf(reg.id) };
 }
 
 /** intent=delete / restore (delete-registration) and notify (create-registration); a refusal comes back as a toast. */
@@ -68,7 +69,7 @@ const STATUS_TEXT = {
 };
 
 export default function RegistrationDetail() {
-  const { reg } = useLoaderData<typeof loader>();
+  const { reg, shareLink } = useLoaderData<typeof loader>();
   const deleted = Boolean(reg.deleted_at);
   const pre = reg.preregistration;
   return (
@@ -132,6 +133,14 @@ export default function RegistrationDetail() {
           ["Date of Purchase", reg.purchase_date.replaceAll("-", "/")],
           ["Payment Mode", PAYMENT_MODE_LABELS[reg.payment_mode]],
           ["Referred by", referrerText(reg)],
+          [
+            "Share link",
+            shareLink ? (
+              <a key="s" href={shareLink} style={{ wordBreak: "break-all" }} target="_blank" rel="noreferrer">
+                {shareLink}
+              </a>
+            ) : null,
+          ],
           ["Coupon Code", <code key="c">{reg.coupon_code}</code>],
           ["Status", STATUS_TEXT[reg.status]],
         ]}

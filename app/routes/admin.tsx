@@ -25,6 +25,7 @@ export const SIDEBAR: Link[] = [
   { to: "/admin/registration", label: "Registrations", permission: "read-registration" },
   { to: "/admin/registration/deleted", label: "Deleted Registrations", permission: "delete-registration" },
   { to: "/admin/test-ride", label: "Test Rides", permission: null },
+  { to: "/admin/referrer", label: "Referrers", permission: "read-registration" },
   { to: "/admin/scheme", label: "Schemes", permission: "manage-allocation" },
   { to: "/admin/branch", label: "Branches", permission: "read-branch" },
   { to: "/admin/bike-model", label: "Bike Models", permission: "read-bike-model" },

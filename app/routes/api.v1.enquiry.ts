@@ -8,6 +8,7 @@ import { BODY_LIMITS, readApiBody } from "~/utils/body.server";
 import { fileField } from "~/utils/echo.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 import { ownEntry } from "~/utils/owned-entries.server";
+import { referralOf } from "~/utils/share-link.server";
 
 export async function loader() {
   return methodNotAllowed();
@@ -33,7 +34,7 @@ export async function action({ request }: ActionFunctionArgs) {
   });
   if (!parsed.ok) return apiFailure(parsed);
   const result = await createPreregistration(
-    { channel: "public", address },
+    { channel: "public", address, referral: referralOf(request) },
     parsed.value,
     { file: fileField(body.kind === "form" ? body.form : null, "screenshot"), ref: parsed.value.screenshot_ref },
     { formToken: request.headers.get("Idempotency-Key") },

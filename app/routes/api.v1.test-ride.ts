@@ -8,6 +8,7 @@ import { parseValue, readApiBody } from "~/utils/body.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 import { parseListQuery } from "~/utils/list-query.server";
 import { chargeAddress, checkCaptcha, screenPublicForm } from "~/utils/public-guard.server";
+import { referralOf } from "~/utils/share-link.server";
 
 /** GET /api/v1/test-ride: from, to and the DataTables parameters; branch scoped; 422 for a bad filter. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -47,7 +48,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (captcha) return apiFailure(captcha);
   const booked = bookTestRide(
     { ...parsed.value, form_token: token },
-    { charge: chargeAddress("test-ride-ip", address) },
+    { charge: chargeAddress("test-ride-ip", address), referral: referralOf(request) },
   );
   if (!booked.ok) return apiFailure(booked);
   return apiData(present(booked.testRide), TEST_RIDE_MESSAGES.thanks, { status: booked.duplicate ? 200 : 201 });

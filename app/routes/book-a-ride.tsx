@@ -15,6 +15,7 @@ import { parseValue, readForm, type Body } from "~/utils/body.server";
 import { replyFailure } from "~/utils/http.server";
 import { t } from "~/utils/i18n";
 import { chargeAddress, checkCaptcha, screenPublicForm } from "~/utils/public-guard.server";
+import { referralOf } from "~/utils/share-link.server";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
@@ -73,7 +74,10 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.ok) return replyFailure(form, parsed);
   const captcha = await checkCaptcha(body, address);
   if (captcha) return replyFailure(form, captcha);
-  const booked = bookTestRide(parsed.value, { charge: chargeAddress("test-ride-ip", address) });
+  const booked = bookTestRide(parsed.value, {
+    charge: chargeAddress("test-ride-ip", address),
+    referral: referralOf(request),
+  });
   return booked.ok ? redirect(THANKS) : replyFailure(form, booked);
 }
 

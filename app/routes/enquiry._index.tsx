@@ -17,6 +17,7 @@ import { echoForm, echoResult, fileField } from "~/utils/echo.server";
 import { pageFailure, replyFailure } from "~/utils/http.server";
 import { t } from "~/utils/i18n";
 import { redirectOwning } from "~/utils/owned-entries.server";
+import { referralOf } from "~/utils/share-link.server";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
@@ -71,7 +72,7 @@ export async function action({ request }: ActionFunctionArgs) {
     captcha: save,
   });
   if (!parsed.ok) return again(form, parsed);
-  const visitor: Visitor = { channel: "public", address };
+  const visitor: Visitor = { channel: "public", address, referral: referralOf(request) };
   const screenshot = { file: fileField(form, "screenshot"), ref: parsed.value.screenshot_ref };
   if (save) {
     const created = await createPreregistration(visitor, parsed.value, screenshot);

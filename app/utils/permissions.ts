@@ -112,12 +112,15 @@ export const ADMIN_ROUTES: RouteRule[] = [
   { pattern: "/admin/scheme/settings", permission: "manage-allocation" },
   { pattern: "/admin/scheme/:id", permission: "manage-allocation" },
   { pattern: "/admin/sms", permission: "send-sms" },
+  { pattern: "/admin/sms/:id", permission: "send-sms" },
   { pattern: "/admin/analytics", permission: "send-sms" },
   { pattern: "/admin/outbox", permission: "send-sms" },
   { pattern: "/admin/test-ride", permission: null },
   { pattern: "/admin/test-ride/:slug", permission: null },
   { pattern: "/admin/profile", permission: null },
   { pattern: "/admin/settings", permission: null },
+  // The referrer report (spec 001 §2.12 does not name its route).
+  { pattern: "/admin/referrer", permission: "read-registration" },
   // Beyond the specification's table:
   { pattern: "/admin/audit", permission: EVERY_PERMISSION },
   { pattern: "/admin/role", permission: EVERY_PERMISSION },
@@ -137,6 +140,7 @@ export const PUBLIC_ROUTES = [
   "/terms",
   "/privacy-policy",
   "/book-a-ride",
+  "/r/:code",
   "/language",
   "/login",
   "/reset-password",

@@ -1,4 +1,5 @@
 /** Background work of a server process: the SMS queue at a bounded rate, and clean-ups. */
+import { resumeBroadcasts } from "~/models/broadcast.server";
 import { startSmsWorker } from "~/models/sms.server";
 import { purgeExpiredLimits } from "./rate-limit.server";
 import { purgeExpiredSessions } from "./session.server";
@@ -10,6 +11,9 @@ import { purgeExpiredSessions } from "./session.server";
 export function startBackgroundWork(): () => Promise<void> {
   const rate = Number(process.env.SMS_RATE_PER_SECOND ?? 5);
   const stopSms = startSmsWorker({ ratePerSecond: Number.isFinite(rate) && rate > 0 ? rate : 5 });
+  // Broadcasts a stop interrupted while their messages were being stored carry on.
+  const resumed = resumeBroadcasts();
+  if (resumed) console.log(`[sms] storing the messages of ${resumed} broadcast(s) carries on`);
   const hourly = setInterval(() => {
     try {
       purgeExpiredSessions();

@@ -1,0 +1,149 @@
+import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import {
+  BroadcastForm,
+  EMPTY_VALUES,
+  valuesOf,
+  type BroadcastValues,
+  type Choice,
+} from "~/components/broadcast/BroadcastForm";
+import { BroadcastPreview } from "~/components/broadcast/BroadcastPreview";
+import { LiveRefresh, recipientsText, StatusBadge } from "~/components/broadcast/progress";
+import { broadcastLinks } from "~/components/broadcast/styles";
+import { DataTable } from "~/components/DataTable";
+import {
+  listBroadcasts,
+  previewBroadcast,
+  registrantChoices,
+  searchBroadcastRegistrants,
+  sendBroadcast,
+  type BroadcastPreview as Preview,
+  type BroadcastView,
+} from "~/models/broadcast.server";
+import { listBranchOptions } from "~/models/branch.server";
+import { failureStatus, type FieldErrors } from "~/models/failure";
+import { BROADCAST_TYPE_LABELS, broadcastSchema } from "~/schemas/broadcast";
+import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue, readForm } from "~/utils/body.server";
+import { parseTableParams } from "~/utils/datatable.server";
+import { displayDateTime } from "~/utils/time";
+import { onItsWay } from "~/schemas/broadcast";
+import { redirectWithToast, success } from "~/utils/toast.server";
+
+/** The permission this route needs, checked by every loader and action of the module. */
+export const handle = { permission: "send-sms" } satisfies RouteAccess;
+
+export const meta: MetaFunction = () => [{ title: "SMS" }];
+export const links = broadcastLinks;
+
+/** A typed list of 100,000 numbers is about 1.2 MB. */
+const FORM_LIMIT = 2 * 1024 * 1024;
+
+/** GET /admin/sms (send-sms): the broadcast form and the history (branch users: their branch's). */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireRouteAccess(request, handle);
+  const params = new URL(request.url).searchParams;
+  const branches = listBranchOptions().filter((b) => user.scope.branchId === null || b.id === user.scope.branchId);
+  const table = listBroadcasts(user.scope, parseTableParams(params));
+  return { branches, table, active: table.data.some((b) => b.status !== "done") };
+}
+
+type ActionData =
+  | { step: "form"; values: BroadcastValues; errors: FieldErrors; chosen: Choice[]; found: Choice[] }
+  | { step: "preview"; values: BroadcastValues; preview: Preview; chosen: Choice[] };
+
+/**
+ * intent=preview (Send): the form's values checked, then the preview (who,
+ * how many, parts, credit); intent=send (from the preview): sends and opens
+ * the broadcast's page; intent=back: the form again with its values;
+ * intent=search (no JavaScript): the customers found, with the form as typed.
+ */
+export async function action({ request }: ActionFunctionArgs) {
+  const user = await requireRouteAccess(request, handle);
+  const form = await readForm(request, { limit: FORM_LIMIT });
+  const intent = String(form.get("intent") ?? "preview");
+  const values = valuesOf(form);
+  const chosen = registrantChoices(
+    user.scope,
+    values.registrants.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0),
+  );
+  const again = (errors: FieldErrors, found: Choice[] = [], status = 200) =>
+    data<ActionData>({ step: "form", values, errors, chosen, found }, { status });
+
+  if (intent === "back") return again({});
+  if (intent === "search") return again({}, searchBroadcastRegistrants(user.scope, values.customer_q));
+
+  form.delete("preview");
+  const parsed = parseValue({ kind: "form", form }, broadcastSchema);
+  if (!parsed.ok) return again(parsed.errors, [], failureStatus(parsed));
+  if (intent === "send") {
+    const sent = await sendBroadcast(user, parsed.value);
+    if (!sent.ok) return again(sent.errors, [], failureStatus(sent));
+    return redirectWithToast(`/admin/sms/${sent.broadcast.id}`, success(onItsWay(sent.broadcast.total)));
+  }
+  const previewed = await previewBroadcast(user, parsed.value);
+  if (!previewed.ok) return again(previewed.errors, [], failureStatus(previewed));
+  return data<ActionData>({ step: "preview", values, preview: previewed.preview, chosen });
+}
+
+const shortText = (t: string) => (Array.from(t).length > 60 ? `${Array.from(t).slice(0, 60).join("")}…` : t);
+
+export default function Sms() {
+  const { branches, table, active } = useLoaderData<typeof loader>();
+  const step = useActionData<typeof action>();
+  const [params] = useSearchParams();
+  const busy = useNavigation().state === "submitting";
+  return (
+    <>
+      <h1>SMS</h1>
+      <section aria-label="New message" className="broadcast-new">
+        {step?.step === "preview" ? (
+          <BroadcastPreview
+            preview={step.preview}
+            values={step.values}
+            branches={branches}
+            chosen={step.chosen}
+            busy={busy}
+          />
+        ) : (
+          <BroadcastForm
+            values={step?.values ?? EMPTY_VALUES}
+            errors={step?.step === "form" ? step.errors : {}}
+            branches={branches}
+            chosen={step?.step === "form" ? step.chosen : []}
+            found={step?.step === "form" ? step.found : []}
+            busy={busy}
+          />
+        )}
+      </section>
+      <section aria-labelledby="history-title" className="broadcast-history">
+        <h2 id="history-title">Sent messages</h2>
+        <LiveRefresh active={active && !step} />
+        <DataTable<BroadcastView>
+          rows={table.data}
+          rowKey={(b) => b.id}
+          rowHref={(b) => `/admin/sms/${b.id}`}
+          recordsFiltered={table.recordsFiltered}
+          start={Number(params.get("start") ?? 0) || 0}
+          search={params.get("search") ?? ""}
+          searchLabel="Text"
+          columns={[
+            { key: "created_at", header: "Date", render: (b) => displayDateTime(b.created_at) },
+            { key: "created_by", header: "Sent by", render: (b) => b.created_by?.name ?? "—" },
+            { key: "type", header: "Category", render: (b) => BROADCAST_TYPE_LABELS[b.type] },
+            { key: "text", header: "Message", render: (b) => shortText(b.text) },
+            { key: "total", header: "Recipients", render: (b) => recipientsText(b) },
+            { key: "queued", header: "Queued", render: (b) => b.queued.toLocaleString("en") },
+            { key: "sent", header: "Sent", render: (b) => b.sent.toLocaleString("en") },
+            { key: "failed", header: "Failed", render: (b) => b.failed.toLocaleString("en") },
+            {
+              key: "status",
+              header: "Status",
+              render: (b) => <StatusBadge status={b.status} />,
+            },
+          ]}
+        />
+      </section>
+    </>
+  );
+}

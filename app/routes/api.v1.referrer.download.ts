@@ -1,0 +1,21 @@
+import type { LoaderFunctionArgs } from "@remix-run/node";
+import { fail } from "~/models/failure";
+import { exportReferrers, REFERRER_COLUMNS } from "~/models/referrer.server";
+import { referrerFiltersSchema } from "~/schemas/referrer";
+import { apiFailure } from "~/utils/http.server";
+import { parseQuery } from "~/utils/query.server";
+import { xlsDownload } from "~/utils/spreadsheet.server";
+import { requireStaff } from "~/utils/staff-request.server";
+
+/**
+ * GET /api/v1/referrer/download?from&to&search (read-registration) →
+ * Referrers.xls, the report's rows for the same filters (bearer token or
+ * back-office session). A date that does not read answers 422.
+ */
+export async function loader({ request }: LoaderFunctionArgs) {
+  const user = await requireStaff(request, "read-registration");
+  const { value, errors } = parseQuery(new URL(request.url).searchParams, referrerFiltersSchema);
+  if (Object.keys(errors).length) return apiFailure(fail.invalid(errors));
+  const rows = exportReferrers(user.scope, value);
+  return xlsDownload(request, { filename: "Referrers.xls", sheet: "Referrers", columns: REFERRER_COLUMNS, rows });
+}
