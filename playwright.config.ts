@@ -32,7 +32,8 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: Number(process.env.E2E_WORKERS ?? 2),
-  retries: process.env.CI ? 1 : 0,
+  // A test that fails once is a failure: no retries hide a test that passes by chance.
+  retries: 0,
   reporter: process.env.CI ? "line" : "list",
   use: { baseURL, launchOptions: chromium, trace: "retain-on-failure" },
   projects: [

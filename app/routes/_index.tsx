@@ -1,12 +1,8 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { captchaSiteKey, newFormToken, publicChrome } from "~/components/public/chrome.server";
+import { publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
-import { PreregistrationForm } from "~/components/public/PreregistrationForm";
 import { PublicShell } from "~/components/public/PublicShell";
-import { PREREG_SCRIPT } from "~/components/public/scripts";
-import { listBikeModels } from "~/models/bike-model.server";
-import { listBranchOptions } from "~/models/branch.server";
 import { landingSettings } from "~/models/settings.server";
 import { t } from "~/utils/i18n";
 
@@ -18,41 +14,36 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { name: "description", content: t(data?.chrome.lang ?? "en", "landing.tagline") },
 ];
 
-/** The landing page: "Share It. Win It.", the campaign state, links to every public modal, and the pre-registration form. */
+/**
+ * The landing page: "Share It. Win It.", the campaign state, the way to the
+ * pre-registration form (/enquiry) and links to every public modal. It holds
+ * nothing of one visitor (the form and its token live on /enquiry), so one
+ * rendering serves everyone (app/utils/page-cache.server.ts; decision 4).
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
   const utm = new URL(request.url).searchParams.get("utm_source")?.slice(0, 100) ?? "";
   const chrome = publicChrome(request);
-  return data(
-    {
-      chrome,
-      ...landingSettings(chrome.lang),
-      models: listBikeModels().map(({ id, title }) => ({ id, title })),
-      branches: listBranchOptions(),
-      formToken: newFormToken(),
-      captchaSiteKey: captchaSiteKey(),
-      utm,
-    },
-    { headers: { "Cache-Control": "private, no-cache" } },
-  );
+  return data({ chrome, ...landingSettings(chrome.lang), utm });
 }
 
 export default function Landing() {
-  const { chrome, models, branches, formToken, captchaSiteKey, utm, video, closedMessage } =
-    useLoaderData<typeof loader>();
+  const { chrome, utm, video, closedMessage } = useLoaderData<typeof loader>();
   const { lang, registrationOpen: open } = chrome;
-  const book = `/book-a-ride${utm ? `?${new URLSearchParams({ utm_source: utm })}` : ""}`;
+  const query = utm ? `?${new URLSearchParams({ utm_source: utm })}` : "";
+  const book = `/book-a-ride${query}`;
   return (
-    <PublicShell chrome={chrome} scripts={[PREREG_SCRIPT]}>
+    <PublicShell chrome={chrome}>
       <section className="hero" aria-labelledby="hero-title">
         <p className={`state ${open ? "open" : "closed"}`}>
           {open ? t(lang, "landing.open") : t(lang, "landing.closed")}
         </p>
+        {open ? null : <p className="banner banner-closed">{t(lang, "landing.closedBanner")}</p>}
         {!open && closedMessage ? <p className="banner banner-closed">{closedMessage}</p> : null}
         <h1 id="hero-title">{t(lang, "site.title")}</h1>
         <p>{t(lang, "landing.tagline")}</p>
         <p>{t(lang, "landing.bonus")}</p>
         {open ? (
-          <a className="cta" href="#register">
+          <a className="cta" href={`/enquiry${query}`}>
             {t(lang, "nav.preregister")}
           </a>
         ) : null}
@@ -96,18 +87,6 @@ export default function Landing() {
           </li>
         </ul>
       </nav>
-      <section id="register" className="card" aria-labelledby="register-title">
-        <h2 id="register-title">{open ? t(lang, "landing.formTitle") : t(lang, "landing.closed")}</h2>
-        <PreregistrationForm
-          lang={lang}
-          open={open}
-          formToken={formToken}
-          models={models}
-          branches={branches}
-          captchaSiteKey={captchaSiteKey}
-          id="landing-prereg"
-        />
-      </section>
     </PublicShell>
   );
 }

@@ -28,6 +28,7 @@ const brotli = promisify(zlib.brotliCompress);
  * anything of one visitor (a form's idempotency token, an entry) is never here.
  */
 const PAGES: Record<string, readonly string[]> = {
+  "/": ["utm_source"],
   "/showrooms": ["state", "district"],
   "/scheme": [],
   "/terms": [],

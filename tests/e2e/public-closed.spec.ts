@@ -35,12 +35,16 @@ test("a closed campaign refuses public pre-registrations", async ({ page }) => {
       await page.goto("/");
       await expect(page.getByText("Registration Closed").first()).toBeVisible();
       await expect(page.getByText(BANNER)).toBeVisible();
-      await expect(page.locator("form[data-prereg]").getByRole("button", { name: "Save" })).toBeDisabled();
       await expect(page.getByRole("heading", { name: "Share It. Win It." })).toBeVisible();
+      await expect(page.locator(".hero").getByRole("link", { name: "Pre-register" })).toHaveCount(0);
+      await page.goto("/enquiry");
+      await expect(page.locator("form[data-prereg]").getByRole("button", { name: "Save" })).toBeDisabled();
     } finally {
       setRegistrationOpen(true);
     }
   });
   await page.goto("/");
+  await expect(page.locator(".hero").getByRole("link", { name: "Pre-register" })).toBeVisible();
+  await page.goto("/enquiry");
   await expect(page.locator("form[data-prereg]").getByRole("button", { name: "Save" })).toBeEnabled();
 });

@@ -14,10 +14,12 @@ import {
 
 test.use({ viewport: PHONE_VIEWPORT });
 
-test("pre-register on the landing page, confirm, verify with the SMS code and see the draw", async ({ page }) => {
+test("from the landing page to the form, confirm, verify with the SMS code and see the draw", async ({ page }) => {
   const visitor = newVisitor();
   await page.goto("/");
   await expect(page.getByRole("heading", { name: "Share It. Win It." })).toBeVisible();
+  await page.locator(".hero").getByRole("link", { name: "Pre-register" }).click();
+  await expect(page).toHaveURL(/\/enquiry$/);
   await fillPreregistration(page, visitor);
   const slug = await saveAndConfirm(page, visitor);
   await expect(page.getByText(`${visitor.phone.slice(0, 2)}XXXXXX${visitor.phone.slice(-2)}`)).toBeVisible();

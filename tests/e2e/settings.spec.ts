@@ -185,6 +185,7 @@ test.describe("settings", () => {
           await expect(page.getByText("Registration Closed").first()).toBeVisible();
           await expect(page.getByText(BANNER)).toBeVisible();
           await expect(page.getByText(note)).toBeVisible();
+          await page.goto("/enquiry");
           await expect(page.locator("form[data-prereg]").getByRole("button", { name: "Save" })).toBeDisabled();
 
           // Open again from the screen, with the standard message.
@@ -194,8 +195,9 @@ test.describe("settings", () => {
           await submit(page);
           expect(stored("registration_open")).toBe(true);
           await page.goto("/");
-          await expect(page.locator("form[data-prereg]").getByRole("button", { name: "Save" })).toBeEnabled();
           await expect(page.getByText(note)).toHaveCount(0);
+          await page.goto("/enquiry");
+          await expect(page.locator("form[data-prereg]").getByRole("button", { name: "Save" })).toBeEnabled();
         } finally {
           setRegistrationOpen(true);
           restore("closed_message", "");

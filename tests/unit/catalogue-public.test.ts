@@ -28,7 +28,6 @@ import { HEAD_OFFICE, type ScopedActor } from "~/models/scope.server";
 import { bookingBranches, bookTestRide, getTestRide } from "~/models/test-ride.server";
 import { loader as bookARide } from "~/routes/book-a-ride";
 import { loader as enquiry } from "~/routes/enquiry._index";
-import { loader as landing } from "~/routes/_index";
 import { loader as showrooms } from "~/routes/showrooms";
 import { branchSchema } from "~/schemas/branch";
 import { bikeModelSchema } from "~/schemas/bike-model";
@@ -50,7 +49,6 @@ type Option = { id: number; title: string };
 async function publicOptions() {
   const book = await (await call(bookARide, req("GET", "/book-a-ride"))).json();
   const pre = await (await call(enquiry, req("GET", "/enquiry"))).json();
-  const home = await (await call(landing, req("GET", "/"))).json();
   const rooms = await (await call(showrooms, req("GET", `/showrooms?state=${encodeURIComponent(ZONE)}`))).json();
   return {
     bookingBranches: (book.allBranches as Option[]).map((b) => b.title),
@@ -58,7 +56,6 @@ async function publicOptions() {
     bookingModels: (book.models as Option[]).map((m) => m.title),
     nearestShowrooms: (pre.branches as Option[]).map((b) => b.title),
     preModels: (pre.models as Option[]).map((m) => m.title),
-    homeShowrooms: JSON.stringify(home),
     showrooms: (rooms.showrooms as Option[]).map((b) => b.title),
   };
 }
@@ -85,7 +82,6 @@ describe("a new branch and bike model", () => {
     expect(o.showrooms).toEqual(["Fresh Showroom"]);
     expect(o.bookingModels).toContain("Fresh Model 180");
     expect(o.preModels).toContain("Fresh Model 180");
-    expect(o.homeShowrooms).toContain("Fresh Model 180");
   });
 
   it("an edit shows at once too", async () => {

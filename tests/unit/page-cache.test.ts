@@ -32,6 +32,9 @@ describe("which requests share a kept page", () => {
     expect(pageCacheKey("GET", "/showrooms?district=Kaski&state=Gandaki", undefined)).toBe(
       "|/showrooms?district=Kaski&state=Gandaki",
     );
+    // The landing page holds no form (its token lives on /enquiry), so it is shared, per utm_source.
+    expect(pageCacheKey("GET", "/", undefined)).toBe("|/?");
+    expect(pageCacheKey("GET", "/?utm_source=tv", undefined)).toBe("|/?utm_source=tv");
     expect(pageCacheKey("POST", "/", undefined)).toBeNull();
     expect(pageCacheKey("GET", "/enquiry", undefined)).toBeNull();
     expect(pageCacheKey("GET", "/admin", undefined)).toBeNull();
