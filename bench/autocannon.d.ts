@@ -5,6 +5,8 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
+    /** Requests to make before stopping (duration is then ignored). */
+    amount?: number;
     pipelining?: number;
     headers?: Record<string, string>;
     method?: string;

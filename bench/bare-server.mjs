@@ -1,5 +1,6 @@
-// The yardstick of the benchmark: a bare node:http server doing one durable SQLite insert per
-// POST (WAL, synchronous FULL), to set the application's public pre-registration POST against.
+// The yardsticks of the benchmark: a bare node:http server doing one durable SQLite insert per
+// POST (WAL, synchronous FULL), to set the application's public POSTs against, and answering
+// every GET with a static 15 KB HTML page, to set the landing page against.
 import Database from "better-sqlite3";
 import http from "node:http";
 
@@ -11,12 +12,15 @@ db.pragma("synchronous = FULL");
 db.exec(`create table if not exists enquiries (
   id integer primary key, name text not null, phone text not null, citizenship_no text not null, created_at text not null
 )`);
+const page = Buffer.from(
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Static</title></head><body>${"<p>Share It. Win It.</p>\n".repeat(600)}</body></html>`,
+).subarray(0, 15 * 1024);
 const insert = db.prepare("insert into enquiries (name, phone, citizenship_no, created_at) values (?, ?, ?, ?)");
 
 http
   .createServer((req, res) => {
     if (req.method !== "POST") {
-      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      res.writeHead(200, { "content-type": "text/html; charset=utf-8", "content-length": page.length }).end(page);
       return;
     }
     const chunks = [];

@@ -15,16 +15,21 @@
  *    100,000 numbers and one to every customer (ALL, about 300,000 numbers), each accepted (POST
  *    /api/v1/sms answered), then GET / latency and the event-loop delay while their messages are stored
  *    and sent; the broadcasts are removed from the database afterwards;
- *  - public pre-registration POST (/api/v1/enquiry) throughput with autocannon,
- *    beside a bare node:http + better-sqlite3 server doing one durable insert
- *    (WAL, synchronous FULL) per POST, in the same run, and their ratio.
+ *  - idle server RSS (started, signed in, the landing page served);
+ *  - public pre-registration POST (/api/v1/enquiry), then the OTP verify (with its draw) of every
+ *    entry it made, then GET / throughput with autocannon, beside bare node:http floors in the same
+ *    run: one durable insert (WAL, synchronous FULL) per POST, and a static 15 KB page per GET.
  * It prints a table; nothing is asserted. Options (environment):
  *   BENCH_DURATION=10 seconds per throughput run, BENCH_CONNECTIONS=10,
  *   BENCH_SEARCHES=100 measured list requests, BENCH_RESEED=1 to rebuild the
  *   database, BENCH_REBUILD=1 to rebuild the app, BENCH_BUILD_DIR (build-bench),
- *   BENCH_ONLY=lists,export,print,sms,post to run some parts only (e.g. BENCH_ONLY=sms).
+ *   BENCH_ONLY=lists,export,print,sms,post to run some parts only (e.g. BENCH_ONLY=sms),
+ *   BENCH_SCALE=10 for ten times the records (its own database, bench-x10.sqlite).
+ * At the end a table of the goals: each target, the figure, the floor measured in the same run
+ * (bare node:http servers: one durable insert per POST; a static 15 KB page per GET) and PASS/FAIL.
  */
 import autocannon, { type Result } from "autocannon";
+import Database from "better-sqlite3";
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import net from "node:net";
@@ -32,11 +37,11 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "../db/index";
-import { BENCH_DATA_VERSION, BENCH_SIZES, BENCH_USERS, benchDataVersion, seedBenchDatabase } from "./seed";
+import { BENCH_DATA_VERSION, BENCH_SCALE, BENCH_SIZES, BENCH_USERS, benchDataVersion, seedBenchDatabase } from "./seed";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DATA = path.join(ROOT, "bench/.data");
-const DB_FILE = path.join(DATA, "bench.sqlite");
+const DB_FILE = path.join(DATA, BENCH_SCALE === 1 ? "bench.sqlite" : `bench-x${BENCH_SCALE}.sqlite`);
 const BARE_DB = path.join(DATA, "bare.sqlite");
 const BUILD_DIR = process.env.BENCH_BUILD_DIR ?? "build-bench";
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -209,6 +214,10 @@ async function latenciesUntil(url: string, until: Promise<unknown>): Promise<num
 
 const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
 
+/** One goal of the benchmark: what is aimed at, the figure measured, the floor it is set against (same run). */
+type Goal = { goal: string; target: string; figure: string; floor: string; pass: boolean };
+const goals: Goal[] = [];
+
 async function timed(
   url: string,
   headers: Record<string, string>,
@@ -309,6 +318,62 @@ async function postThroughput(url: string): Promise<Result> {
       },
     ],
   });
+}
+
+/** The newest pre-registration id: entries made after it are the POST run's. */
+function lastPreregistrationId(): number {
+  const db = new Database(DB_FILE, { readonly: true });
+  try {
+    return (db.prepare("select max(id) as id from preregistrations").get() as { id: number | null }).id ?? 0;
+  } finally {
+    db.close();
+  }
+}
+
+/** The POST run's entries, each with the code its SMS carries (the outbox keeps the text). */
+function unverifiedEntries(afterId: number): { slug: string; code: string }[] {
+  const db = new Database(DB_FILE, { readonly: true });
+  try {
+    const rows = db
+      .prepare(
+        `select p.slug, (select s.text from sms_messages s where s."to" = p.phone and s.purpose = 'otp'
+           order by s.id desc limit 1) as text
+         from preregistrations p where p.id > ? and p.verified_at is null order by p.id`,
+      )
+      .all(afterId) as { slug: string; text: string | null }[];
+    return rows.flatMap((r) => {
+      const code = r.text?.match(/\b(\d{6})\b/)?.[1];
+      return code ? [{ slug: r.slug, code }] : [];
+    });
+  } finally {
+    db.close();
+  }
+}
+
+/** Each entry verified once with its right code (and so drawn), as fast as CONNECTIONS clients go. */
+async function verifyThroughput(base: string, entries: { slug: string; code: string }[]): Promise<Result> {
+  if (!entries.length) throw new Error("no fresh entries to verify");
+  let i = 0;
+  return autocannon({
+    url: base,
+    connections: CONNECTIONS,
+    amount: entries.length,
+    headers: { "Content-Type": "application/json" },
+    requests: [
+      {
+        method: "POST",
+        setupRequest: (req) => {
+          const e = entries[i++ % entries.length];
+          return { ...req, path: `/api/v1/enquiry/${e.slug}/verify`, body: JSON.stringify({ code: e.code }) };
+        },
+      },
+    ],
+  });
+}
+
+/** GET `url` for DURATION seconds with CONNECTIONS clients (no compression asked, as the floor). */
+async function getThroughput(url: string): Promise<Result> {
+  return autocannon({ url, connections: CONNECTIONS, duration: DURATION });
 }
 
 // ---------------------------------------------------------------- SMS broadcasts
@@ -415,6 +480,17 @@ async function main() {
   const rows: [string, string, string][] = [];
   try {
     const { cookie, token } = await login(base);
+    // Idle: started, signed in, the landing page served a few times, then a second's rest.
+    for (let i = 0; i < 20; i++) await timed(`${base}/`, {});
+    await new Promise((r) => setTimeout(r, 1000));
+    const idleRss = rssOf(app.pid!);
+    goals.push({
+      goal: "Idle server RSS",
+      target: "≤ 150 MB",
+      figure: mb(idleRss),
+      floor: "",
+      pass: idleRss <= 150 * 1024 * 1024,
+    });
 
     if (ONLY.has("lists")) {
       const terms = searchTerms(SEARCHES);
@@ -430,6 +506,13 @@ async function main() {
         `p50 ${ms(pre.p50)} · p95 ${ms(pre.p95)}`,
         `${pre.n} searches: names, full and partial phones, citizenship parts`,
       ]);
+      goals.push({
+        goal: `Back-office list, first page + search (${BENCH_SIZES.preregistrations.toLocaleString()} pre-registrations)`,
+        target: "p95 ≤ 20 ms",
+        figure: `p95 ${ms(pre.p95)}`,
+        floor: "",
+        pass: pre.p95 <= 20,
+      });
       const reg = await listLatencies(
         base,
         (t) => `/admin/registration?search=${encodeURIComponent(t)}`,
@@ -472,6 +555,38 @@ async function main() {
       if (xls.status !== 200) throw new Error(`download answered ${xls.status}`);
       const growth = peak - baseline;
       const p99 = percentile(during, 99);
+      const rowsLabel = `${BENCH_SIZES.registrations.toLocaleString()} rows`;
+      goals.push(
+        {
+          goal: `Registrations.xls (${rowsLabel}): time`,
+          target: BENCH_SCALE === 1 ? "≤ 5 s" : `≤ ${5 * BENCH_SCALE} s (linear)`,
+          figure: `${(xls.ms / 1000).toFixed(2)} s`,
+          floor: "",
+          pass: xls.ms <= 5000 * BENCH_SCALE,
+        },
+        {
+          goal: `Registrations.xls (${rowsLabel}): server RSS growth`,
+          target: "≤ 100 MB",
+          figure: mb(growth),
+          floor: "",
+          pass: growth <= 100 * 1024 * 1024,
+        },
+        {
+          goal: "GET / during that export",
+          target: "p99 ≤ 200 ms",
+          figure: `p99 ${ms(p99)}`,
+          floor: `idle p95 ${ms(idle.p95)}`,
+          pass: p99 <= 200,
+        },
+      );
+      if (loop)
+        goals.push({
+          goal: "Event-loop delay during that export",
+          target: "max ≤ 100 ms",
+          figure: `max ${ms(loop.max)}`,
+          floor: "",
+          pass: loop.max <= 100,
+        });
       rows.push([
         `Registrations.xls (${BENCH_SIZES.registrations.toLocaleString()} rows)`,
         `${(xls.ms / 1000).toFixed(2)} s · RSS +${mb(growth)}`,
@@ -512,30 +627,60 @@ async function main() {
 
     if (ONLY.has("post")) {
       log(`POST /api/v1/enquiry for ${DURATION} s with ${CONNECTIONS} connections …`);
+      const lastId = lastPreregistrationId();
       const appPost = await postThroughput(`${base}/api/v1/enquiry`);
+      const entries = unverifiedEntries(lastId);
+      log(`POST /api/v1/enquiry/{slug}/verify (with its draw) over ${entries.length.toLocaleString()} fresh entries …`);
+      const appVerify = await verifyThroughput(base, entries);
+      log(`GET / for ${DURATION} s with ${CONNECTIONS} connections …`);
+      const appGet = await getThroughput(`${base}/`);
       await stop(app);
       const barePort = await freePort();
       const bare = await startBare(barePort);
       log(`bare node:http + better-sqlite3 insert for ${DURATION} s …`);
       const barePost = await postThroughput(`http://127.0.0.1:${barePort}/`);
+      log(`bare node:http static 15 KB page for ${DURATION} s …`);
+      const bareGet = await getThroughput(`http://127.0.0.1:${barePort}/`);
       await stop(bare);
-      const appRps = appPost.requests.average;
-      const bareRps = barePost.requests.average;
-      rows.push([
-        "Public pre-registration POST /api/v1/enquiry",
-        `${appRps.toFixed(0)} req/s · p50 ${appPost.latency.p50} ms · p99 ${appPost.latency.p99} ms`,
-        `${appPost["2xx"]} created, ${appPost.non2xx} non-2xx, ${appPost.errors} errors`,
-      ]);
-      rows.push([
-        "Bare node:http + one durable SQLite insert",
-        `${bareRps.toFixed(0)} req/s · p50 ${barePost.latency.p50} ms · p99 ${barePost.latency.p99} ms`,
-        `${barePost["2xx"]} inserted, ${barePost.non2xx} non-2xx, ${barePost.errors} errors`,
-      ]);
-      rows.push([
-        "Ratio app / bare",
-        `${(appRps / bareRps).toFixed(3)} (${((appRps / bareRps) * 100).toFixed(1)} %)`,
-        "WAL, synchronous FULL on both",
-      ]);
+      const rps = (r: Result) => r.requests.average;
+      const summary = (r: Result) => `${rps(r).toFixed(0)} req/s · p50 ${r.latency.p50} ms · p99 ${r.latency.p99} ms`;
+      const counts = (r: Result) => `${r["2xx"]} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors`;
+      rows.push(
+        ["Public pre-registration POST /api/v1/enquiry", summary(appPost), counts(appPost)],
+        [
+          "OTP verify POST /api/v1/enquiry/{slug}/verify",
+          summary(appVerify),
+          `${counts(appVerify)}; each a right code and its draw`,
+        ],
+        ["GET / (the landing page)", summary(appGet), counts(appGet)],
+        ["Floor: bare node:http + one durable SQLite insert", summary(barePost), counts(barePost)],
+        ["Floor: bare node:http, a static 15 KB page", summary(bareGet), counts(bareGet)],
+      );
+      const ratio = (a: Result, b: Result) => rps(a) / rps(b);
+      const faults = (r: Result) => r.errors + r.non2xx;
+      goals.push(
+        {
+          goal: "Public POST /api/v1/enquiry, against the durable-insert floor",
+          target: "≥ 0.5× · 0 errors",
+          figure: `${ratio(appPost, barePost).toFixed(3)}× (${rps(appPost).toFixed(0)} req/s; ${faults(appPost)} errors)`,
+          floor: `${rps(barePost).toFixed(0)} req/s`,
+          pass: ratio(appPost, barePost) >= 0.5 && faults(appPost) === 0,
+        },
+        {
+          goal: "POST OTP verify (with its draw), against the same floor",
+          target: "≥ 0.3×",
+          figure: `${ratio(appVerify, barePost).toFixed(3)}× (${rps(appVerify).toFixed(0)} req/s; ${faults(appVerify)} errors)`,
+          floor: `${rps(barePost).toFixed(0)} req/s`,
+          pass: ratio(appVerify, barePost) >= 0.3 && faults(appVerify) === 0,
+        },
+        {
+          goal: "GET /, against the static-page floor",
+          target: "≥ 0.05× · 0 errors",
+          figure: `${ratio(appGet, bareGet).toFixed(3)}× (${rps(appGet).toFixed(0)} req/s; ${faults(appGet)} errors)`,
+          floor: `${rps(bareGet).toFixed(0)} req/s`,
+          pass: ratio(appGet, bareGet) >= 0.05 && faults(appGet) === 0,
+        },
+      );
     }
   } finally {
     await stop(app);
@@ -566,6 +711,15 @@ async function main() {
   console.log(line(["Measure", "Result", "Notes"]));
   console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
   for (const r of rows) console.log(line(r));
+
+  const head = ["Goal", "Target", "Figure", "Floor (same run)", "Result"];
+  const cells = goals.map((g) => [g.goal, g.target, g.figure, g.floor, verdict(g.pass)]);
+  const gw = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const gline = (c: string[]) => `| ${c.map((x, i) => x.padEnd(gw[i])).join(" | ")} |`;
+  console.log(`\nGoals (scale ${BENCH_SCALE}×, ${os.cpus().length} cores)\n`);
+  console.log(gline(head));
+  console.log(`|${gw.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const c of cells) console.log(gline(c));
 }
 
 main().catch((e) => {

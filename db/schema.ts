@@ -604,6 +604,15 @@ export const rateLimitCounters = sqliteTable(
  * change, by any writer in any process. Public reads are kept in memory until
  * the version moves (app/models/public-cache.server.ts).
  */
+/**
+ * Live (not deleted) rows of the big tables, kept by triggers (migration 0009) in the writer's own
+ * transaction, so a head-office list shows its total without counting 500,000 rows.
+ */
+export const rowCounts = sqliteTable("row_counts", {
+  key: text("key").primaryKey(),
+  n: integer("n").notNull().default(0),
+});
+
 export const cacheVersions = sqliteTable("cache_versions", {
   key: text("key").primaryKey(),
   version: integer("version").notNull().default(0),

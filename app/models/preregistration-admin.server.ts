@@ -28,6 +28,7 @@ import {
 } from "~/models/preregistration.server";
 import { PREREGISTRATION_STATUSES, STATUS_LABELS, type PreregistrationStatus } from "~/models/preregistration-status";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
+import { liveCount } from "~/models/row-count.server";
 import { transact } from "~/models/transaction.server";
 import {
   PREREGISTRATION_MESSAGES,
@@ -280,6 +281,8 @@ export function listPreregistrations(
       base: [isNull(P.deleted_at), preregistrationListScope(scope)],
       filters: [...filterConditions(filters, scope), filters.phone ? preregistrationSearch(filters.phone) : undefined],
       count: (where) => db.select({ n: count() }).from(P).where(where).get()?.n ?? 0,
+      // Head office's total is every live row: kept by triggers, not counted.
+      total: scope.branchId === null ? () => liveCount("preregistrations") : undefined,
       rows: (where, orderBy, limit, offset) =>
         joined()
           .where(where)

@@ -5,6 +5,7 @@
  * form. Every query takes the caller's branch scope inside its WHERE clause;
  * a referrer from another branch is joined only for head office.
  */
+import { liveCount } from "~/models/row-count.server";
 import { and, count, desc, eq, gte, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
@@ -231,6 +232,8 @@ function listWith(
       base: [deleted ? isNotNull(R.deleted_at) : isNull(R.deleted_at), branchCondition(R.branch_id, scope)],
       filters: [...filterConditions(filters, scope), term ? registrationSearch(term) : undefined],
       count: (where) => countRegistrations(where, needsPreJoin(filters)),
+      // Head office's total of live registrations is kept by triggers, not counted.
+      total: !deleted && scope.branchId === null ? () => liveCount("registrations") : undefined,
       rows: (where, orderBy, limit, offset) =>
         joined(scope)
           .where(where)

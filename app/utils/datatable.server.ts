@@ -79,6 +79,8 @@ export type TableQuery<Row> = {
   /** Per-column search: column name to the column it filters by prefix. */
   columnSearch?: Record<string, SQLiteColumn>;
   count: (where: SQL | undefined) => number;
+  /** recordsTotal when it is kept without counting (a trigger-kept count for an unscoped list). */
+  total?: () => number;
   rows: (where: SQL | undefined, orderBy: SQL[], limit: number, offset: number) => Row[];
 };
 
@@ -118,7 +120,7 @@ export function runTable<Row>(params: TableParams, q: TableQuery<Row>): TableRes
     const col = q.orderable[q.defaultOrder.column];
     orderBy.push(q.defaultOrder.dir === "asc" ? asc(col) : desc(col));
   }
-  const recordsTotal = q.count(baseWhere);
+  const recordsTotal = q.total ? q.total() : q.count(baseWhere);
   const recordsFiltered = where === baseWhere ? recordsTotal : q.count(where);
   return {
     draw: params.draw,
