@@ -2,6 +2,7 @@
 // never an error page; and the test-ride list's From = To = a day lists that day's bookings.
 import { expect, test } from "@playwright/test";
 import { insertTestRide, login, USERS } from "./helpers";
+import { clearOfKathmanduMidnight } from "../clock";
 
 const DATE_MESSAGE = "Enter the date as YYYY-MM-DD (or YYYY-MM-DDTHH:mm).";
 
@@ -14,6 +15,7 @@ const kathmanduToday = () =>
 test("a bad test-ride filter shows its message under From; From = To = today lists today's bookings", async ({
   page,
 }) => {
+  await clearOfKathmanduMidnight();
   const ride = insertTestRide(2, `List Rider ${Date.now().toString(36)}`);
   await login(page, USERS.staff); // Lalitpur Motors, branch 2
 

@@ -4,6 +4,7 @@
 import { expect, test } from "@playwright/test";
 import { isJs, login, readDb, USERS } from "./helpers";
 import { freshPhone } from "./public-helpers";
+import { clearOfKathmanduMidnight } from "../clock";
 
 type Sharer = { id: number; name: string; code: string; slug: string };
 
@@ -83,6 +84,7 @@ test("the report's dates read yyyy/MM/dd; a date that does not read shows its me
   await expect(page.locator("#filter-from-error")).toHaveText("Enter the date as yyyy/MM/dd.");
   await expect(page.getByText("Showing 0 - 0 of 0 entries")).toBeVisible();
 
+  await clearOfKathmanduMidnight();
   const today = new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Kathmandu" }).format(new Date());
   const slashed = today.replaceAll("-", "/");
   const from = page.getByLabel("From", { exact: true });

@@ -10,6 +10,7 @@ import { loader as downloadLoader } from "~/routes/api.v1.draws.download";
 import { issueToken } from "~/utils/api.server";
 import { kathmanduDate } from "~/utils/time";
 import { makeBranch, makePreregistration, makeUser } from "../fixtures";
+import { clearOfKathmanduMidnight } from "../clock";
 
 const context = { clientAddress: "127.0.0.1" };
 const call = async (p: Promise<unknown> | unknown) => {
@@ -183,6 +184,7 @@ describe("GET, PATCH and DELETE /api/v1/allocation/{id}", () => {
   });
 
   it("refuses to delete a pool that has paid out (409) and to lower its count below what it paid (422)", async () => {
+    await clearOfKathmanduMidnight(20_000);
     const today = kathmanduDate();
     const created = await create(
       { type: "preregistration_public", amount: 50000, date: today, probability: 100, count: 2 },

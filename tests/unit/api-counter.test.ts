@@ -37,6 +37,7 @@ import { loader as branchStatsApi } from "~/routes/api.v1.branch-stats";
 import { issueToken } from "~/utils/api.server";
 import { kathmanduDate } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration, makeUser, nextPhone, makeAllocation } from "../fixtures";
+import { clearOfKathmanduMidnight } from "../clock";
 
 const ctx = { clientAddress: "10.9.0.1" };
 const call = async (p: unknown): Promise<Response> => {
@@ -151,6 +152,8 @@ beforeAll(async () => {
     ),
   )) as Response;
   cookieA = (login.headers.get("Set-Cookie") ?? "").split(";")[0];
+  // The pool is today's: the file's draws must not meet the next day.
+  await clearOfKathmanduMidnight(50_000);
   makeAllocation({
     type: "registration_branch",
     branch_id: a.id,
