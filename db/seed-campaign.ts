@@ -70,7 +70,7 @@ function seedAllocations(ctx: Ctx, date: string) {
 async function verify(slug: string, id: number) {
   const code = currentCode("preregistration", id)?.code;
   if (!code) throw new Error(`No code for pre-registration ${slug}`);
-  const res = verifyPreregistration({ channel: "public", address: null }, slug, code);
+  const res = await verifyPreregistration({ channel: "public", address: null }, slug, code);
   if (!res.ok) throw new Error(`Seed verification failed: ${res.message}`);
 }
 

@@ -56,7 +56,7 @@ import { referralFor } from "./referrer.server";
 import type { Scope, ScopedActor } from "./scope.server";
 import { isRegistrationOpen } from "./settings.server";
 import { wakeSmsWorker } from "./sms.server";
-import { transact } from "./transaction.server";
+import { transact, transactTogether } from "./transaction.server";
 
 const { preregistrations: P, preregistrationGrants: G, bikeModels, branches, registrations } = schema;
 const nearestBranches = alias(branches, "nearest_branch");
@@ -427,7 +427,7 @@ export async function createPreregistration(
 
   let outcome: Result<Created>;
   try {
-    outcome = transact((tx): Result<Created> => {
+    outcome = await transactTogether((tx): Result<Created> => {
       // A twin request with the same form token may have saved meanwhile.
       const first = byFormToken(tx, formToken);
       if (first) return { ok: true, preregistration: first, duplicate: true };
@@ -668,14 +668,14 @@ export type Verified = { preregistration: Preregistration; draw: DrawResult; alr
  * code" and sends a fresh code when the code rules allow one (errors.resend
  * says why not otherwise). Staff verifications are audited.
  */
-export function verifyPreregistration(
+export async function verifyPreregistration(
   who: Channel,
   slug: string,
   code: string | null | undefined,
   opts: { useCurrentCode?: boolean } = {},
-): Result<Verified> {
+): Promise<Result<Verified>> {
   let resent = false;
-  const outcome = transact((tx): Result<Verified> => {
+  const outcome = await transactTogether((tx): Result<Verified> => {
     const entry = rowBySlug(tx, slug, scopeOfChannel(who));
     if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
     if (entry.is_verified) {

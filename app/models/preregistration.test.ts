@@ -377,19 +377,19 @@ describe("verification and the second-thrill draw", () => {
     const value = valueOf();
     const entry = await createOk(value);
     const code = codeOf(value.phone);
-    expect(verifyPreregistration(PUBLIC, entry.slug, "")).toMatchObject({
+    expect(await verifyPreregistration(PUBLIC, entry.slug, "")).toMatchObject({
       ok: false,
       code: "invalid",
       message: "OTP is required",
       errors: { code: ["OTP is required"] },
     });
     for (let i = 0; i < 5; i++) {
-      expect(verifyPreregistration(PUBLIC, entry.slug, wrong(code))).toMatchObject({
+      expect(await verifyPreregistration(PUBLIC, entry.slug, wrong(code))).toMatchObject({
         ok: false,
         errors: { code: ["Invalid OTP"] },
       });
     }
-    expect(verifyPreregistration(PUBLIC, entry.slug, code)).toMatchObject({
+    expect(await verifyPreregistration(PUBLIC, entry.slug, code)).toMatchObject({
       ok: false,
       errors: { code: ["This OTP was entered wrongly too many times. Please ask for a new code."] },
     });
@@ -399,14 +399,14 @@ describe("verification and the second-thrill draw", () => {
   it("verifies with the right code and draws once", async () => {
     const value = valueOf();
     const entry = await createOk(value);
-    const result = verifyPreregistration(PUBLIC, entry.slug, codeOf(value.phone));
+    const result = await verifyPreregistration(PUBLIC, entry.slug, codeOf(value.phone));
     if (!result.ok) throw new Error(JSON.stringify(result));
     expect(result.preregistration).toMatchObject({ is_verified: true, status: "verified" });
     expect(result.preregistration.verified_at).toBeTruthy();
     expect(result.preregistration.prize).toBe(result.draw.amount);
     expect([4000, 5000, 6000, 7000]).toContain(result.draw.amount);
 
-    const again = verifyPreregistration(PUBLIC, entry.slug, "000000");
+    const again = await verifyPreregistration(PUBLIC, entry.slug, "000000");
     if (!again.ok) throw new Error(JSON.stringify(again));
     expect(again.alreadyVerified).toBe(true);
     expect(again.draw.amount).toBe(result.draw.amount);
@@ -433,7 +433,7 @@ describe("verification and the second-thrill draw", () => {
     const file = new File([new Uint8Array(await png(200, 200))], "share.png", { type: "image/png" });
     const value = valueOf({ shared: "on" });
     const entry = await createOk(value, PUBLIC, { file });
-    const result = verifyPreregistration(PUBLIC, entry.slug, codeOf(value.phone));
+    const result = await verifyPreregistration(PUBLIC, entry.slug, codeOf(value.phone));
     if (!result.ok) throw new Error("expected ok");
     expect(publicView(result.preregistration).total_prize).toBe(result.draw.amount + 1000);
   });
@@ -454,9 +454,9 @@ describe("verification and the second-thrill draw", () => {
     });
     const second = codeOf(value.phone);
     if (second !== first) {
-      expect(verifyPreregistration(PUBLIC, entry.slug, first)).toMatchObject({ ok: false });
+      expect(await verifyPreregistration(PUBLIC, entry.slug, first)).toMatchObject({ ok: false });
     }
-    expect(verifyPreregistration(PUBLIC, entry.slug, second).ok).toBe(true);
+    expect((await verifyPreregistration(PUBLIC, entry.slug, second)).ok).toBe(true);
     expect(resendVerificationCode(PUBLIC, entry.slug)).toMatchObject({ ok: false, code: "conflict" });
   });
 });
@@ -483,7 +483,7 @@ describe("verify: one transaction for the code, the entry and the draw", () => {
         .get()!;
     injectFailure();
     try {
-      expect(() => verifyPreregistration(PUBLIC, entry.slug, code)).toThrow(/injected failure/);
+      await expect(verifyPreregistration(PUBLIC, entry.slug, code)).rejects.toThrow(/injected failure/);
     } finally {
       removeFailure();
     }
@@ -502,7 +502,7 @@ describe("verify: one transaction for the code, the entry and the draw", () => {
     ).toEqual([]);
 
     // The same code still works once the fault is gone.
-    const ok = verifyPreregistration(PUBLIC, entry.slug, code);
+    const ok = await verifyPreregistration(PUBLIC, entry.slug, code);
     expect(ok.ok).toBe(true);
     expect(codeRow().consumed_at).toBeTruthy();
   });
@@ -516,7 +516,9 @@ describe("verify: one transaction for the code, the entry and the draw", () => {
       ),
     );
     try {
-      expect(() => verifyPreregistration(PUBLIC, entry.slug, codeOf(value.phone))).toThrow(/injected draw failure/);
+      await expect(verifyPreregistration(PUBLIC, entry.slug, codeOf(value.phone))).rejects.toThrow(
+        /injected draw failure/,
+      );
     } finally {
       db.run(sql.raw("drop trigger if exists temp.fail_draw"));
     }
@@ -533,12 +535,12 @@ describe("verify at the counter", () => {
     const value = valueOf({}, true);
     const entry = await createOk(value, counter);
     const first = codeOf(value.phone);
-    expect(verifyPreregistration(counter, entry.slug, "")).toMatchObject({
+    expect(await verifyPreregistration(counter, entry.slug, "")).toMatchObject({
       ok: false,
       errors: { code: ["Enter the registration code the customer received"] },
     });
     // Within the first minute no new code may leave: the spec's message, and why.
-    const early = verifyPreregistration(counter, entry.slug, wrong(first));
+    const early = await verifyPreregistration(counter, entry.slug, wrong(first));
     expect(early).toMatchObject({
       ok: false,
       code: "invalid",
@@ -546,14 +548,14 @@ describe("verify at the counter", () => {
     });
     if (!early.ok) expect(early.errors.resend?.[0]).toMatch(/^Please wait/);
     clock += 61_000;
-    const miss = verifyPreregistration(counter, entry.slug, wrong(first));
+    const miss = await verifyPreregistration(counter, entry.slug, wrong(first));
     expect(miss).toMatchObject({
       ok: false,
       errors: { code: ["the code you have selected is incorrect. Please try again or resend the code"] },
     });
     if (!miss.ok) expect(miss.errors.resend).toBeUndefined();
     const fresh = codeOf(value.phone);
-    const ok = verifyPreregistration(counter, entry.slug, fresh);
+    const ok = await verifyPreregistration(counter, entry.slug, fresh);
     expect(ok).toMatchObject({ ok: true, preregistration: { is_verified: true } });
     const actions = auditRows(entry.slug).map((r) => r.action);
     expect(actions).toEqual(["preregistration.create", "preregistration.verify"]);
@@ -568,7 +570,9 @@ describe("verify at the counter", () => {
     const head = await counterActor(null);
     const counter: Channel = { channel: "counter", actor: head };
     const entry = await createOk(valueOf({ branch_id: branch.id }, true), counter);
-    expect(verifyPreregistration(counter, entry.slug, null, { useCurrentCode: true })).toMatchObject({ ok: true });
+    expect(await verifyPreregistration(counter, entry.slug, null, { useCurrentCode: true })).toMatchObject({
+      ok: true,
+    });
   });
 });
 
@@ -583,7 +587,7 @@ describe("reach", () => {
     expect(getPreregistrationBySlug(entry.slug, { branchId: otherBranch.id })).toBeNull();
     expect(getPreregistrationBySlug(entry.slug, { branchId: null })?.id).toBe(entry.id);
     const other: Channel = { channel: "counter", actor: await counterActor(otherBranch.id) };
-    expect(verifyPreregistration(other, entry.slug, "123456")).toMatchObject({ ok: false, code: "not_found" });
+    expect(await verifyPreregistration(other, entry.slug, "123456")).toMatchObject({ ok: false, code: "not_found" });
     expect(resendVerificationCode(other, entry.slug)).toMatchObject({ ok: false, code: "not_found" });
   });
 
@@ -662,7 +666,7 @@ describe("continue: the owner of a taken phone gets back in with a code", () => 
 
   it("opens a verified entry as it is", async () => {
     const entry = await createOk();
-    const verified = verifyPreregistration(PUBLIC, entry.slug, codeOf(entry.phone));
+    const verified = await verifyPreregistration(PUBLIC, entry.slug, codeOf(entry.phone));
     if (!verified.ok) throw new Error("expected verified");
     const who = visitor();
     sendContinueCode(who, entry.phone);
@@ -755,8 +759,8 @@ describe("rate limits", () => {
     const value = valueOf();
     const created = await countCommits(() => createOk(value, who));
     expect(created.commits).toBe(1);
-    const verified = await countCommits(async () =>
-      verifyPreregistration(who, created.result.slug, codeOf(value.phone)),
+    const verified = await countCommits(
+      async () => await verifyPreregistration(who, created.result.slug, codeOf(value.phone)),
     );
     expect(verified.result.ok).toBe(true);
     expect(verified.commits).toBe(1);

@@ -642,12 +642,13 @@ describe("order and pace", () => {
     queueSms(Array.from({ length: 6 }, (_, i) => ({ to: `980000060${i}`, text: "hi", purpose: "broadcast" as const })));
     const stop = startSmsWorker({ ratePerSecond: 20, intervalMs: 20, slot: "paced" });
     try {
-      await vi.waitFor(() => expect(hits).toHaveLength(6), { timeout: 5000, interval: 10 });
+      await vi.waitFor(() => expect(hits).toHaveLength(6), { timeout: 20_000, interval: 10 });
     } finally {
       await stop();
     }
-    // 20 per second: six hand-overs span at least five gaps of 50 ms (a little timer slack allowed).
-    expect(hits[5].at - hits[0].at).toBeGreaterThanOrEqual(5 * 50 - 10);
+    // 20 per second: six hand-overs span at least five gaps of 50 ms. The gateway notes arrivals, which
+    // a busy machine can delay one by one, so one gap of slack; unpaced, all six arrive within a few ms.
+    expect(hits[5].at - hits[0].at).toBeGreaterThanOrEqual(4 * 50);
   });
 
   it("a large broadcast is queued in chunks", async () => {

@@ -51,7 +51,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return replyFailure(null, sent);
   }
   const parsed = parseValue({ kind: "form", form }, counterVerifySchema);
-  const res = parsed.ok ? verifyPreregistration(counter, slug, parsed.value.code) : parsed;
+  const res = parsed.ok ? await verifyPreregistration(counter, slug, parsed.value.code) : parsed;
   if (res.ok) return redirectWithToast(`/admin/preregistration/${slug}/draw`, success(CV.verified));
   if (res.code === "not_found") throw await preregistrationNotFound(res);
   return replyFailure(null, res);

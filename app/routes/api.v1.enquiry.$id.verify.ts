@@ -23,7 +23,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const body = await readApiBody(request, { optional: true });
   const parsed = parseValue(body, verifySchema);
   if (!parsed.ok) return apiFailure(parsed);
-  const result = verifyPreregistration(
+  const result = await verifyPreregistration(
     { channel: "public", address: clientAddress(request) },
     params.id ?? "",
     parsed.value.code,

@@ -22,7 +22,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const body = await readApiBody(request, { optional: true });
   const parsed = parseValue(body, counterVerifySchema);
   if (!parsed.ok) return apiFailure(parsed);
-  const res = verifyPreregistration({ channel: "counter", actor: user }, params.id ?? "", parsed.value.code, {
+  const res = await verifyPreregistration({ channel: "counter", actor: user }, params.id ?? "", parsed.value.code, {
     useCurrentCode: canSeeCodes(user),
   });
   if (!res.ok) return apiFailure(res);

@@ -68,7 +68,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return replyFailure(null, sent);
   }
   const parsed = parseValue({ kind: "form", form }, verifySchema);
-  const result = verifyPreregistration(visitor, slug, parsed.ok ? parsed.value.code : "");
+  const result = await verifyPreregistration(visitor, slug, parsed.ok ? parsed.value.code : "");
   if (result.ok) {
     // Only a right code proves the entry (one verified before answers ok whatever is sent).
     return result.alreadyVerified

@@ -1,0 +1,71 @@
+// Group commit (transactTogether): concurrent writes share one transaction and one commit, each in a
+// savepoint of its own; a failing write rolls back alone; every promise settles after the commit.
+import { eq, sql } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { db, schema } from "@db/index";
+import { fail, FailureError } from "~/models/failure";
+import { transactTogether } from "~/models/transaction.server";
+
+const S = schema.settings;
+const key = (k: string) => `group-commit-${k}`;
+const stored = (k: string) =>
+  db
+    .select()
+    .from(S)
+    .where(eq(S.key, key(k)))
+    .get()?.value ?? null;
+const write = (k: string) => (tx: Parameters<Parameters<typeof transactTogether>[0]>[0]) =>
+  tx
+    .insert(S)
+    .values({ key: key(k), value: JSON.stringify(k) })
+    .run();
+
+describe("transactTogether", () => {
+  it("shares one transaction among the writes of one turn; a failure rolls back alone", async () => {
+    const seen: number[] = [];
+    const results = await Promise.allSettled([
+      transactTogether((tx) => {
+        write("a")(tx);
+        seen.push(
+          Number(tx.get<{ n: number }>(sql`select count(*) as n from settings where key like 'group-commit-%'`).n),
+        );
+        return "a";
+      }),
+      transactTogether((tx) => {
+        write("b")(tx);
+        throw new FailureError(fail.field("b", "refused"));
+      }),
+      transactTogether((tx) => {
+        write("c")(tx);
+        throw new Error("broken");
+      }),
+      transactTogether((tx) => {
+        write("d")(tx);
+        // The earlier writes of the batch are seen, the failed ones are not.
+        seen.push(
+          Number(tx.get<{ n: number }>(sql`select count(*) as n from settings where key like 'group-commit-%'`).n),
+        );
+        return "d";
+      }),
+    ]);
+    expect(results[0]).toEqual({ status: "fulfilled", value: "a" });
+    expect(results[1]).toMatchObject({ status: "fulfilled", value: { ok: false, message: "refused" } });
+    expect(results[2]).toMatchObject({ status: "rejected", reason: { message: "broken" } });
+    expect(results[3]).toEqual({ status: "fulfilled", value: "d" });
+    expect(seen).toEqual([1, 2]);
+    expect([stored("a"), stored("b"), stored("c"), stored("d")]).toEqual(['"a"', null, null, '"d"']);
+  });
+
+  it("settles after the commit: another connection reads every acknowledged write", async () => {
+    const { default: Database } = await import("better-sqlite3");
+    const { databasePath } = await import("@db/index");
+    const keys = Array.from({ length: 30 }, (_, i) => `x${i}`);
+    await Promise.all(keys.map((k) => transactTogether(write(k))));
+    const other = new Database(databasePath(), { readonly: true });
+    const n = other.prepare("select count(*) as n from settings where key like 'group-commit-x%'").get() as {
+      n: number;
+    };
+    other.close();
+    expect(n.n).toBe(30);
+  });
+});
