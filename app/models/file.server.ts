@@ -7,7 +7,7 @@
 import { and, desc, eq, inArray, notInArray } from "drizzle-orm";
 import fs from "node:fs";
 import path from "node:path";
-import sharp, { type Metadata, type OutputInfo } from "sharp";
+import type { Metadata, OutputInfo } from "sharp";
 import { db, schema, type Executor } from "@db/index";
 import { uploadsDir } from "~/utils/config.server";
 import { randomToken } from "~/utils/crypto.server";
@@ -42,6 +42,8 @@ export type PreparedImage = { data: Buffer; width: number; height: number; filen
 export async function prepareImage(input: Buffer, filename: string): Promise<PreparedImage> {
   if (input.length === 0) throw new UploadError(UPLOAD_FAILED);
   if (input.length > MAX_UPLOAD_BYTES) throw new UploadError("The image may not be larger than 10 MB.");
+  // Loaded on the first image, not at start: libvips is about 19 MB a server that takes no image never needs.
+  const { default: sharp } = await import("sharp");
   let meta: Metadata;
   try {
     meta = await sharp(input, { limitInputPixels: MAX_PIXELS }).metadata();
