@@ -214,6 +214,10 @@ export const preregistrations = sqliteTable(
     index("preregistrations_bike_model_idx").on(t.bike_model_id),
     index("preregistrations_name_idx").on(t.name),
     index("preregistrations_referrer_idx").on(t.referrer_id),
+    // The few deleted rows, so a full-text search can leave them out without looking up its matches.
+    index("preregistrations_deleted_idx")
+      .on(t.id)
+      .where(sql`deleted_at is not null`),
   ],
 );
 
