@@ -15,11 +15,12 @@ import {
   verifyPreregistration,
   type Visitor,
 } from "~/models/preregistration.server";
+import { latestCode } from "~/models/otp.server";
 import { OTP_MESSAGES, verifySchema } from "~/schemas/preregistration";
 import { clientAddress } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
 import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
-import { t, tm } from "~/utils/i18n";
+import { t, tm, tn } from "~/utils/i18n";
 import { ownsEntry, redirectOwning } from "~/utils/owned-entries.server";
 import { maskPhone } from "~/utils/phone";
 
@@ -50,7 +51,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   );
 }
 
-type Answer = { result?: SubmissionResult<string[]>; notice?: string };
+type Answer = { result?: SubmissionResult<string[]>; notice?: string; triesLeft?: number };
 
 /**
  * intent=resend sends a fresh code; otherwise the code is checked (a right one
@@ -76,7 +77,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
       : redirectOwning(request, slug, `/enquiry/${slug}/draw`);
   }
   if (result.code === "not_found") throw pageFailure(result);
-  return replyFailure(null, result);
+  const reply = replyFailure(null, result);
+  // After a wrong code: how many tries this code has left (the sixth try is refused whatever is sent).
+  const entry = findPublicEntry(slug);
+  const code = entry && result.code === "invalid" ? latestCode("preregistration", entry.id) : null;
+  if (code?.state !== "live") return reply;
+  return data<Answer>({ ...(reply.data as Answer), triesLeft: code.attemptsLeft }, reply.init ?? undefined);
 }
 
 export default function VerifyOtp() {
@@ -88,6 +94,11 @@ export default function VerifyOtp() {
   return (
     <ModalPage chrome={chrome} title={t(lang, "verify.title")} scripts={[VERIFY_SCRIPT]}>
       <p>{t(lang, "verify.sent", { phone })}</p>
+      {details ? (
+        <p className="change-number">
+          <a href={`/enquiry?${new URLSearchParams({ change: slug })}`}>{t(lang, "verify.changeNumber")}</a>
+        </p>
+      ) : null}
       {answer?.notice ? (
         <p className="banner banner-ok" role="status">
           {tm(lang, answer.notice)}
@@ -105,7 +116,7 @@ export default function VerifyOtp() {
             autoComplete="one-time-code"
             maxLength={6}
             aria-invalid={codeError ? true : undefined}
-            aria-describedby="e-code"
+            aria-describedby={answer?.triesLeft ? "e-code e-tries" : "e-code"}
           />
           <p
             className="field-error"
@@ -117,6 +128,11 @@ export default function VerifyOtp() {
           >
             {codeError}
           </p>
+          {codeError && answer?.triesLeft ? (
+            <p className="tries" id="e-tries">
+              {tn(lang, "verify.triesLeft", answer.triesLeft)}
+            </p>
+          ) : null}
         </div>
         <div className="actions">
           <button type="submit" name="intent" value="verify" className="primary">

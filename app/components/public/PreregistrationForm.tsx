@@ -137,6 +137,8 @@ export function PreregistrationForm({
       ? normalizePhone(FILTERS.digits(textOf(fields.phone.initialValue) ?? ""))
       : null;
   const screenshotRef = textOf(fields.screenshot_ref.initialValue);
+  const changing =
+    change ?? textOf((fields as unknown as Record<string, { initialValue?: unknown }>).change?.initialValue) ?? null;
   const choose = t(lang, "common.choose");
   const M = PREREGISTRATION_MESSAGES;
   const msg = (m: string) => tm(lang, m);
@@ -189,7 +191,7 @@ export function PreregistrationForm({
       )}
       <fieldset className="form-fields" disabled={!open}>
         <input type="hidden" name="form_token" value={textOf(fields.form_token.initialValue) ?? formToken} />
-        {change ? <input type="hidden" name="change" value={change} /> : null}
+        {changing ? <input type="hidden" name="change" value={changing} /> : null}
         {screenshotRef ? <input type="hidden" name="screenshot_ref" value={screenshotRef} /> : null}
         <Field
           label={t(lang, "form.name")}
