@@ -7,7 +7,6 @@
  * (required fields, the phone's form, the patterns), shown under each field in the
  * server's words. The server stays the authority.
  */
-import { normalizePhone } from "~/utils/phone";
 import { firstTime, fresh } from "./dom";
 import { applyFilter } from "./filters";
 import { downscaleInput } from "./image";
@@ -38,7 +37,6 @@ function problem(el: Control): string {
   if (el instanceof HTMLInputElement && el.type === "file")
     return el.required && !el.files?.length ? says("required") : "";
   if (!value) return el.required ? says("required") : "";
-  if (el.getAttribute("data-check") === "phone" && !normalizePhone(value)) return says("invalid");
   const pattern = el.getAttribute("data-pattern");
   if (pattern && !new RegExp(pattern).test(value)) return says("invalid");
   return "";

@@ -23,6 +23,7 @@ import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
 import { t, tm, tn } from "~/utils/i18n";
 import { ownsEntry, redirectOwning } from "~/utils/owned-entries.server";
 import { maskPhone } from "~/utils/phone";
+import { withReveal } from "~/utils/reveal.server";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
@@ -74,7 +75,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // Only a right code proves the entry (one verified before answers ok whatever is sent).
     return result.alreadyVerified
       ? redirect(`/enquiry/${slug}/draw`)
-      : redirectOwning(request, slug, `/enquiry/${slug}/draw`);
+      : withReveal(await redirectOwning(request, slug, `/enquiry/${slug}/draw`), slug);
   }
   if (result.code === "not_found") throw pageFailure(result);
   const reply = replyFailure(null, result);

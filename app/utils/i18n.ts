@@ -145,7 +145,8 @@ const en = {
   "thanks.website": "Visit our official website",
   "thanks.back": "Go back to the home page",
   "thanks.titleBooking": "Thank You for Your Booking.",
-  "thanks.booked": "You booked: {what}.",
+  "thanks.bookedTESTRIDE": "You booked a test ride.",
+  "thanks.bookedBOOKING": "You booked a bike to buy.",
 
   "rooms.title": "Nearby Showrooms",
   "rooms.zone": "Zone",
@@ -304,7 +305,8 @@ const ne: Record<TextKey, string> = {
   "thanks.website": "हाम्रो आधिकारिक वेबसाइट हेर्नुहोस्",
   "thanks.back": "गृहपृष्ठमा फर्कनुहोस्",
   "thanks.titleBooking": "बुकिङका लागि धन्यवाद।",
-  "thanks.booked": "तपाईंले बुक गर्नुभयो: {what}।",
+  "thanks.bookedTESTRIDE": "तपाईंले टेस्ट राइड बुक गर्नुभयो।",
+  "thanks.bookedBOOKING": "तपाईंले किन्नका लागि बाइक बुक गर्नुभयो।",
 
   "rooms.title": "नजिकका शोरुमहरू",
   "rooms.zone": "क्षेत्र",

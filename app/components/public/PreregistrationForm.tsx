@@ -233,7 +233,7 @@ export function PreregistrationForm({
           maxLength={14}
           placeholder="98XXXXXXXX"
           data-filter="digits"
-          data-check="phone"
+          data-pattern="^(977)?9\d{9}$"
           data-msg-required={msg(M.phoneRequired)}
           data-msg-invalid={msg(M.phoneInvalid)}
         />
