@@ -2,8 +2,9 @@
  * "Wrong number? Change it": the visitor who made an unverified public
  * pre-registration corrects it from its verify page. The same record is kept
  * (no second entry for one person): its values are replaced, and when the
- * phone changed a fresh code goes to the new number (a code is checked
- * against the entry's latest, so the old one stops working). The rules of a
+ * phone changed the code sent to the old number stops working and a fresh
+ * one goes to the new number (or, within the 60 seconds of the code rules,
+ * when the visitor asks with Resend code). The rules of a
  * save apply (open campaign, the address's and the new phone's limits,
  * references, one entry per phone, one pending purchase per citizenship/PAN),
  * in one IMMEDIATE transaction with the code and its SMS. The route checks
@@ -15,8 +16,8 @@ import type { Preregistration } from "@db/schema";
 import { OTP_MESSAGES, PREREGISTRATION_MESSAGES as M, type PreregistrationInput } from "~/schemas/preregistration";
 import { take } from "~/utils/rate-limit.server";
 import { nowIso } from "~/utils/time";
-import { fail, FailureError, type Result } from "./failure";
-import { canResendAt, issueCodeIn } from "./otp.server";
+import { fail, type Result } from "./failure";
+import { issueCodeIn } from "./otp.server";
 import {
   otpText,
   referenceErrors,
@@ -30,6 +31,7 @@ import { wakeSmsWorker } from "./sms.server";
 import { transact } from "./transaction.server";
 
 const P = schema.preregistrations;
+const C = schema.oneTimeCodes;
 
 /** The entry a visitor may still change: made on the public site, unverified, not deleted. */
 export function changeableEntry(slug: string, exec: Executor = db): Preregistration | null {
@@ -43,6 +45,8 @@ export function changeableEntry(slug: string, exec: Executor = db): Preregistrat
   );
 }
 
+export type Changed = { preregistration: Preregistration; phoneChanged: boolean; codeSent: boolean };
+
 const fileOf = (file: File | null | undefined): File | null => (file instanceof File && file.size > 0 ? file : null);
 
 /** Replaces the values of an unverified public entry; a new phone gets a fresh code. */
@@ -51,7 +55,7 @@ export async function changePreregistration(
   slug: string,
   value: PreregistrationInput,
   screenshot: Screenshot = {},
-): Promise<Result<{ preregistration: Preregistration; phoneChanged: boolean }>> {
+): Promise<Result<Changed>> {
   const before = changeableEntry(slug);
   if (!before) return fail.notFound(OTP_MESSAGES.notFound);
   let screenshotId: number | null = value.shared ? before.screenshot_id : null;
@@ -67,7 +71,8 @@ export async function changePreregistration(
     if (!screenshotId) return fail.field("screenshot", M.screenshotRequired);
   }
   let phoneChanged = false;
-  const outcome = transact((tx): Result<{ preregistration: Preregistration; phoneChanged: boolean }> => {
+  let codeSent = false;
+  const outcome = transact((tx): Result<Changed> => {
     const entry = changeableEntry(slug, tx);
     if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
     if (!isRegistrationOpen()) return fail.closed(M.closed);
@@ -105,10 +110,6 @@ export async function changePreregistration(
       )
       .get();
     if (pending) return fail.invalid({ citizenship_no: [M.pendingPurchase] });
-    if (phoneChanged) {
-      const wait = Math.ceil((canResendAt("preregistration", entry.id, tx).getTime() - Date.now()) / 1000);
-      if (wait > 0) return fail.rateLimited(wait, OTP_MESSAGES.tooSoon(wait));
-    }
     const after = tx
       .update(P)
       .set({
@@ -129,17 +130,21 @@ export async function changePreregistration(
       .returning()
       .get();
     if (phoneChanged) {
-      const issued = issueCodeIn(tx, {
+      // The code sent to the old number proves nothing of the new one.
+      tx.update(C)
+        .set({ consumed_at: nowIso() })
+        .where(and(eq(C.purpose, "preregistration"), eq(C.subject_id, entry.id), isNull(C.consumed_at)))
+        .run();
+      codeSent = issueCodeIn(tx, {
         purpose: "preregistration",
         subjectId: entry.id,
         phone: after.phone,
         text: otpText,
         smsPurpose: "otp",
-      });
-      if (!issued.ok) throw new FailureError(fail.rateLimited(issued.retryAfterSeconds));
+      }).ok;
     }
-    return { ok: true, preregistration: after, phoneChanged };
+    return { ok: true, preregistration: after, phoneChanged, codeSent };
   });
-  if (outcome.ok && phoneChanged) wakeSmsWorker();
+  if (outcome.ok && codeSent) wakeSmsWorker();
   return outcome;
 }

@@ -47,6 +47,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       phone: maskPhone(entry.phone),
       resendAt: verificationState(entry).resendAt,
       details: (await ownsEntry(request, entry.slug)) ? ownerDetails(entry) : null,
+      // The number was just changed within a minute of the last code: the code comes with Resend code.
+      changed: new URL(request.url).searchParams.get("changed") === "1",
     },
     { headers: { "Cache-Control": "private, no-cache" } },
   );
@@ -87,14 +89,20 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function VerifyOtp() {
-  const { chrome, slug, phone, resendAt, details } = useLoaderData<typeof loader>();
+  const { chrome, slug, phone, resendAt, details, changed } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>() as Answer | undefined;
   const { lang } = chrome;
   const errors = answer?.result?.error ?? {};
   const codeError = errors.code?.[0] ? tm(lang, errors.code[0]) : "";
   return (
     <ModalPage chrome={chrome} title={t(lang, "verify.title")} scripts={[VERIFY_SCRIPT]}>
-      <p>{t(lang, "verify.sent", { phone })}</p>
+      {changed && !answer ? (
+        <p className="banner banner-ok" role="status">
+          {t(lang, "verify.changed", { phone })}
+        </p>
+      ) : (
+        <p>{t(lang, "verify.sent", { phone })}</p>
+      )}
       {details ? (
         <p className="change-number">
           <a href={`/enquiry?${new URLSearchParams({ change: slug })}`}>{t(lang, "verify.changeNumber")}</a>
@@ -106,7 +114,7 @@ export default function VerifyOtp() {
         </p>
       ) : null}
       <FormBanner messages={errors[""]?.map((m) => tm(lang, m))} />
-      <form method="post" action={`/enquiry/${slug}/verify`} data-verify="">
+      <form method="post" action={`/enquiry/${slug}/verify`} data-verify="" id="otp">
         <div className={`field${codeError ? " invalid" : ""}`}>
           <label htmlFor="f-code">{t(lang, "verify.code")}</label>
           <input

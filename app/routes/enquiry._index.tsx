@@ -84,6 +84,10 @@ function again(form: FormData, failure: Failure) {
 }
 
 /**
+ * The form posts to /enquiry#form-errors (the error summary); a saved entry's
+ * verify page is reached at #otp, its code field (a redirect without a fragment
+ * would keep the post's).
+ *
  * intent=review (the Save button): checks everything (rate limited like the
  * save) and shows the phone confirmation; intent=back: the form again with its
  * values; intent=save: creates and goes to the verify page (this browser then
@@ -116,7 +120,10 @@ export async function action({ request }: ActionFunctionArgs) {
     // The visitor's own unverified entry, corrected: the same record (the save checks everything).
     if (save) {
       const changed = await changePreregistration(visitor, change.slug, parsed.value, screenshot);
-      if (changed.ok) return redirect(`/enquiry/${change.slug}/verify`);
+      if (changed.ok) {
+        const wait = changed.phoneChanged && !changed.codeSent ? "?changed=1" : "";
+        return redirect(`/enquiry/${change.slug}/verify${wait}#otp`);
+      }
       return again(form, changed);
     }
     let ref = parsed.value.screenshot_ref ?? null;
@@ -138,7 +145,7 @@ export async function action({ request }: ActionFunctionArgs) {
     const created = await createPreregistration(visitor, parsed.value, screenshot);
     if (created.ok) {
       const { slug } = created.preregistration;
-      return redirectOwning(request, slug, `/enquiry/${slug}/verify`);
+      return redirectOwning(request, slug, `/enquiry/${slug}/verify#otp`);
     }
     return again(form, created);
   }

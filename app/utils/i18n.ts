@@ -102,6 +102,7 @@ const en = {
   "verify.triesLeft.one": "{count} try left with this code.",
   "verify.triesLeft.other": "{count} tries left with this code.",
   "verify.changeNumber": "Wrong number? Change it",
+  "verify.changed": "Your number is changed to {phone}. Tap Resend code when it is ready to get your code on it.",
 
   "continue.title": "Continue your pre-registration",
   "continue.intro": "Enter the phone number you pre-registered with. We will send a code to it by SMS.",
@@ -264,6 +265,7 @@ const ne: Record<TextKey, string> = {
   "verify.triesLeft.one": "यो कोडका लागि {count} प्रयास बाँकी छ।",
   "verify.triesLeft.other": "यो कोडका लागि {count} प्रयास बाँकी छन्।",
   "verify.changeNumber": "नम्बर गलत छ? बदल्नुहोस्",
+  "verify.changed": "तपाईंको नम्बर {phone} मा बदलियो। त्यसमा कोड पाउन तयार भएपछि 'कोड फेरि पठाउनुहोस्' थिच्नुहोस्।",
 
   "continue.title": "आफ्नो पूर्व-दर्ता जारी राख्नुहोस्",
   "continue.intro": "तपाईंले पूर्व-दर्ता गर्दा दिएको फोन नम्बर लेख्नुहोस्। हामी त्यसमा SMS मार्फत कोड पठाउनेछौं।",
