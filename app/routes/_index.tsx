@@ -30,6 +30,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** Bike thumbnails: below the fold on a phone, so lazy; sized so nothing moves as they arrive. */
 const BIKE_SIZES = "(min-width: 640px) 220px, 45vw";
+/** The stored thumbnail and its smaller copies (app/models/image-variant.server.ts). */
+const variants = (src: string, width: number) =>
+  [240, 480]
+    .filter((w) => w < width)
+    .map((w) => `${src}?w=${w} ${w}w`)
+    .concat(`${src} ${width}w`)
+    .join(", ");
 
 export default function Landing() {
   const { chrome, utm, video, closedMessage, prize, bikes } = useLoaderData<typeof loader>();
@@ -88,8 +95,8 @@ export default function Landing() {
               <li key={b.id}>
                 {b.src ? (
                   <img
-                    src={b.src}
-                    srcSet={`${b.src} ${b.width}w`}
+                    src={`${b.src}?w=480`}
+                    srcSet={variants(b.src, b.width)}
                     sizes={BIKE_SIZES}
                     width={b.width}
                     height={b.height}
