@@ -52,7 +52,7 @@ export default function Landing() {
         <h1 id="hero-title">{t(lang, "site.title")}</h1>
         {prize > 0 ? (
           <p className="prize">
-            <strong>{t(lang, "landing.prize", { amount: rupees(lang, prize) })}</strong>{" "}
+            <strong>{t(lang, "landing.prize", { amount: rupees(lang, prize).replace(" ", "\u00a0") })}</strong>{" "}
             <span>{t(lang, "landing.prizeNote")}</span>
           </p>
         ) : (

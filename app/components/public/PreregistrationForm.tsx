@@ -67,9 +67,7 @@ export function ErrorSummary({ lang, items }: { lang: Lang; items: { id: string;
       <ul>
         {items.map((item) => (
           <li key={item.id}>
-            <a href={`#${item.id}`}>
-              {item.label}: {item.message}
-            </a>
+            <a href={`#${item.id}`}>{item.label}</a>: {item.message}
           </li>
         ))}
       </ul>
