@@ -17,6 +17,7 @@ import { ErrorPage, isBackOfficePath } from "~/components/ErrorPage";
 import { Toasts } from "~/components/Toasts";
 import { readToast, type Toast } from "~/utils/toast.server";
 import { getLanguage } from "~/utils/language.server";
+import { publicSettings } from "~/models/settings.server";
 import { useNonce } from "~/utils/nonce";
 import styles from "~/styles/app.css?url";
 
@@ -26,10 +27,11 @@ export const meta: MetaFunction = () => [{ title: "Share It. Win It." }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, headers } = await readToast(request);
-  return Response.json({ toast, lang: getLanguage(request) }, { headers });
+  // The logo of the public frame, for the error page (a cached read).
+  return Response.json({ toast, lang: getLanguage(request), logoUrl: publicSettings().logo_url }, { headers });
 }
 
-type RootData = { toast: Toast | null; lang: "en" | "ne" };
+type RootData = { toast: Toast | null; lang: "en" | "ne"; logoUrl?: string | null };
 
 /**
  * Routes whose handle says `{ scripts: false }` are served as plain HTML with no JavaScript
@@ -96,5 +98,7 @@ export function ErrorBoundary() {
       ? error.data
       : null;
   const path = useErrorPath();
-  return <ErrorPage status={status} reason={reason} path={path} lang={data?.lang ?? "en"} />;
+  return (
+    <ErrorPage status={status} reason={reason} path={path} lang={data?.lang ?? "en"} logoUrl={data?.logoUrl ?? null} />
+  );
 }

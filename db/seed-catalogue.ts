@@ -60,7 +60,7 @@ const escapeXml = (s: string) =>
 async function image(type: "bike-model" | "video", title: string, color: string): Promise<number> {
   const mark =
     type === "video"
-      ? `<circle cx="320" cy="180" r="70" fill="rgba(255,255,255,.2)"/><path d="M295 140 L365 180 L295 220 Z" fill="#fff"/>`
+      ? "" // the winner page draws the play icon itself
       : `<circle cx="190" cy="280" r="70" fill="none" stroke="#fff" stroke-width="16"/><circle cx="450" cy="280" r="70" fill="none" stroke="#fff" stroke-width="16"/><path d="M190 280 L300 170 L400 170 L450 280" fill="none" stroke="#fff" stroke-width="16"/>`;
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" fill="${color}"/>${mark}<text x="320" y="${type === "video" ? 330 : 80}" font-family="sans-serif" font-size="36" fill="#fff" text-anchor="middle">${escapeXml(title)}</text></svg>`;
   const png = await sharp(Buffer.from(svg)).png().toBuffer();

@@ -21,7 +21,7 @@ const escapeXml = (s: string) =>
   s.replace(/[<>&"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[c]!);
 
 async function thumbnail(title: string, color: string) {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" fill="${color}"/><circle cx="320" cy="180" r="70" fill="rgba(255,255,255,.2)"/><path d="M295 140 L365 180 L295 220 Z" fill="#fff"/><text x="320" y="330" font-family="sans-serif" font-size="34" fill="#fff" text-anchor="middle">${escapeXml(title)}</text></svg>`;
+  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" fill="${color}"/><text x="320" y="330" font-family="sans-serif" font-size="34" fill="#fff" text-anchor="middle">${escapeXml(title)}</text></svg>`;
   const png = await sharp(Buffer.from(svg)).png().toBuffer();
   return storeImage(png, { type: "video", filename: `${title}.png` });
 }

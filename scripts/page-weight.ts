@@ -103,7 +103,7 @@ async function measure(base: string, path: string): Promise<Row> {
     args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic"],
   });
   try {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({ viewport: { width: 360, height: 740 } });
     const page = await context.newPage();
     const cdp: CDPSession = await context.newCDPSession(page);
     await cdp.send("Network.enable");

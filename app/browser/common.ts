@@ -3,6 +3,7 @@
  * change, and opens a[data-modal] links as a <dialog>: the target page's .modal element,
  * fetched; its scripts run; GET forms inside reload the dialog; the address follows with
  * history; Escape, Close and Back close it. Without these the links are plain pages.
+ * A form on its way or a dialog loading shows it (.is-loading, aria-busy) on a slow connection.
  */
 import { firstTime } from "./dom";
 
@@ -18,7 +19,23 @@ if (firstTime("enhanced")) {
     if (form.requestSubmit) form.requestSubmit();
     else form.submit();
   });
+  d.addEventListener("submit", (e) => {
+    const form = e.target;
+    const button = (e as SubmitEvent).submitter;
+    // After the other listeners: a submit another script stopped is not on its way.
+    setTimeout(() => {
+      if (e.defaultPrevented || !(form instanceof HTMLFormElement)) return;
+      loading(button || form, true);
+    }, 0);
+  });
+  addEventListener("pageshow", () => d.querySelectorAll(".is-loading").forEach((el) => loading(el, false)));
   if ("HTMLDialogElement" in window && "fetch" in window && "DOMParser" in window) dialogs();
+}
+
+function loading(el: Element, on: boolean) {
+  el.classList.toggle("is-loading", on);
+  if (on) el.setAttribute("aria-busy", "true");
+  else el.removeAttribute("aria-busy");
 }
 
 function dialogs() {
@@ -69,11 +86,15 @@ function dialogs() {
     }
   };
 
-  const load = (url: string, push: boolean) => {
+  const load = (url: string, push: boolean, from?: Element) => {
+    if (from) loading(from, true);
     fetch(url, { credentials: "same-origin" })
       .then((r) => {
         if (!r.ok) throw r;
-        return r.text().then((text) => show(text, r.url, push));
+        return r.text().then((text) => {
+          if (from) loading(from, false);
+          show(text, r.url, push);
+        });
       })
       .catch(() => {
         location.href = url;
@@ -89,7 +110,7 @@ function dialogs() {
       box!.close();
     } else if (!inside && a.hasAttribute("data-modal")) {
       e.preventDefault();
-      load(a.href, true);
+      load(a.href, true, a);
     }
   });
 

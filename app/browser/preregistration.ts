@@ -1,8 +1,11 @@
 /**
  * Pre-registration forms (form[data-prereg]): the typing filters of spec 000 §5 on
  * [data-filter] inputs, images over 720 x 1280 scaled down before upload, the screenshot
- * required while "shared" is ticked, and the "Please Confirm Your Phone Number." dialog
- * before the post (which then saves at once: intent=save).
+ * required while "shared" is ticked, the server's refusal summary focused, and the
+ * "Please Confirm Your Phone Number." dialog before the post (which then saves at once:
+ * intent=save), opened only once the fields pass the checks the server makes first
+ * (required fields, the phone's form, the patterns), shown under each field in the
+ * server's words. The server stays the authority.
  */
 import { firstTime, fresh } from "./dom";
 import { applyFilter } from "./filters";
@@ -25,8 +28,65 @@ if (firstTime("prereg")) {
   });
 }
 
+type Control = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+
+/** The server's message for a control's value, or "" when it passes. */
+function problem(el: Control): string {
+  const value = el.value.trim();
+  const says = (name: string) => el.getAttribute(`data-msg-${name}`) || el.validationMessage || " ";
+  if (el instanceof HTMLInputElement && el.type === "file")
+    return el.required && !el.files?.length ? says("required") : "";
+  if (!value) return el.required ? says("required") : "";
+  const pattern = el.getAttribute("data-pattern");
+  if (pattern && !new RegExp(pattern).test(value)) return says("invalid");
+  return "";
+}
+
+/** Shows (or clears) a control's message under it, as the server renders one. */
+function mark(el: Control, message: string) {
+  const box = el.closest(".field");
+  if (!box) return;
+  const id = `${el.id}-error`;
+  let note = d.getElementById(id);
+  if (message) {
+    if (!note) {
+      note = d.createElement("p");
+      note.className = "field-error";
+      note.id = id;
+      note.setAttribute("role", "alert");
+      box.appendChild(note);
+    }
+    note.textContent = message;
+    box.classList.add("invalid");
+    el.setAttribute("aria-invalid", "true");
+    const ids = (el.getAttribute("aria-describedby") || "").split(" ").filter((x) => x && x !== id);
+    el.setAttribute("aria-describedby", [id, ...ids].join(" "));
+  } else if (note) {
+    note.remove();
+    box.classList.remove("invalid");
+    el.removeAttribute("aria-invalid");
+  }
+}
+
+/** Checks every field of the form; the first one refused, or null. */
+function check(form: HTMLFormElement): Control | null {
+  let first: Control | null = null;
+  for (const el of Array.from(form.elements)) {
+    if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement))
+      continue;
+    if (el.disabled || (el instanceof HTMLInputElement && /^(hidden|checkbox|radio|submit)$/.test(el.type))) continue;
+    if (el.closest(".hp") || !el.id) continue;
+    const message = problem(el);
+    mark(el, message);
+    if (message && !first) first = el;
+  }
+  return first;
+}
+
 fresh<HTMLFormElement>("form[data-prereg]").forEach((form) => {
   const field = (name: string) => form.elements.namedItem(name) as HTMLInputElement | null;
+  const summary = form.querySelector<HTMLElement>("#form-errors");
+  if (summary) summary.focus();
   const shared = field("shared");
   const screenshot = field("screenshot");
   const need = () => {
@@ -39,6 +99,8 @@ fresh<HTMLFormElement>("form[data-prereg]").forEach((form) => {
 
   const dialog = form.querySelector<HTMLDialogElement>("dialog[data-confirm]");
   if (!dialog || !dialog.showModal) return;
+  // The checks below show the server's messages under the fields instead of the browser's bubbles.
+  form.noValidate = true;
   let confirmed = false;
   form.addEventListener("submit", (e) => {
     if (confirmed) {
@@ -48,6 +110,11 @@ fresh<HTMLFormElement>("form[data-prereg]").forEach((form) => {
     const submitter = (e as SubmitEvent).submitter as HTMLButtonElement | null;
     if (submitter && submitter.value !== "review") return;
     e.preventDefault();
+    const wrong = check(form);
+    if (wrong) {
+      wrong.focus();
+      return;
+    }
     dialog.querySelector("[data-phone]")!.textContent = (field("phone") || { value: "" }).value;
     dialog.showModal();
   });
@@ -61,12 +128,18 @@ fresh<HTMLFormElement>("form[data-prereg]").forEach((form) => {
     form.appendChild(intent);
     dialog.close();
     form.classList.add("busy");
+    const save = form.querySelector("button.primary[value=review]");
+    if (save) {
+      save.classList.add("is-loading");
+      save.setAttribute("aria-busy", "true");
+    }
     form.submit();
   });
   // Back to this page from the next one (bfcache): the form can be sent again.
   addEventListener("pageshow", () => {
     confirmed = false;
     form.classList.remove("busy");
+    form.querySelectorAll(".is-loading").forEach((el) => el.classList.remove("is-loading"));
     const intent = form.querySelector("input[type=hidden][name=intent]");
     if (intent) intent.remove();
   });

@@ -23,7 +23,7 @@ export const padDigits = (amount: number) => String(Math.max(0, Math.trunc(amoun
 
 /** Starts the JavaScript reveal on a rendered DrawReveal root (once). Self-contained: also serialised into DRAW_REVEAL_SCRIPT. */
 export function runDrawReveal(root: HTMLElement | null): void {
-  if (!root || root.getAttribute("data-started")) return;
+  if (!root || root.getAttribute("data-started") || root.classList.contains("settled")) return;
   root.setAttribute("data-started", "1");
   const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (reduce) {
@@ -60,6 +60,8 @@ export type DrawRevealProps = {
   /** Wording around the total; defaults to English. */
   totalLabel?: string;
   currency?: string;
+  /** The result at rest, without the roll (a later visit of a draw already seen). */
+  settled?: boolean;
 };
 
 function grouped(n: number) {
@@ -82,6 +84,7 @@ export function DrawReveal({
   congratulation,
   totalLabel = "Total prize",
   currency = "Rs.",
+  settled = false,
 }: DrawRevealProps) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => runDrawReveal(ref.current), []);
@@ -89,7 +92,7 @@ export function DrawReveal({
   return (
     <div
       ref={ref}
-      className="draw-reveal"
+      className={settled ? "draw-reveal settled" : "draw-reveal"}
       data-draw-reveal=""
       data-digits={digits}
       data-flicker-ms={FLICKER_MS}

@@ -5,7 +5,7 @@
  * public frame (logo, language switch, footer) with its stylesheet.
  */
 import publicCss from "~/styles/public.css?url";
-import type { Lang } from "~/utils/i18n";
+import { t, type Lang } from "~/utils/i18n";
 import { PublicShell } from "./public/PublicShell";
 
 export type ErrorPageProps = {
@@ -15,6 +15,8 @@ export type ErrorPageProps = {
   /** The address the visitor asked for (for a refusal rewritten by server.js: the refused one). */
   path: string;
   lang: Lang;
+  /** The public frame's logo (root data), when one is set. */
+  logoUrl?: string | null;
 };
 
 const BACK_OFFICE = /^\/(admin|login|reset-password)(\/|$)/;
@@ -44,15 +46,18 @@ export function errorText(status: number, reason: string | null): { title: strin
   return { title, message };
 }
 
-export function ErrorPage({ status, reason, path, lang }: ErrorPageProps) {
-  const { title, message } = errorText(status, reason);
+export function ErrorPage({ status, reason, path, lang, logoUrl = null }: ErrorPageProps) {
   const backOffice = isBackOfficePath(path);
+  const { title, message } =
+    status === 404 && !backOffice
+      ? { title: t(lang, "error.notFound"), message: t(lang, "error.notFoundText") }
+      : errorText(status, reason);
   const body = (
     <section className="error-page" role="alert" aria-labelledby="error-title" data-status={status}>
       <h1 id="error-title">{title}</h1>
       <p>{message}</p>
       <p>
-        <a href={backOffice ? "/admin" : "/"}>{backOffice ? "Go to the back office" : "Go to the home page"}</a>
+        <a href={backOffice ? "/admin" : "/"}>{backOffice ? "Go to the back office" : t(lang, "error.home")}</a>
       </p>
     </section>
   );
@@ -70,7 +75,7 @@ export function ErrorPage({ status, reason, path, lang }: ErrorPageProps) {
       </div>
     );
   }
-  const chrome = { lang, path, logoUrl: null, social: [], website: "/", registrationOpen: true };
+  const chrome = { lang, path, logoUrl, social: [], website: "/", registrationOpen: true };
   return (
     <>
       <link rel="stylesheet" href={publicCss} />

@@ -25,7 +25,16 @@ export function FieldError({ id, errors }: { id?: string; errors: Errors }) {
   );
 }
 
-type Common = { label: ReactNode; name: string; errors?: Errors; required?: boolean; hint?: ReactNode; id?: string };
+type Common = {
+  label: ReactNode;
+  name: string;
+  errors?: Errors;
+  required?: boolean;
+  /** The star without the required attribute (a field required only in some states, shown by CSS). */
+  star?: boolean;
+  hint?: ReactNode;
+  id?: string;
+};
 
 function useFieldId(id: string | undefined): string {
   const generated = useId();
@@ -78,13 +87,14 @@ export function Field({
   name,
   errors,
   required,
+  star,
   hint,
   id,
   ...input
 }: Common & InputHTMLAttributes<HTMLInputElement>) {
   const fieldId = useFieldId(id);
   return (
-    <Frame id={fieldId} label={label} required={required} errors={errors} hint={hint}>
+    <Frame id={fieldId} label={label} required={required || star} errors={errors} hint={hint}>
       <input id={fieldId} name={name} required={required} {...described(fieldId, errors, hint)} {...input} />
     </Frame>
   );

@@ -3,8 +3,9 @@ import { useLoaderData } from "@remix-run/react";
 import { publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { PublicShell } from "~/components/public/PublicShell";
+import { landingBikes, topPrize } from "~/models/landing.server";
 import { landingSettings } from "~/models/settings.server";
-import { t } from "~/utils/i18n";
+import { rupees, t } from "~/utils/i18n";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
@@ -15,40 +16,105 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 ];
 
 /**
- * The landing page: "Share It. Win It.", the campaign state, the way to the
- * pre-registration form (/enquiry) and links to every public modal. It holds
- * nothing of one visitor (the form and its token live on /enquiry), so one
- * rendering serves everyone (app/utils/page-cache.server.ts; decision 4).
+ * The landing page: the campaign ("Share It. Win It.", the most a visitor can
+ * win today, the bikes), its state, the way to the pre-registration form
+ * (/enquiry) and to every public modal. It holds nothing of one visitor (the
+ * form and its token live on /enquiry), so one rendering serves everyone
+ * (app/utils/page-cache.server.ts; decision 4).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const utm = new URL(request.url).searchParams.get("utm_source")?.slice(0, 100) ?? "";
   const chrome = publicChrome(request);
-  return data({ chrome, ...landingSettings(chrome.lang), utm });
+  return data({ chrome, ...landingSettings(chrome.lang), utm, prize: topPrize(), bikes: landingBikes() });
 }
 
+/** Bike thumbnails: below the fold on a phone, so lazy; sized so nothing moves as they arrive. */
+const BIKE_SIZES = "(min-width: 640px) 220px, 45vw";
+/** The stored thumbnail and its smaller copies (app/models/image-variant.server.ts). */
+const variants = (src: string, width: number) =>
+  [240, 480]
+    .filter((w) => w < width)
+    .map((w) => `${src}?w=${w} ${w}w`)
+    .concat(`${src} ${width}w`)
+    .join(", ");
+
 export default function Landing() {
-  const { chrome, utm, video, closedMessage } = useLoaderData<typeof loader>();
+  const { chrome, utm, video, closedMessage, prize, bikes } = useLoaderData<typeof loader>();
   const { lang, registrationOpen: open } = chrome;
   const query = utm ? `?${new URLSearchParams({ utm_source: utm })}` : "";
   const book = `/book-a-ride${query}`;
   return (
-    <PublicShell chrome={chrome}>
+    <PublicShell chrome={chrome} className="landing">
       <section className="hero" aria-labelledby="hero-title">
         <p className={`state ${open ? "open" : "closed"}`}>
           {open ? t(lang, "landing.open") : t(lang, "landing.closed")}
         </p>
-        {open ? null : <p className="banner banner-closed">{t(lang, "landing.closedBanner")}</p>}
-        {!open && closedMessage ? <p className="banner banner-closed">{closedMessage}</p> : null}
         <h1 id="hero-title">{t(lang, "site.title")}</h1>
-        <p>{t(lang, "landing.tagline")}</p>
-        <p>{t(lang, "landing.bonus")}</p>
-        {open ? (
-          <a className="cta" href={`/enquiry${query}`}>
-            {t(lang, "nav.preregister")}
+        {prize > 0 ? (
+          <p className="prize">
+            <strong>{t(lang, "landing.prize", { amount: rupees(lang, prize).replace(" ", "\u00a0") })}</strong>{" "}
+            <span>{t(lang, "landing.prizeNote")}</span>
+          </p>
+        ) : (
+          <p>{t(lang, "landing.tagline")}</p>
+        )}
+        <p className="bonus">{t(lang, "landing.bonus")}</p>
+        {open ? null : (
+          <>
+            <p className="banner banner-closed">{t(lang, "landing.closedBanner")}</p>
+            {closedMessage ? <p className="banner banner-closed">{closedMessage}</p> : null}
+            <p>{t(lang, "landing.closedLead")}</p>
+          </>
+        )}
+        <p className="hero-actions">
+          {open ? (
+            <a className="cta" href={`/enquiry${query}`}>
+              {t(lang, "nav.preregister")}
+            </a>
+          ) : null}
+          <a className={open ? "cta cta-ghost" : "cta"} href={book} data-modal="">
+            {t(lang, "nav.book")}
           </a>
-        ) : null}
+        </p>
       </section>
-      <nav aria-label={t(lang, "landing.more")}>
+      {open ? (
+        <section className="how" aria-labelledby="how-title">
+          <h2 id="how-title">{t(lang, "landing.how")}</h2>
+          <ol className="steps">
+            <li>{t(lang, "landing.step1")}</li>
+            <li>{t(lang, "landing.step2")}</li>
+            <li>{t(lang, "landing.step3")}</li>
+          </ol>
+        </section>
+      ) : null}
+      {bikes.length ? (
+        <section className="bikes" aria-labelledby="bikes-title">
+          <h2 id="bikes-title">{t(lang, "landing.bikes")}</h2>
+          <ul>
+            {bikes.map((b) => (
+              <li key={b.id}>
+                {b.src ? (
+                  <img
+                    src={`${b.src}?w=480`}
+                    srcSet={variants(b.src, b.width)}
+                    sizes={BIKE_SIZES}
+                    width={b.width}
+                    height={b.height}
+                    loading="lazy"
+                    decoding="async"
+                    alt=""
+                  />
+                ) : (
+                  <span className="bike-blank" aria-hidden="true" />
+                )}
+                <span>{b.title}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+      <nav aria-labelledby="info-title" className="info">
+        <h2 id="info-title">{t(lang, "landing.info")}</h2>
         <ul className="tiles">
           <li>
             <a href="/showrooms" data-modal="">
@@ -80,11 +146,6 @@ export default function Landing() {
               </a>
             </li>
           ) : null}
-          <li>
-            <a href={book} data-modal="">
-              {t(lang, "nav.book")}
-            </a>
-          </li>
         </ul>
       </nav>
     </PublicShell>

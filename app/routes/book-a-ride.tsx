@@ -22,6 +22,8 @@ export const links = publicLinks;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?.chrome.lang ?? "en", "book.title") }];
 
 const THANKS = "/thankyou-for-test-ride-booking";
+/** The thank-you page names what was booked. */
+const thanks = (type: string) => (type === "BOOKING" ? `${THANKS}?type=BOOKING` : THANKS);
 
 const text = (v: string | null, max = 100) => (v ?? "").slice(0, max);
 
@@ -68,7 +70,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const address = clientAddress(request);
   const body: Body = { kind: "form", form };
   const parsed = parseValue(body, testRideSchema);
-  if (parsed.ok && testRideByFormToken(parsed.value.form_token)) return redirect(THANKS);
+  if (parsed.ok && testRideByFormToken(parsed.value.form_token)) return redirect(thanks(parsed.value.type));
   const screened = screenPublicForm(body, address, "test-ride-ip");
   if (screened) return replyFailure(form, screened);
   if (!parsed.ok) return replyFailure(form, parsed);
@@ -78,7 +80,7 @@ export async function action({ request }: ActionFunctionArgs) {
     charge: chargeAddress("test-ride-ip", address),
     referral: referralOf(request),
   });
-  return booked.ok ? redirect(THANKS) : replyFailure(form, booked);
+  return booked.ok ? redirect(thanks(parsed.value.type)) : replyFailure(form, booked);
 }
 
 export default function BookARide() {

@@ -15,13 +15,15 @@ import {
   verifyPreregistration,
   type Visitor,
 } from "~/models/preregistration.server";
+import { latestCode } from "~/models/otp.server";
 import { OTP_MESSAGES, verifySchema } from "~/schemas/preregistration";
 import { clientAddress } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
 import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
-import { t, tm } from "~/utils/i18n";
+import { t, tm, tn } from "~/utils/i18n";
 import { ownsEntry, redirectOwning } from "~/utils/owned-entries.server";
 import { maskPhone } from "~/utils/phone";
+import { withReveal } from "~/utils/reveal.server";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
@@ -45,12 +47,14 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       phone: maskPhone(entry.phone),
       resendAt: verificationState(entry).resendAt,
       details: (await ownsEntry(request, entry.slug)) ? ownerDetails(entry) : null,
+      // The number was just changed within a minute of the last code: the code comes with Resend code.
+      changed: new URL(request.url).searchParams.get("changed") === "1",
     },
     { headers: { "Cache-Control": "private, no-cache" } },
   );
 }
 
-type Answer = { result?: SubmissionResult<string[]>; notice?: string };
+type Answer = { result?: SubmissionResult<string[]>; notice?: string; triesLeft?: number };
 
 /**
  * intent=resend sends a fresh code; otherwise the code is checked (a right one
@@ -73,28 +77,44 @@ export async function action({ request, params }: ActionFunctionArgs) {
     // Only a right code proves the entry (one verified before answers ok whatever is sent).
     return result.alreadyVerified
       ? redirect(`/enquiry/${slug}/draw`)
-      : redirectOwning(request, slug, `/enquiry/${slug}/draw`);
+      : withReveal(await redirectOwning(request, slug, `/enquiry/${slug}/draw`), slug);
   }
   if (result.code === "not_found") throw pageFailure(result);
-  return replyFailure(null, result);
+  const reply = replyFailure(null, result);
+  // After a wrong code: how many tries this code has left (the sixth try is refused whatever is sent).
+  const entry = findPublicEntry(slug);
+  const code = entry && result.code === "invalid" ? latestCode("preregistration", entry.id) : null;
+  if (code?.state !== "live") return reply;
+  return data<Answer>({ ...(reply.data as Answer), triesLeft: code.attemptsLeft }, reply.init ?? undefined);
 }
 
 export default function VerifyOtp() {
-  const { chrome, slug, phone, resendAt, details } = useLoaderData<typeof loader>();
+  const { chrome, slug, phone, resendAt, details, changed } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>() as Answer | undefined;
   const { lang } = chrome;
   const errors = answer?.result?.error ?? {};
   const codeError = errors.code?.[0] ? tm(lang, errors.code[0]) : "";
   return (
     <ModalPage chrome={chrome} title={t(lang, "verify.title")} scripts={[VERIFY_SCRIPT]}>
-      <p>{t(lang, "verify.sent", { phone })}</p>
+      {changed && !answer ? (
+        <p className="banner banner-ok" role="status">
+          {t(lang, "verify.changed", { phone })}
+        </p>
+      ) : (
+        <p>{t(lang, "verify.sent", { phone })}</p>
+      )}
+      {details ? (
+        <p className="change-number">
+          <a href={`/enquiry?${new URLSearchParams({ change: slug })}`}>{t(lang, "verify.changeNumber")}</a>
+        </p>
+      ) : null}
       {answer?.notice ? (
         <p className="banner banner-ok" role="status">
           {tm(lang, answer.notice)}
         </p>
       ) : null}
       <FormBanner messages={errors[""]?.map((m) => tm(lang, m))} />
-      <form method="post" action={`/enquiry/${slug}/verify`} data-verify="">
+      <form method="post" action={`/enquiry/${slug}/verify`} data-verify="" id="otp">
         <div className={`field${codeError ? " invalid" : ""}`}>
           <label htmlFor="f-code">{t(lang, "verify.code")}</label>
           <input
@@ -105,7 +125,7 @@ export default function VerifyOtp() {
             autoComplete="one-time-code"
             maxLength={6}
             aria-invalid={codeError ? true : undefined}
-            aria-describedby="e-code"
+            aria-describedby={answer?.triesLeft ? "e-code e-tries" : "e-code"}
           />
           <p
             className="field-error"
@@ -117,6 +137,11 @@ export default function VerifyOtp() {
           >
             {codeError}
           </p>
+          {codeError && answer?.triesLeft ? (
+            <p className="tries" id="e-tries">
+              {tn(lang, "verify.triesLeft", answer.triesLeft)}
+            </p>
+          ) : null}
         </div>
         <div className="actions">
           <button type="submit" name="intent" value="verify" className="primary">

@@ -1,4 +1,4 @@
-import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { captchaSiteKey, newFormToken, publicChrome } from "~/components/public/chrome.server";
 import { guardPublicPost } from "~/components/public/enquiry.server";
@@ -9,14 +9,21 @@ import { PREREG_SCRIPT } from "~/components/public/scripts";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
 import { fail, type Failure } from "~/models/failure";
-import { createPreregistration, reviewPreregistration, type Visitor } from "~/models/preregistration.server";
+import { changeableEntry, changePreregistration } from "~/models/preregistration-change.server";
+import {
+  createPreregistration,
+  reviewPreregistration,
+  screenshotRefFor,
+  storeScreenshot,
+  type Visitor,
+} from "~/models/preregistration.server";
 import { publicPreregistrationSchema } from "~/schemas/preregistration";
 import { clientAddress } from "~/utils/auth.server";
 import { BODY_LIMITS, readBody } from "~/utils/body.server";
 import { echoForm, echoResult, fileField } from "~/utils/echo.server";
 import { pageFailure, replyFailure } from "~/utils/http.server";
 import { t } from "~/utils/i18n";
-import { redirectOwning } from "~/utils/owned-entries.server";
+import { ownsEntry, redirectOwning } from "~/utils/owned-entries.server";
 import { referralOf } from "~/utils/share-link.server";
 
 export const handle = { scripts: false };
@@ -25,9 +32,39 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: t(data?.chrome.lang ?? "en", "landing.formTitle") },
 ];
 
+/** The unverified entry this browser made, to correct ("Wrong number? Change it"), or null. */
+async function entryToChange(request: Request, slug: string | null | undefined) {
+  if (!slug || !(await ownsEntry(request, slug))) return null;
+  return changeableEntry(slug);
+}
+
 export async function loader({ request }: LoaderFunctionArgs) {
+  const entry = await entryToChange(request, new URL(request.url).searchParams.get("change"));
+  const prefill: PreregResult | null = entry
+    ? {
+        initialValue: Object.fromEntries(
+          Object.entries({
+            name: entry.name,
+            address: entry.address,
+            email: entry.email,
+            phone: entry.phone,
+            citizenship_no: entry.citizenship_no,
+            nearest_branch_id: entry.nearest_branch_id,
+            bike_model_id: entry.bike_model_id,
+            source: entry.source,
+            note: entry.note,
+            shared: entry.shared ? "on" : null,
+            screenshot_ref: entry.shared && entry.screenshot_id ? screenshotRefFor(entry.screenshot_id) : null,
+          })
+            .filter(([, v]) => v !== null && v !== undefined && v !== "")
+            .map(([k, v]) => [k, String(v)]),
+        ),
+      }
+    : null;
   return data(
     {
+      change: entry?.slug ?? null,
+      prefill,
       chrome: publicChrome(request),
       models: listBikeModels().map(({ id, title }) => ({ id, title })),
       branches: listBranchOptions(),
@@ -47,6 +84,10 @@ function again(form: FormData, failure: Failure) {
 }
 
 /**
+ * The form posts to /enquiry#form-errors (the error summary); a saved entry's
+ * verify page is reached at #otp, its code field (a redirect without a fragment
+ * would keep the post's).
+ *
  * intent=review (the Save button): checks everything (rate limited like the
  * save) and shows the phone confirmation; intent=back: the form again with its
  * values; intent=save: creates and goes to the verify page (this browser then
@@ -74,11 +115,37 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!parsed.ok) return again(form, parsed);
   const visitor: Visitor = { channel: "public", address, referral: referralOf(request) };
   const screenshot = { file: fileField(form, "screenshot"), ref: parsed.value.screenshot_ref };
+  const change = await entryToChange(request, String(form.get("change") ?? ""));
+  if (change) {
+    // The visitor's own unverified entry, corrected: the same record (the save checks everything).
+    if (save) {
+      const changed = await changePreregistration(visitor, change.slug, parsed.value, screenshot);
+      if (changed.ok) {
+        const wait = changed.phoneChanged && !changed.codeSent ? "?changed=1" : "";
+        return redirect(`/enquiry/${change.slug}/verify${wait}#otp`);
+      }
+      return again(form, changed);
+    }
+    let ref = parsed.value.screenshot_ref ?? null;
+    if (parsed.value.shared && screenshot.file) {
+      const stored = await storeScreenshot(screenshot.file, null);
+      if (!stored.ok) return again(form, stored);
+      ref = screenshotRefFor(stored.id);
+    }
+    return data<Step>({
+      step: "confirm",
+      result: echoResult(form, {
+        phone: parsed.value.phone,
+        shared: parsed.value.shared ? "on" : null,
+        screenshot_ref: ref,
+      }),
+    });
+  }
   if (save) {
     const created = await createPreregistration(visitor, parsed.value, screenshot);
     if (created.ok) {
       const { slug } = created.preregistration;
-      return redirectOwning(request, slug, `/enquiry/${slug}/verify`);
+      return redirectOwning(request, slug, `/enquiry/${slug}/verify#otp`);
     }
     return again(form, created);
   }
@@ -95,7 +162,7 @@ export async function action({ request }: ActionFunctionArgs) {
 }
 
 export default function Enquiry() {
-  const { chrome, models, branches, formToken, captchaSiteKey } = useLoaderData<typeof loader>();
+  const { chrome, models, branches, formToken, captchaSiteKey, change, prefill } = useLoaderData<typeof loader>();
   const step = useActionData<typeof action>();
   const { lang } = chrome;
   return (
@@ -107,7 +174,8 @@ export default function Enquiry() {
           lang={lang}
           open={chrome.registrationOpen}
           formToken={formToken}
-          lastResult={step?.result}
+          lastResult={step?.result ?? prefill}
+          change={change}
           models={models}
           branches={branches}
           captchaSiteKey={captchaSiteKey}

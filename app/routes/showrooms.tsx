@@ -4,7 +4,7 @@ import { publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { ModalPage } from "~/components/public/PublicShell";
 import { findShowrooms } from "~/models/branch.server";
-import { t } from "~/utils/i18n";
+import { t, tn } from "~/utils/i18n";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
@@ -56,7 +56,7 @@ export default function Showrooms() {
         <button type="submit">{t(lang, "rooms.filter")}</button>
       </form>
       <p className="muted" role="status">
-        {t(lang, "rooms.count", { count: showrooms.length })}
+        {tn(lang, "rooms.count", showrooms.length)}
       </p>
       {showrooms.length ? (
         <ul className="rooms">

@@ -8,26 +8,29 @@ import { t } from "~/utils/i18n";
 export const handle = { scripts: false };
 export const links = publicLinks;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
-  { title: t(data?.chrome.lang ?? "en", "thanks.title") },
+  { title: t(data?.chrome.lang ?? "en", data?.booking ? "thanks.titleBooking" : "thanks.title") },
 ];
 
+/** The thank-you of a booking: the spec's test-ride wording, or its twin for a purchase booking (?type=BOOKING). */
 export async function loader({ request }: LoaderFunctionArgs) {
-  return data({ chrome: publicChrome(request) });
+  const booking = new URL(request.url).searchParams.get("type") === "BOOKING";
+  return data({ chrome: publicChrome(request), booking });
 }
 
 export default function ThankYou() {
-  const { chrome } = useLoaderData<typeof loader>();
+  const { chrome, booking } = useLoaderData<typeof loader>();
   const { lang } = chrome;
   return (
-    <ModalPage chrome={chrome} title={t(lang, "thanks.title")}>
+    <ModalPage chrome={chrome} title={t(lang, booking ? "thanks.titleBooking" : "thanks.title")}>
       <div className="thanks">
+        <p>{t(lang, booking ? "thanks.bookedBOOKING" : "thanks.bookedTESTRIDE")}</p>
         <p>{t(lang, "thanks.text")}</p>
         <p>
           <a href={chrome.website} target="_blank" rel="noopener noreferrer">
             {t(lang, "thanks.website")}
           </a>
         </p>
-        <div className="actions" style={{ justifyContent: "center" }}>
+        <div className="actions centered">
           <a href="/" className="button primary" data-close="">
             {t(lang, "thanks.back")}
           </a>

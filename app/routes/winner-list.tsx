@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData } from "@remix-run/react";
 import { publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
-import { Logo, PublicShell } from "~/components/public/PublicShell";
+import { PublicShell } from "~/components/public/PublicShell";
 import { groupedVideos, VIDEO_GROUP_ORDER } from "~/models/video.server";
 import { t, type TextKey } from "~/utils/i18n";
 
@@ -27,7 +27,6 @@ export default function WinnerList() {
         <a href="/" className="button">
           ← {t(lang, "common.back")}
         </a>
-        <Logo chrome={chrome} />
       </div>
       <h1>{t(lang, "winners.title")}</h1>
       {empty ? <p>{t(lang, "winners.none")}</p> : null}
@@ -40,7 +39,7 @@ export default function WinnerList() {
               {groups[g].map((v) => (
                 <li key={v.id}>
                   <a href={v.url} target="_blank" rel="noopener noreferrer" title={t(lang, "winners.watch")}>
-                    <span className="thumb">
+                    <span className="thumb play">
                       {v.thumbnail_url ? (
                         <img src={v.thumbnail_url} alt="" loading="lazy" width={320} height={200} />
                       ) : null}

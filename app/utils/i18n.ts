@@ -36,6 +36,8 @@ const en = {
   "common.followUs": "Follow us",
   "common.captcha": "Captcha",
   "common.honeypot": "Leave this field empty",
+  "common.loading": "Loading…",
+  "common.required": "Fields marked * are required.",
 
   "landing.tagline": "Pre-register, verify your phone and win a cash discount on your new bike.",
   "landing.bonus": "Share the campaign on social media for a further Rs. 1,000.",
@@ -44,6 +46,16 @@ const en = {
   "landing.closedBanner": "Registration is closed. Please contact the admin for more information.",
   "landing.formTitle": "Pre-Registration",
   "landing.more": "More",
+  "landing.prize": "Win up to {amount}",
+  "landing.prizeNote": "as a cash discount on your new bike, drawn the moment you verify your phone.",
+  "landing.closedLead":
+    "New pre-registrations are not taken now. You can still book a ride, find a showroom and watch the winners.",
+  "landing.how": "How it works",
+  "landing.step1": "Pre-register with your phone number.",
+  "landing.step2": "Enter the code we send you by SMS.",
+  "landing.step3": "See your prize at once, and claim it at a showroom when you buy.",
+  "landing.bikes": "Our bikes",
+  "landing.info": "Information",
 
   "form.name": "Full Name",
   "form.address": "Address",
@@ -62,6 +74,8 @@ const en = {
   "form.saveNotify": "Save and Notify",
   "form.continueOffer": "We can send a code to {phone} to continue.",
   "form.sendCode": "Send code",
+  "form.errorSummary": "Please check these fields:",
+  "form.closed": "The form below cannot be filled while registration is closed.",
   "confirm.title": "Please Confirm Your Phone Number.",
   "confirm.text": "We will send a verification code by SMS to this number:",
   "confirm.goBack": "Go Back",
@@ -85,6 +99,10 @@ const en = {
   "verify.submit": "Verify",
   "verify.resend": "Resend code",
   "verify.resendWait": "You can ask for a new code in {seconds} seconds.",
+  "verify.triesLeft.one": "{count} try left with this code.",
+  "verify.triesLeft.other": "{count} tries left with this code.",
+  "verify.changeNumber": "Wrong number? Change it",
+  "verify.changed": "Your number is changed to {phone}. Tap Resend code when it is ready to get your code on it.",
 
   "continue.title": "Continue your pre-registration",
   "continue.intro": "Enter the phone number you pre-registered with. We will send a code to it by SMS.",
@@ -100,12 +118,22 @@ const en = {
   "draw.sharedBonus": "Sharing on social media adds {bonus}, so your total prize is {total}.",
   "draw.total": "Total prize",
   "draw.phone": "Phone: {phone}",
+  "draw.next": "What next",
+  "draw.visit":
+    "Visit your nearest showroom with this phone ({phone}): your prize is taken off the price when you buy.",
+  "draw.reference": "Your reference",
+  "draw.referenceHint": "Keep it, or show this page at the showroom.",
+  "draw.book": "Book a test ride",
+  "draw.showrooms": "Find a showroom",
+  "draw.share": "Share the campaign",
+  "draw.shareText": "Share It. Win It. Pre-register and win up to {amount} on a new bike.",
+  "draw.shareHint": "Sharing the campaign on social media earns Rs. 1,000.",
 
   "book.title": "Book a Ride",
   "book.type": "Type",
   "book.TESTRIDE": "Test Ride",
   "book.BOOKING": "Booking",
-  "book.state": "State",
+  "book.state": "Province",
   "book.district": "District",
   "book.city": "City",
   "book.model": "Model",
@@ -114,16 +142,20 @@ const en = {
   "book.updateHint": "After choosing a state, district or city, press Update choices to narrow the next list.",
 
   "thanks.title": "Thank You for Test Ride Booking.",
-  "thanks.text": "We will contact you with 3 working days.",
+  "thanks.text": "We will contact you within 3 working days.",
   "thanks.website": "Visit our official website",
-  "thanks.back": "Go back to dashboard",
+  "thanks.back": "Go back to the home page",
+  "thanks.titleBooking": "Thank You for Your Booking.",
+  "thanks.bookedTESTRIDE": "You booked a test ride.",
+  "thanks.bookedBOOKING": "You booked a bike to buy.",
 
   "rooms.title": "Nearby Showrooms",
   "rooms.zone": "Zone",
   "rooms.location": "Location",
   "rooms.filter": "Filter",
   "rooms.none": "No showroom found.",
-  "rooms.count": "{count} showroom(s)",
+  "rooms.count.one": "{count} showroom",
+  "rooms.count.other": "{count} showrooms",
   "rooms.phone": "Phone",
 
   "winners.title": "Winners",
@@ -132,6 +164,10 @@ const en = {
   "winners.fifty_thousand": "Fifty Thousand",
   "winners.none": "No winner videos yet.",
   "winners.watch": "Watch (opens in a new tab)",
+
+  "error.notFound": "Page not found",
+  "error.notFoundText": "The page you asked for does not exist or has moved.",
+  "error.home": "Go to the home page",
 } as const;
 
 export type TextKey = keyof typeof en;
@@ -164,6 +200,8 @@ const ne: Record<TextKey, string> = {
   "common.followUs": "हामीलाई पछ्याउनुहोस्",
   "common.captcha": "क्याप्चा",
   "common.honeypot": "यो खाली छोड्नुहोस्",
+  "common.loading": "लोड हुँदैछ…",
+  "common.required": "* चिन्ह भएका विवरण अनिवार्य छन्।",
 
   "landing.tagline": "पूर्व-दर्ता गर्नुहोस्, आफ्नो फोन प्रमाणित गर्नुहोस् र नयाँ बाइकमा नगद छुट जित्नुहोस्।",
   "landing.bonus": "अभियान सामाजिक सञ्जालमा सेयर गरेर थप रु. १,००० पाउनुहोस्।",
@@ -172,6 +210,15 @@ const ne: Record<TextKey, string> = {
   "landing.closedBanner": "दर्ता बन्द भएको छ। थप जानकारीका लागि कृपया एडमिनलाई सम्पर्क गर्नुहोस्।",
   "landing.formTitle": "पूर्व-दर्ता",
   "landing.more": "थप",
+  "landing.prize": "{amount} सम्म जित्नुहोस्",
+  "landing.prizeNote": "नयाँ बाइकमा नगद छुटको रूपमा, फोन प्रमाणित गर्नेबित्तिकै ड्र हुन्छ।",
+  "landing.closedLead": "अहिले नयाँ पूर्व-दर्ता लिइँदैन। तपाईं अझै राइड बुक गर्न, शोरुम खोज्न र विजेताहरू हेर्न सक्नुहुन्छ।",
+  "landing.how": "कसरी सहभागी हुने",
+  "landing.step1": "आफ्नो फोन नम्बरसहित पूर्व-दर्ता गर्नुहोस्।",
+  "landing.step2": "SMS मा आएको कोड लेख्नुहोस्।",
+  "landing.step3": "तुरुन्तै आफ्नो पुरस्कार हेर्नुहोस्, र बाइक किन्दा शोरुममा दाबी गर्नुहोस्।",
+  "landing.bikes": "हाम्रा बाइकहरू",
+  "landing.info": "जानकारी",
 
   "form.name": "पूरा नाम",
   "form.address": "ठेगाना",
@@ -190,6 +237,8 @@ const ne: Record<TextKey, string> = {
   "form.saveNotify": "सेभ गरी सूचना पठाउनुहोस्",
   "form.continueOffer": "जारी राख्न हामी {phone} मा कोड पठाउन सक्छौं।",
   "form.sendCode": "कोड पठाउनुहोस्",
+  "form.errorSummary": "कृपया यी विवरण जाँच्नुहोस्:",
+  "form.closed": "दर्ता बन्द भएकाले तलको फारम भर्न मिल्दैन।",
   "confirm.title": "कृपया आफ्नो फोन नम्बर पुष्टि गर्नुहोस्।",
   "confirm.text": "हामी यो नम्बरमा SMS मार्फत प्रमाणीकरण कोड पठाउनेछौं:",
   "confirm.goBack": "पछाडि जानुहोस्",
@@ -213,6 +262,10 @@ const ne: Record<TextKey, string> = {
   "verify.submit": "प्रमाणित गर्नुहोस्",
   "verify.resend": "कोड फेरि पठाउनुहोस्",
   "verify.resendWait": "तपाईं {seconds} सेकेन्डपछि नयाँ कोड माग्न सक्नुहुन्छ।",
+  "verify.triesLeft.one": "यो कोडका लागि {count} प्रयास बाँकी छ।",
+  "verify.triesLeft.other": "यो कोडका लागि {count} प्रयास बाँकी छन्।",
+  "verify.changeNumber": "नम्बर गलत छ? बदल्नुहोस्",
+  "verify.changed": "तपाईंको नम्बर {phone} मा बदलियो। त्यसमा कोड पाउन तयार भएपछि 'कोड फेरि पठाउनुहोस्' थिच्नुहोस्।",
 
   "continue.title": "आफ्नो पूर्व-दर्ता जारी राख्नुहोस्",
   "continue.intro": "तपाईंले पूर्व-दर्ता गर्दा दिएको फोन नम्बर लेख्नुहोस्। हामी त्यसमा SMS मार्फत कोड पठाउनेछौं।",
@@ -227,6 +280,15 @@ const ne: Record<TextKey, string> = {
   "draw.sharedBonus": "सामाजिक सञ्जालमा सेयर गरेबापत थप {bonus} जोडिँदा तपाईंको कुल पुरस्कार {total} हुन्छ।",
   "draw.total": "कुल पुरस्कार",
   "draw.phone": "फोन: {phone}",
+  "draw.next": "अब के गर्ने",
+  "draw.visit": "यही फोन ({phone}) लिएर नजिकको शोरुममा जानुहोस्: बाइक किन्दा पुरस्कार मूल्यबाट घटाइन्छ।",
+  "draw.reference": "तपाईंको सन्दर्भ",
+  "draw.referenceHint": "यसलाई राख्नुहोस्, वा शोरुममा यो पृष्ठ देखाउनुहोस्।",
+  "draw.book": "टेस्ट राइड बुक गर्नुहोस्",
+  "draw.showrooms": "शोरुम खोज्नुहोस्",
+  "draw.share": "अभियान सेयर गर्नुहोस्",
+  "draw.shareText": "सेयर गर्नुहोस्। जित्नुहोस्। पूर्व-दर्ता गरी नयाँ बाइकमा {amount} सम्म जित्नुहोस्।",
+  "draw.shareHint": "अभियान सामाजिक सञ्जालमा सेयर गरेबापत रु. १,००० पाइन्छ।",
 
   "book.title": "राइड बुक गर्नुहोस्",
   "book.type": "प्रकार",
@@ -243,14 +305,18 @@ const ne: Record<TextKey, string> = {
   "thanks.title": "टेस्ट राइड बुकिङका लागि धन्यवाद।",
   "thanks.text": "हामी ३ कार्य दिनभित्र तपाईंलाई सम्पर्क गर्नेछौं।",
   "thanks.website": "हाम्रो आधिकारिक वेबसाइट हेर्नुहोस्",
-  "thanks.back": "ड्यासबोर्डमा फर्कनुहोस्",
+  "thanks.back": "गृहपृष्ठमा फर्कनुहोस्",
+  "thanks.titleBooking": "बुकिङका लागि धन्यवाद।",
+  "thanks.bookedTESTRIDE": "तपाईंले टेस्ट राइड बुक गर्नुभयो।",
+  "thanks.bookedBOOKING": "तपाईंले किन्नका लागि बाइक बुक गर्नुभयो।",
 
   "rooms.title": "नजिकका शोरुमहरू",
   "rooms.zone": "क्षेत्र",
   "rooms.location": "स्थान",
   "rooms.filter": "छान्नुहोस्",
   "rooms.none": "कुनै शोरुम भेटिएन।",
-  "rooms.count": "{count} शोरुम",
+  "rooms.count.one": "{count} शोरुम",
+  "rooms.count.other": "{count} शोरुम",
   "rooms.phone": "फोन",
 
   "winners.title": "विजेताहरू",
@@ -259,11 +325,20 @@ const ne: Record<TextKey, string> = {
   "winners.fifty_thousand": "पचास हजार",
   "winners.none": "अहिलेसम्म विजेताका भिडियो छैनन्।",
   "winners.watch": "हेर्नुहोस् (नयाँ ट्याबमा खुल्छ)",
+
+  "error.notFound": "पृष्ठ भेटिएन",
+  "error.notFoundText": "तपाईंले खोजेको पृष्ठ छैन वा सारिएको छ।",
+  "error.home": "गृहपृष्ठमा जानुहोस्",
 };
 
 const dictionaries: Record<Lang, Record<TextKey, string>> = { en, ne };
 
 export const isLang = (v: unknown): v is Lang => v === "en" || v === "ne";
+
+/** A counted phrase: `${key}.one` for 1, else `${key}.other` with {count}. */
+export function tn(lang: Lang, key: "rooms.count" | "verify.triesLeft", count: number): string {
+  return t(lang, `${key}.${count === 1 ? "one" : "other"}` as TextKey, { count });
+}
 
 export function t(lang: Lang, key: TextKey, vars: Record<string, string | number> = {}): string {
   const text = dictionaries[lang]?.[key] ?? en[key] ?? key;

@@ -50,7 +50,7 @@ test("a new branch and model show on the public forms; closed and retired they l
     if (!js) await form.getByRole("button", { name: "Update choices" }).click();
   };
   await form.getByLabel("Full Name").fill("Old Customer");
-  await form.getByLabel("State").selectOption(zone);
+  await form.getByLabel("Province").selectOption(zone);
   await update();
   await form.getByLabel("District").selectOption("Far District");
   await update();
@@ -81,7 +81,7 @@ test("a new branch and model show on the public forms; closed and retired they l
   expect(await optionTexts(page, "Bike Model")).not.toContain(model);
   await page.goto("/book-a-ride");
   const again = page.getByRole("dialog", { name: "Book a Ride" }).locator("form");
-  expect(await again.getByLabel("State").locator("option").allTextContents()).not.toContain(zone);
+  expect(await again.getByLabel("Province").locator("option").allTextContents()).not.toContain(zone);
   expect(await again.getByLabel("Model").locator("option").allTextContents()).not.toContain(model);
   await page.goto(`/showrooms?state=${encodeURIComponent(zone)}`);
   await expect(page.locator(".room h2", { hasText: branch })).toHaveCount(0);

@@ -262,7 +262,7 @@ test.describe("the public pages' scripts under the policy", () => {
     const dialog = page.getByRole("dialog", { name: "Book a Ride" });
     await expect(dialog).toBeVisible();
     await expect(dialog.locator("form[data-cascade]")).toHaveAttribute("data-ready", "");
-    await dialog.getByLabel("State").selectOption("Gandaki");
+    await dialog.getByLabel("Province").selectOption("Gandaki");
     await expect(dialog.getByLabel("District").locator("option").nth(1)).toHaveText("Kaski");
     await expect(dialog.getByLabel("District").locator("option")).toHaveCount(2);
     await page.keyboard.press("Escape");

@@ -15,7 +15,7 @@ test("book a test ride through the cascade and reach the thank-you page", async 
   };
   await expect(form.getByRole("radio", { name: "Test Ride" })).toBeChecked();
   await form.getByLabel("Full Name").fill("Anil Shrestha");
-  await form.getByLabel("State").selectOption("Bagmati");
+  await form.getByLabel("Province").selectOption("Bagmati");
   await update();
   await expect(form.getByLabel("District").locator("option")).toHaveText([
     "Choose…",
@@ -38,7 +38,7 @@ test("book a test ride through the cascade and reach the thank-you page", async 
 
   await expect(page).toHaveURL(/\/thankyou-for-test-ride-booking$/);
   await expect(page.getByRole("heading", { name: "Thank You for Test Ride Booking." })).toBeVisible();
-  await expect(page.getByText("We will contact you with 3 working days.")).toBeVisible();
+  await expect(page.getByText("We will contact you within 3 working days.")).toBeVisible();
   await expect(page.getByRole("link", { name: "Visit our official website" })).toHaveAttribute("target", "_blank");
   const ride = readDb((db) =>
     db
@@ -48,7 +48,7 @@ test("book a test ride through the cascade and reach the thank-you page", async 
       .get(phone),
   );
   expect(ride).toEqual({ type: "TESTRIDE", utm_source: "e2e-campaign", city: "Patan", branch: "Lalitpur Motors" });
-  await page.getByRole("link", { name: "Go back to dashboard" }).click();
+  await page.getByRole("link", { name: "Go back to the home page" }).click();
   await expect(page).toHaveURL(/\/$/);
 });
 
@@ -73,7 +73,7 @@ test("Book a Ride opens as a dialog over the landing page with JavaScript", asyn
   const dialog = page.getByRole("dialog", { name: "Book a Ride" });
   await expect(dialog).toBeVisible();
   await expect(page).toHaveURL(/\/book-a-ride$/);
-  await dialog.getByLabel("State").selectOption("Gandaki");
+  await dialog.getByLabel("Province").selectOption("Gandaki");
   await dialog.getByLabel("District").selectOption("Kaski");
   await dialog.getByLabel("City").selectOption("Pokhara");
   await expect(dialog.getByLabel("Branch").locator("option:checked")).toHaveText("Pokhara Lakeside");

@@ -93,10 +93,10 @@ export async function saveAndConfirm(page: Page, v: Visitor) {
     await expect(confirm.getByRole("heading", { name: "Please Confirm Your Phone Number." })).toBeVisible();
     await expect(confirm).toContainText(v.phone);
     await confirm.getByRole("button", { name: "Save" }).click();
-    await expect(page).toHaveURL(/\/enquiry\/[^/]+\/verify$/);
+    await expect(page).toHaveURL(/\/enquiry\/[^/]+\/verify#otp$/);
   });
   await expect(page.getByRole("heading", { name: "Verify OTP" })).toBeVisible();
-  return page.url().match(/\/enquiry\/([^/]+)\/verify$/)![1];
+  return page.url().match(/\/enquiry\/([^/]+)\/verify#otp$/)![1];
 }
 
 export async function enterCode(page: Page, code: string) {

@@ -85,6 +85,8 @@ test("switching to Nepali is remembered on every page", async ({ page }) => {
   await expect(page).toHaveURL(/\/$/);
   await expect(page.locator("html")).toHaveAttribute("lang", "ne");
   await expect(page.getByRole("heading", { name: "सेयर गर्नुहोस्। जित्नुहोस्।" })).toBeVisible();
+  await expect(page.locator(".hero .prize")).toContainText("सम्म जित्नुहोस्");
+  await page.goto("/enquiry");
   await expect(page.locator("form[data-prereg]").getByLabel("पूरा नाम")).toBeVisible();
   await page.goto("/winner-list");
   await expect(page.getByRole("heading", { name: "विजेताहरू" })).toBeVisible();

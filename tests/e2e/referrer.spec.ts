@@ -48,7 +48,7 @@ test("a booking through a share link names the referrer in the test-ride list an
     if (!isJs(info.project.name)) await form.getByRole("button", { name: "Update choices" }).click();
   };
   await form.getByLabel("Full Name").fill(rider);
-  await form.getByLabel("State").selectOption("Gandaki");
+  await form.getByLabel("Province").selectOption("Gandaki");
   await update();
   await form.getByLabel("District").selectOption("Kaski");
   await update();

@@ -358,7 +358,7 @@ describe("public pages", () => {
       params: {},
     })) as Response;
     expect(saved.status).toBe(302);
-    const slug = /\/enquiry\/([^/]+)\/verify$/.exec(saved.headers.get("Location")!)![1];
+    const slug = /\/enquiry\/([^/]+)\/verify#otp$/.exec(saved.headers.get("Location")!)![1];
 
     const page = unwrap(await verifyPageLoader({ request: get(`/enquiry/${slug}/verify`), context, params: { slug } }));
     expect(page.data.phone).toMatch(/^\d{2}X{6}\d{2}$/);

@@ -26,6 +26,7 @@ import {
 import { createPreregistration, getPreregistrationBySlug } from "~/models/preregistration.server";
 import { HEAD_OFFICE, type ScopedActor } from "~/models/scope.server";
 import { bookingBranches, bookTestRide, getTestRide } from "~/models/test-ride.server";
+import { loader as landing } from "~/routes/_index";
 import { loader as bookARide } from "~/routes/book-a-ride";
 import { loader as enquiry } from "~/routes/enquiry._index";
 import { loader as showrooms } from "~/routes/showrooms";
@@ -50,6 +51,7 @@ async function publicOptions() {
   const book = await (await call(bookARide, req("GET", "/book-a-ride"))).json();
   const pre = await (await call(enquiry, req("GET", "/enquiry"))).json();
   const rooms = await (await call(showrooms, req("GET", `/showrooms?state=${encodeURIComponent(ZONE)}`))).json();
+  const home = await (await call(landing, req("GET", "/"))).json();
   return {
     bookingBranches: (book.allBranches as Option[]).map((b) => b.title),
     bookingStates: [...new Set((book.allBranches as { state: string }[]).map((b) => b.state))],
@@ -57,6 +59,7 @@ async function publicOptions() {
     nearestShowrooms: (pre.branches as Option[]).map((b) => b.title),
     preModels: (pre.models as Option[]).map((m) => m.title),
     showrooms: (rooms.showrooms as Option[]).map((b) => b.title),
+    landingModels: (home.bikes as Option[]).map((m) => m.title),
   };
 }
 
@@ -82,6 +85,7 @@ describe("a new branch and bike model", () => {
     expect(o.showrooms).toEqual(["Fresh Showroom"]);
     expect(o.bookingModels).toContain("Fresh Model 180");
     expect(o.preModels).toContain("Fresh Model 180");
+    expect(o.landingModels).toContain("Fresh Model 180");
   });
 
   it("an edit shows at once too", async () => {
@@ -140,6 +144,7 @@ describe("a closed branch and a retired model", () => {
     expect(o.showrooms).toEqual([]);
     expect(o.bookingModels).not.toContain("Fresh Model 180");
     expect(o.preModels).not.toContain("Fresh Model 180");
+    expect(o.landingModels).not.toContain("Fresh Model 180");
     expect(listBranches().some((b) => b.id === branch.id)).toBe(false);
     expect(findShowrooms().showrooms.some((b) => b.id === branch.id)).toBe(false);
     expect(findActiveBranch(branch.id)).toBeNull();

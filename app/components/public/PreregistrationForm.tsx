@@ -35,7 +35,45 @@ type Props = {
   branches: Option[];
   captchaSiteKey: string | null;
   id?: string;
+  /** Changing an unverified entry of this browser ("Wrong number? Change it"): its slug. */
+  change?: string | null;
 };
+
+/** The fields in page order, for the error summary (captcha last). */
+const SUMMARY_ORDER = [
+  "name",
+  "address",
+  "email",
+  "phone",
+  "citizenship_no",
+  "nearest_branch_id",
+  "bike_model_id",
+  "source",
+  "note",
+  "screenshot",
+  "g-recaptcha-response",
+] as const;
+
+/**
+ * After a refused post: a short list of what to fix, first in the form, each
+ * item a link to its field. The form posts to /enquiry#form-errors, so without
+ * JavaScript the page opens on it; with JavaScript it also takes the focus.
+ */
+export function ErrorSummary({ lang, items }: { lang: Lang; items: { id: string; label: string; message: string }[] }) {
+  if (!items.length) return null;
+  return (
+    <div className="error-summary" id="form-errors" tabIndex={-1} role="alert" aria-labelledby="form-errors-title">
+      <h2 id="form-errors-title">{t(lang, "form.errorSummary")}</h2>
+      <ul>
+        {items.map((item) => (
+          <li key={item.id}>
+            <a href={`#${item.id}`}>{item.label}</a>: {item.message}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
 
 export function Captcha({ siteKey, lang, errors }: { siteKey: string | null; lang: Lang; errors?: string[] }) {
   if (!siteKey) return null;
@@ -86,6 +124,7 @@ export function PreregistrationForm({
   branches,
   captchaSiteKey,
   id = "prereg",
+  change = null,
 }: Props) {
   const [form, fields] = useForm({ id, lastResult: lastResult ?? undefined });
   const err = (name: string) =>
@@ -96,130 +135,182 @@ export function PreregistrationForm({
       ? normalizePhone(FILTERS.digits(textOf(fields.phone.initialValue) ?? ""))
       : null;
   const screenshotRef = textOf(fields.screenshot_ref.initialValue);
+  const changing =
+    change ?? textOf((fields as unknown as Record<string, { initialValue?: unknown }>).change?.initialValue) ?? null;
   const choose = t(lang, "common.choose");
+  const M = PREREGISTRATION_MESSAGES;
+  const msg = (m: string) => tm(lang, m);
+  const labels: Record<(typeof SUMMARY_ORDER)[number], string> = {
+    name: t(lang, "form.name"),
+    address: t(lang, "form.address"),
+    email: t(lang, "form.email"),
+    phone: t(lang, "form.phone"),
+    citizenship_no: t(lang, "form.citizenship"),
+    nearest_branch_id: t(lang, "form.nearest"),
+    bike_model_id: t(lang, "form.bikeModel"),
+    source: t(lang, "form.source"),
+    note: t(lang, "form.note"),
+    screenshot: t(lang, "form.screenshot"),
+    "g-recaptcha-response": t(lang, "common.captcha"),
+  };
+  const summary = open
+    ? SUMMARY_ORDER.flatMap((name) => {
+        const first = err(name)?.[0];
+        if (!first) return [];
+        const target =
+          name === "g-recaptcha-response"
+            ? "e-g-recaptcha-response"
+            : ((fields as unknown as Record<string, { id: string }>)[name]?.id ?? name);
+        return [{ id: target, label: labels[name], message: first }];
+      })
+    : [];
   return (
     <form
       method="post"
-      action="/enquiry"
+      action="/enquiry#form-errors"
       encType="multipart/form-data"
       className="prereg-form"
       data-prereg=""
       id={form.id}
     >
       {!open ? (
-        <p className="banner banner-closed" role="status">
-          {t(lang, "landing.closedBanner")}
-        </p>
+        <>
+          <p className="banner banner-closed" role="status">
+            {t(lang, "landing.closedBanner")}
+          </p>
+          <p>{t(lang, "form.closed")}</p>
+        </>
       ) : (
-        <FormBanner messages={form.errors?.map((m) => tm(lang, m))} />
+        <>
+          <FormBanner messages={form.errors?.map((m) => tm(lang, m))} />
+          <ErrorSummary lang={lang} items={summary} />
+          <p className="req-note">{t(lang, "common.required")}</p>
+        </>
       )}
-      <input type="hidden" name="form_token" value={textOf(fields.form_token.initialValue) ?? formToken} />
-      {screenshotRef ? <input type="hidden" name="screenshot_ref" value={screenshotRef} /> : null}
-      <Field
-        label={t(lang, "form.name")}
-        {...getInputProps(fields.name, { type: "text" })}
-        required
-        errors={err("name")}
-        autoComplete="name"
-        maxLength={100}
-        data-filter="text"
-      />
-      <Field
-        label={t(lang, "form.address")}
-        {...getInputProps(fields.address, { type: "text" })}
-        required
-        errors={err("address")}
-        autoComplete="street-address"
-        maxLength={200}
-        data-filter="text"
-      />
-      <Field
-        label={t(lang, "form.email")}
-        {...getInputProps(fields.email, { type: "email" })}
-        errors={err("email")}
-        autoComplete="email"
-        maxLength={100}
-        data-filter="email"
-      />
-      <Field
-        label={t(lang, "form.phone")}
-        {...getInputProps(fields.phone, { type: "tel" })}
-        required
-        errors={err("phone")}
-        inputMode="numeric"
-        autoComplete="tel-national"
-        maxLength={14}
-        placeholder="98XXXXXXXX"
-        data-filter="digits"
-      />
-      {takenPhone ? (
-        <p className="continue-offer">
-          {t(lang, "form.continueOffer", { phone: maskPhone(takenPhone) })}{" "}
-          <button
-            type="submit"
-            formAction="/enquiry/continue"
-            formEncType="application/x-www-form-urlencoded"
-            formNoValidate
-            name="intent"
-            value="send"
-          >
-            {t(lang, "form.sendCode")}
-          </button>
-        </p>
-      ) : null}
-      <Field
-        label={t(lang, "form.citizenship")}
-        {...getInputProps(fields.citizenship_no, { type: "text" })}
-        required
-        errors={err("citizenship_no")}
-        inputMode="numeric"
-        maxLength={20}
-        data-filter="digits"
-      />
-      <SelectField
-        label={t(lang, "form.nearest")}
-        {...getSelectProps(fields.nearest_branch_id)}
-        required
-        errors={err("nearest_branch_id")}
-        placeholder={choose}
-        options={branches.map((b) => ({ value: b.id, label: b.title }))}
-      />
-      <SelectField
-        label={t(lang, "form.bikeModel")}
-        {...getSelectProps(fields.bike_model_id)}
-        errors={err("bike_model_id")}
-        placeholder={choose}
-        options={models.map((m) => ({ value: m.id, label: m.title }))}
-      />
-      <SelectField
-        label={t(lang, "form.source")}
-        {...getSelectProps(fields.source)}
-        errors={err("source")}
-        placeholder={choose}
-        options={SOURCE_OPTIONS.map((s) => ({ value: s, label: t(lang, `source.${s}` as TextKey) }))}
-      />
-      <TextareaField
-        label={t(lang, "form.note")}
-        {...getTextareaProps(fields.note)}
-        errors={err("note")}
-        rows={2}
-        maxLength={1000}
-      />
-      <label className="check">
-        <input {...getInputProps(fields.shared, { type: "checkbox" })} /> {t(lang, "form.shared")}
-      </label>
-      <div className="screenshot-field">
+      <fieldset className="form-fields" disabled={!open}>
+        <input type="hidden" name="form_token" value={textOf(fields.form_token.initialValue) ?? formToken} />
+        {changing ? <input type="hidden" name="change" value={changing} /> : null}
+        {screenshotRef ? <input type="hidden" name="screenshot_ref" value={screenshotRef} /> : null}
         <Field
-          label={t(lang, "form.screenshot")}
-          {...getInputProps(fields.screenshot, { type: "file" })}
-          errors={err("screenshot")}
-          accept="image/jpeg,image/png,image/webp"
-          data-bound=""
-          hint={screenshotRef ? t(lang, "form.screenshotKept") : t(lang, "form.screenshotHint")}
+          label={t(lang, "form.name")}
+          {...getInputProps(fields.name, { type: "text" })}
+          required
+          errors={err("name")}
+          autoComplete="name"
+          maxLength={100}
+          data-filter="text"
+          data-msg-required={msg(M.name)}
         />
-      </div>
-      <Captcha siteKey={captchaSiteKey} lang={lang} errors={err("g-recaptcha-response")} />
-      <Honeypot lang={lang} />
+        <Field
+          label={t(lang, "form.address")}
+          {...getInputProps(fields.address, { type: "text" })}
+          required
+          errors={err("address")}
+          autoComplete="street-address"
+          maxLength={200}
+          data-filter="text"
+          data-msg-required={msg(M.address)}
+        />
+        <Field
+          label={t(lang, "form.email")}
+          {...getInputProps(fields.email, { type: "email" })}
+          errors={err("email")}
+          autoComplete="email"
+          maxLength={100}
+          data-filter="email"
+          data-pattern="^[A-Za-z0-9._-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$"
+          data-msg-invalid={msg(M.email)}
+        />
+        <Field
+          label={t(lang, "form.phone")}
+          {...getInputProps(fields.phone, { type: "tel" })}
+          required
+          errors={err("phone")}
+          inputMode="numeric"
+          autoComplete="tel-national"
+          maxLength={14}
+          placeholder="98XXXXXXXX"
+          data-filter="digits"
+          data-pattern="^(977)?9\d{9}$"
+          data-msg-required={msg(M.phoneRequired)}
+          data-msg-invalid={msg(M.phoneInvalid)}
+        />
+        {takenPhone ? (
+          <p className="continue-offer">
+            {t(lang, "form.continueOffer", { phone: maskPhone(takenPhone) })}{" "}
+            <button
+              type="submit"
+              formAction="/enquiry/continue"
+              formEncType="application/x-www-form-urlencoded"
+              formNoValidate
+              name="intent"
+              value="send"
+            >
+              {t(lang, "form.sendCode")}
+            </button>
+          </p>
+        ) : null}
+        <Field
+          label={t(lang, "form.citizenship")}
+          {...getInputProps(fields.citizenship_no, { type: "text" })}
+          required
+          errors={err("citizenship_no")}
+          inputMode="numeric"
+          maxLength={20}
+          data-filter="digits"
+          data-pattern="^\d{4,20}$"
+          data-msg-required={msg(M.citizenshipRequired)}
+          data-msg-invalid={msg(M.citizenshipInvalid)}
+        />
+        <SelectField
+          label={t(lang, "form.nearest")}
+          {...getSelectProps(fields.nearest_branch_id)}
+          required
+          errors={err("nearest_branch_id")}
+          data-msg-required={msg(M.nearestBranch)}
+          placeholder={choose}
+          options={branches.map((b) => ({ value: b.id, label: b.title }))}
+        />
+        <SelectField
+          label={t(lang, "form.bikeModel")}
+          {...getSelectProps(fields.bike_model_id)}
+          errors={err("bike_model_id")}
+          placeholder={choose}
+          options={models.map((m) => ({ value: m.id, label: m.title }))}
+        />
+        <SelectField
+          label={t(lang, "form.source")}
+          {...getSelectProps(fields.source)}
+          errors={err("source")}
+          placeholder={choose}
+          options={SOURCE_OPTIONS.map((s) => ({ value: s, label: t(lang, `source.${s}` as TextKey) }))}
+        />
+        <TextareaField
+          label={t(lang, "form.note")}
+          {...getTextareaProps(fields.note)}
+          errors={err("note")}
+          rows={2}
+          maxLength={1000}
+        />
+        <label className="check">
+          <input {...getInputProps(fields.shared, { type: "checkbox" })} /> {t(lang, "form.shared")}
+        </label>
+        <div className="screenshot-field">
+          <Field
+            label={t(lang, "form.screenshot")}
+            required={false}
+            star
+            data-msg-required={msg(M.screenshotRequired)}
+            {...getInputProps(fields.screenshot, { type: "file" })}
+            errors={err("screenshot")}
+            accept="image/jpeg,image/png,image/webp"
+            data-bound=""
+            hint={screenshotRef ? t(lang, "form.screenshotKept") : t(lang, "form.screenshotHint")}
+          />
+        </div>
+        <Captcha siteKey={captchaSiteKey} lang={lang} errors={err("g-recaptcha-response")} />
+        <Honeypot lang={lang} />
+      </fieldset>
       <div className="actions">
         <button type="submit" name="intent" value="review" className="primary" disabled={!open}>
           {t(lang, "form.save")}

@@ -11,6 +11,8 @@ export type Chrome = {
   /** The current address (for the language links to return to). */
   path: string;
   logoUrl: string | null;
+  /** The logo's size at 36 px high, when known. */
+  logoSize?: { width: number; height: number } | null;
   social: SocialLink[];
   website: string;
   registrationOpen: boolean;
@@ -47,9 +49,14 @@ export function Logo({ chrome }: { chrome: Chrome }) {
   return (
     <a href="/" className="pub-logo">
       {chrome.logoUrl ? (
-        <img src={chrome.logoUrl} alt={t(chrome.lang, "site.brand")} height={36} />
+        <img
+          src={chrome.logoUrl}
+          alt={t(chrome.lang, "site.brand")}
+          width={chrome.logoSize?.width}
+          height={chrome.logoSize?.height ?? 36}
+        />
       ) : (
-        <span>{t(chrome.lang, "site.brand")}</span>
+        <span className="text-mark">{t(chrome.lang, "site.brand")}</span>
       )}
     </a>
   );

@@ -4,7 +4,7 @@
  */
 import { cachedPublic } from "~/models/public-cache.server";
 import { getSetting, publicSettings } from "~/models/settings.server";
-import { fileUrl } from "~/models/file.server";
+import { fileUrl, getFile } from "~/models/file.server";
 import { config } from "~/utils/config.server";
 import { getLanguage } from "~/utils/language.server";
 import { randomToken } from "~/utils/crypto.server";
@@ -26,6 +26,16 @@ function logoUrl(value: unknown): string | null {
   return null;
 }
 
+/** A stored logo's size drawn 36 px high (so the header does not move as it loads). */
+function logoSize(value: unknown): { width: number; height: number } | null {
+  const id = typeof value === "number" ? value : typeof value === "string" && /^\d+$/.test(value) ? +value : 0;
+  if (!id) return null;
+  return cachedPublic("settings:logo-size", () => {
+    const file = getFile(id);
+    return file?.width && file.height ? { width: Math.round((36 * file.width) / file.height), height: 36 } : null;
+  });
+}
+
 /** The current address without the ?lang= switch, for the language links to come back to. */
 function currentPath(url: URL): string {
   const params = new URLSearchParams(url.search);
@@ -45,6 +55,7 @@ export function publicChrome(request: Request): Chrome {
     lang: getLanguage(request),
     path: currentPath(url),
     logoUrl: logoUrl(settings.logo),
+    logoSize: logoSize(settings.logo),
     social: Array.isArray(social)
       ? social.filter((s): s is SocialLink => Boolean(s) && typeof s.label === "string" && isHttp(s.url))
       : DEFAULT_SOCIAL,

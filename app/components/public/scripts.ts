@@ -9,6 +9,7 @@
 import cascade from "~/browser/cascade.ts?public-script";
 import common from "~/browser/common.ts?public-script";
 import preregistration from "~/browser/preregistration.ts?public-script";
+import share from "~/browser/share.ts?public-script";
 import verify from "~/browser/verify.ts?public-script";
 
 /** A built enhancement script: its minified code (inlined by PublicShell with the request's nonce). */
@@ -25,3 +26,6 @@ export const VERIFY_SCRIPT: PublicScript = verify;
 
 /** Booking forms: the state → district → city → branch cascade (app/browser/cascade.ts). */
 export const CASCADE_SCRIPT: PublicScript = cascade;
+
+/** The draw's share button through the Web Share API, links otherwise (app/browser/share.ts). */
+export const SHARE_SCRIPT: PublicScript = share;

@@ -1,0 +1,150 @@
+/**
+ * "Wrong number? Change it": the visitor who made an unverified public
+ * pre-registration corrects it from its verify page. The same record is kept
+ * (no second entry for one person): its values are replaced, and when the
+ * phone changed the code sent to the old number stops working and a fresh
+ * one goes to the new number (or, within the 60 seconds of the code rules,
+ * when the visitor asks with Resend code). The rules of a
+ * save apply (open campaign, the address's and the new phone's limits,
+ * references, one entry per phone, one pending purchase per citizenship/PAN),
+ * in one IMMEDIATE transaction with the code and its SMS. The route checks
+ * that the browser owns the entry (app/utils/owned-entries.server.ts).
+ */
+import { and, eq, isNull, ne } from "drizzle-orm";
+import { db, schema, type Executor } from "@db/index";
+import type { Preregistration } from "@db/schema";
+import { OTP_MESSAGES, PREREGISTRATION_MESSAGES as M, type PreregistrationInput } from "~/schemas/preregistration";
+import { take } from "~/utils/rate-limit.server";
+import { nowIso } from "~/utils/time";
+import { fail, type Result } from "./failure";
+import { issueCodeIn } from "./otp.server";
+import {
+  otpText,
+  referenceErrors,
+  resolveScreenshotRef,
+  storeScreenshot,
+  type Screenshot,
+  type Visitor,
+} from "./preregistration.server";
+import { isRegistrationOpen } from "./settings.server";
+import { wakeSmsWorker } from "./sms.server";
+import { transact } from "./transaction.server";
+
+const P = schema.preregistrations;
+const C = schema.oneTimeCodes;
+
+/** The entry a visitor may still change: made on the public site, unverified, not deleted. */
+export function changeableEntry(slug: string, exec: Executor = db): Preregistration | null {
+  if (!slug) return null;
+  return (
+    exec
+      .select()
+      .from(P)
+      .where(and(eq(P.slug, slug), isNull(P.deleted_at), isNull(P.branch_id), eq(P.is_verified, false)))
+      .get() ?? null
+  );
+}
+
+export type Changed = { preregistration: Preregistration; phoneChanged: boolean; codeSent: boolean };
+
+const fileOf = (file: File | null | undefined): File | null => (file instanceof File && file.size > 0 ? file : null);
+
+/** Replaces the values of an unverified public entry; a new phone gets a fresh code. */
+export async function changePreregistration(
+  visitor: Visitor,
+  slug: string,
+  value: PreregistrationInput,
+  screenshot: Screenshot = {},
+): Promise<Result<Changed>> {
+  const before = changeableEntry(slug);
+  if (!before) return fail.notFound(OTP_MESSAGES.notFound);
+  let screenshotId: number | null = value.shared ? before.screenshot_id : null;
+  if (value.shared) {
+    const file = fileOf(screenshot.file);
+    if (file) {
+      const stored = await storeScreenshot(file, null);
+      if (!stored.ok) return stored;
+      screenshotId = stored.id;
+    } else {
+      screenshotId = resolveScreenshotRef(screenshot.ref ?? value.screenshot_ref) ?? screenshotId;
+    }
+    if (!screenshotId) return fail.field("screenshot", M.screenshotRequired);
+  }
+  let phoneChanged = false;
+  let codeSent = false;
+  const outcome = transact((tx): Result<Changed> => {
+    const entry = changeableEntry(slug, tx);
+    if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
+    if (!isRegistrationOpen()) return fail.closed(M.closed);
+    phoneChanged = entry.phone !== value.phone;
+    for (const [name, key] of [
+      ["enquiry-ip", visitor.address],
+      ["enquiry-phone", phoneChanged ? value.phone : null],
+    ] as const) {
+      if (!key) continue;
+      const limited = take(tx, name, key);
+      if (!limited.ok) return fail.rateLimited(limited.retryAfterSeconds);
+    }
+    const errors = referenceErrors(tx, {
+      bike_model_id: value.bike_model_id,
+      nearest_branch_id: value.nearest_branch_id,
+    });
+    if (Object.keys(errors).length) return fail.invalid(errors);
+    const taken = tx
+      .select({ id: P.id })
+      .from(P)
+      .where(and(eq(P.campaign, entry.campaign), eq(P.phone, value.phone), ne(P.id, entry.id)))
+      .get();
+    if (taken) return fail.field("phone", M.phoneTaken);
+    const pending = tx
+      .select({ id: P.id })
+      .from(P)
+      .where(
+        and(
+          eq(P.citizenship_no, value.citizenship_no),
+          eq(P.is_verified, true),
+          eq(P.purchased, false),
+          isNull(P.deleted_at),
+          ne(P.id, entry.id),
+        ),
+      )
+      .get();
+    if (pending) return fail.invalid({ citizenship_no: [M.pendingPurchase] });
+    const after = tx
+      .update(P)
+      .set({
+        name: value.name,
+        address: value.address,
+        email: value.email ?? null,
+        phone: value.phone,
+        citizenship_no: value.citizenship_no,
+        shared: value.shared,
+        screenshot_id: screenshotId,
+        bike_model_id: value.bike_model_id ?? null,
+        source: value.source ?? null,
+        note: value.note ?? null,
+        nearest_branch_id: value.nearest_branch_id ?? entry.nearest_branch_id,
+        updated_at: nowIso(),
+      })
+      .where(eq(P.id, entry.id))
+      .returning()
+      .get();
+    if (phoneChanged) {
+      // The code sent to the old number proves nothing of the new one.
+      tx.update(C)
+        .set({ consumed_at: nowIso() })
+        .where(and(eq(C.purpose, "preregistration"), eq(C.subject_id, entry.id), isNull(C.consumed_at)))
+        .run();
+      codeSent = issueCodeIn(tx, {
+        purpose: "preregistration",
+        subjectId: entry.id,
+        phone: after.phone,
+        text: otpText,
+        smsPurpose: "otp",
+      }).ok;
+    }
+    return { ok: true, preregistration: after, phoneChanged, codeSent };
+  });
+  if (outcome.ok && codeSent) wakeSmsWorker();
+  return outcome;
+}

@@ -1,0 +1,329 @@
+// How the public site looks and feels on a phone, with JavaScript on ("js") and off ("nojs"):
+// screenshots of the landing, the form with an error and the reveal at 360 px and 1366 px
+// (test-results/screenshots/), axe over every public page, 44 x 44 px tap targets and no
+// sideways scrolling, and the behaviour behind them (the error summary, the checks before
+// the phone confirmation, "Wrong number? Change it", tries left, the draw seen again, the
+// thank-you page naming the booking).
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test, type Page } from "@playwright/test";
+import { isJs, readDb, writeDb } from "./helpers";
+import {
+  enterCode,
+  fillPreregistration,
+  lastCode,
+  newVisitor,
+  saveAndConfirm,
+  withRegistrationLock,
+} from "./public-helpers";
+
+const PHONE = { width: 360, height: 740 };
+const DESKTOP = { width: 1366, height: 900 };
+const shot = (page: Page, name: string, project: string, width: number) =>
+  page.screenshot({ path: `test-results/screenshots/${name}-${width}-${project}.png`, fullPage: true });
+
+/** A verified visitor: their entry's slug, after the draw page opened once. */
+async function verifiedVisitor(page: Page) {
+  const visitor = newVisitor();
+  await page.goto("/enquiry");
+  await fillPreregistration(page, visitor);
+  const slug = await saveAndConfirm(page, visitor);
+  await enterCode(page, lastCode(visitor.phone));
+  await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/draw$`));
+  return { visitor, slug };
+}
+
+/** Posts the form empty past the browser's own checks: the server's refusal. */
+async function serverRefusal(page: Page) {
+  await page.goto("/enquiry");
+  await page.locator("form[data-prereg]").evaluate((f: HTMLFormElement) => (f.noValidate = true));
+  await page
+    .locator("form[data-prereg]")
+    .getByLabel(/^Phone Number/)
+    .fill("12345");
+  await withRegistrationLock(async () => {
+    await page.evaluate(() => {
+      const form = document.querySelector<HTMLFormElement>("form[data-prereg]")!;
+      const intent = document.createElement("input");
+      intent.type = "hidden";
+      intent.name = "intent";
+      intent.value = "review";
+      form.appendChild(intent);
+      HTMLFormElement.prototype.submit.call(form);
+    });
+    await expect(page.locator("#form-errors")).toBeVisible();
+  });
+}
+
+test("screenshots of the landing, the form with an error and the reveal at 360 and 1366 px", async ({ page }, info) => {
+  test.setTimeout(120_000);
+  const project = info.project.name;
+  for (const viewport of [PHONE, DESKTOP]) {
+    await page.setViewportSize(viewport);
+    await page.goto("/");
+    await expect(page.locator(".hero .prize")).toContainText(/Win up to Rs\.\s[\d,]+/);
+    await shot(page, "landing", project, viewport.width);
+    await serverRefusal(page);
+    await shot(page, "form-error", project, viewport.width);
+  }
+  await page.setViewportSize(PHONE);
+  const { slug } = await verifiedVisitor(page);
+  if (isJs(project)) await expect(page.locator("[data-draw-reveal]")).toHaveClass(/done/, { timeout: 9_000 });
+  else await page.waitForTimeout(6_500);
+  await shot(page, "reveal", project, PHONE.width);
+  await page.setViewportSize(DESKTOP);
+  await page.goto(`/enquiry/${slug}/draw`);
+  await shot(page, "reveal", project, DESKTOP.width);
+});
+
+test("the landing is a campaign: top prize from the schemes, bikes with sized lazy thumbnails, actions and links", async ({
+  page,
+}) => {
+  await page.setViewportSize(PHONE);
+  await page.goto("/");
+  const top = readDb((db) => {
+    const pool = db
+      .prepare(
+        "select max(amount) as a from allocations where type = 'preregistration_public' and date = ? and paid < count",
+      )
+      .get(new Date(Date.now() + 345 * 60_000).toISOString().slice(0, 10)) as { a: number | null };
+    return pool.a ?? 0;
+  });
+  if (top) await expect(page.locator(".hero .prize")).toContainText(`Rs. ${top.toLocaleString("en-IN")}`);
+  await expect(page.locator(".hero").getByRole("link", { name: "Pre-Register" })).toHaveClass(/cta/);
+  await expect(page.locator(".hero").getByRole("link", { name: "Book a Ride" })).toBeVisible();
+  const bikes = page.locator(".bikes img");
+  expect(await bikes.count()).toBeGreaterThan(0);
+  for (const img of await bikes.all()) {
+    await expect(img).toHaveAttribute("loading", "lazy");
+    await expect(img).toHaveAttribute("width", /\d+/);
+    await expect(img).toHaveAttribute("height", /\d+/);
+    expect(await img.getAttribute("src")).toMatch(/^\/files\//);
+  }
+  const heights = await page.locator(".tiles a").evaluateAll((as) => as.map((a) => a.getBoundingClientRect().height));
+  expect(new Set(heights.map((h) => Math.round(h))).size).toBe(1);
+});
+
+test("a server refusal: a summary at the top linking to each field, focused (JS) or pointed at by the URL", async ({
+  page,
+}, info) => {
+  await page.setViewportSize(PHONE);
+  await serverRefusal(page);
+  const summary = page.locator("#form-errors");
+  await expect(summary.getByRole("link", { name: "Full Name" })).toHaveAttribute("href", /^#/);
+  await expect(summary).toContainText("Full Name: Please enter your full name.");
+  await expect(summary).toContainText("Phone Number: Please enter a valid mobile number");
+  expect(page.url()).toMatch(/#form-errors$/);
+  if (isJs(info.project.name)) await expect(summary).toBeFocused();
+  // Every required field shows its star; the screenshot's once "I have shared" is ticked.
+  for (const label of ["Full Name", "Address", "Phone Number", "Citizenship No/PAN", "Nearest Showroom"])
+    await expect(page.locator("form[data-prereg] label", { hasText: label }).first().locator(".req")).toHaveCount(1);
+  const star = page.locator(".screenshot-field .req");
+  await page.locator("form[data-prereg]").getByLabel("I have shared").check();
+  await expect(star).toBeVisible();
+});
+
+test("with JavaScript the phone confirmation opens only once the server's checks pass", async ({ page }, info) => {
+  test.skip(!isJs(info.project.name), "the dialog is the script's");
+  await page.setViewportSize(PHONE);
+  const visitor = newVisitor();
+  await page.goto("/enquiry");
+  await fillPreregistration(page, { ...visitor, phone: "12345" });
+  await page.locator("form[data-prereg]").getByRole("button", { name: "Save" }).click();
+  await expect(page.locator("dialog[open][data-confirm]")).toHaveCount(0);
+  await expect(page.locator("form[data-prereg] .field-error")).toContainText(
+    "Please enter a valid mobile number (10 digits starting with 9).",
+  );
+  await expect(page.locator("form[data-prereg]").getByLabel(/^Phone Number/)).toBeFocused();
+  await page.locator("form[data-prereg]").getByLabel("Full Name").fill("");
+  await page
+    .locator("form[data-prereg]")
+    .getByLabel(/^Phone Number/)
+    .fill(visitor.phone);
+  await page.locator("form[data-prereg]").getByRole("button", { name: "Save" }).click();
+  await expect(page.locator("dialog[open][data-confirm]")).toHaveCount(0);
+  await expect(page.locator("form[data-prereg] .field-error")).toHaveText(["Please enter your full name."]);
+  await page.locator("form[data-prereg]").getByLabel("Full Name").fill(visitor.name);
+  await page.locator("form[data-prereg]").getByRole("button", { name: "Save" }).click();
+  await expect(page.locator("dialog[open][data-confirm]")).toBeVisible();
+});
+
+test("OTP: tries left after a wrong code, and 'Wrong number? Change it' keeps the values and the one record", async ({
+  page,
+}) => {
+  await page.setViewportSize(PHONE);
+  const visitor = newVisitor();
+  await page.goto("/enquiry");
+  await fillPreregistration(page, visitor);
+  const slug = await saveAndConfirm(page, visitor);
+  const code = page.getByRole("textbox", { name: "OTP", exact: true });
+  await expect(code).toHaveAttribute("autocomplete", "one-time-code");
+  await expect(code).toHaveAttribute("inputmode", "numeric");
+  expect(parseFloat(await code.evaluate((el) => getComputedStyle(el).fontSize))).toBeGreaterThanOrEqual(28);
+  const wrong = lastCode(visitor.phone) === "000000" ? "111111" : "000000";
+  await enterCode(page, wrong);
+  await expect(page.getByText("Invalid OTP")).toBeVisible();
+  await expect(page.getByText("4 tries left with this code.")).toBeVisible();
+
+  // A minute later (the code rules allow one code a minute): the new number gets its code at once.
+  writeDb((db) =>
+    db
+      .prepare("update one_time_codes set created_at = ? where purpose = 'preregistration' and phone = ?")
+      .run(new Date(Date.now() - 120_000).toISOString(), visitor.phone),
+  );
+  await page.getByRole("link", { name: "Wrong number? Change it" }).click();
+  const form = page.locator("form[data-prereg]");
+  await expect(form.getByLabel("Full Name")).toHaveValue(visitor.name);
+  await expect(form.getByLabel("Citizenship No/PAN")).toHaveValue(visitor.citizenship);
+  const other = newVisitor().phone;
+  await form.getByLabel(/^Phone Number/).fill(other);
+  const slugAgain = await saveAndConfirm(page, { ...visitor, phone: other });
+  expect(slugAgain).toBe(slug);
+  const rows = readDb(
+    (db) =>
+      db
+        .prepare("select count(*) as n from preregistrations where citizenship_no = ? or phone in (?, ?)")
+        .get(visitor.citizenship, visitor.phone, other) as { n: number },
+  );
+  expect(rows.n).toBe(1);
+  await enterCode(page, lastCode(visitor.phone));
+  await expect(page.getByText("Invalid OTP")).toBeVisible();
+  await enterCode(page, lastCode(other));
+  await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/draw$`));
+});
+
+test("the reveal leads somewhere, and opening the draw again shows the result without a roll", async ({ page }) => {
+  await page.setViewportSize(PHONE);
+  const { slug } = await verifiedVisitor(page);
+  await expect(page.locator("[data-draw-reveal]")).not.toHaveClass(/settled/);
+  await expect(page.getByRole("heading", { name: "What next" })).toBeVisible();
+  await expect(page.locator(".reference code")).toHaveText(slug);
+  await expect(page.getByRole("link", { name: "Book a test ride" })).toHaveAttribute("href", "/book-a-ride");
+  await expect(page.locator("[data-share]")).toBeVisible();
+  const close = page.getByRole("link", { name: "Close" }).last();
+  const box = (await close.boundingBox())!;
+  const text = await close.evaluate((el) => {
+    const r = document.createRange();
+    r.selectNodeContents(el);
+    const b = r.getBoundingClientRect();
+    return { x: b.x, width: b.width };
+  });
+  expect(Math.abs(text.x + text.width / 2 - (box.x + box.width / 2))).toBeLessThan(2);
+
+  await page.goto(`/enquiry/${slug}/draw`);
+  await expect(page.locator("[data-draw-reveal]")).toHaveClass(/settled/);
+  await expect(page.locator(".draw-result")).toHaveCSS("opacity", "1", { timeout: 1_000 });
+});
+
+test("the thank-you page names what was booked", async ({ page }) => {
+  await page.goto("/thankyou-for-test-ride-booking");
+  await expect(page.getByRole("heading", { name: "Thank You for Test Ride Booking." })).toBeVisible();
+  await expect(page.getByText("You booked a test ride.")).toBeVisible();
+  await page.goto("/thankyou-for-test-ride-booking?type=BOOKING");
+  await expect(page.getByRole("heading", { name: "Thank You for Your Booking." })).toBeVisible();
+  await expect(page.getByText("You booked a bike to buy.")).toBeVisible();
+  await expect(page.locator("body")).not.toContainText(/dashboard/i);
+});
+
+/** Every public page, once a verified and an unverified entry exist. */
+async function publicPages(page: Page) {
+  const { slug: drawSlug } = await verifiedVisitor(page);
+  const visitor = newVisitor();
+  await page.goto("/enquiry");
+  await fillPreregistration(page, visitor);
+  const verifySlug = await saveAndConfirm(page, visitor);
+  return [
+    "/",
+    "/enquiry",
+    `/enquiry/${verifySlug}/verify`,
+    `/enquiry/${drawSlug}/draw`,
+    "/enquiry/continue",
+    "/showrooms",
+    "/scheme",
+    "/terms",
+    "/privacy-policy",
+    "/winner-list",
+    "/book-a-ride",
+    "/thankyou-for-test-ride-booking",
+    "/no-such-page",
+  ];
+}
+
+test("axe finds no violation on any public page", async ({ page, browser }, info) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize(PHONE);
+  const pages = await publicPages(page);
+  if (!isJs(info.project.name)) {
+    // axe needs JavaScript: the pages as served without it are scanned in a page whose own scripts are removed.
+    const context = await browser.newContext({ viewport: PHONE, javaScriptEnabled: true });
+    await context.route("**/*", async (route) => {
+      if (route.request().resourceType() !== "document") return route.continue();
+      const response = await route.fetch({ maxRedirects: 0 });
+      const type = response.headers()["content-type"] ?? "";
+      if (!type.includes("text/html")) return route.fulfill({ response });
+      const body = (await response.text()).replace(/<script\b[\s\S]*?<\/script>/gi, "");
+      return route.fulfill({ response, body });
+    });
+    page = await context.newPage();
+  }
+  const found: string[] = [];
+  const check = async (label: string) => {
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+    for (const v of results.violations)
+      found.push(`${label} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+  };
+  for (const path of pages) {
+    await page.goto(path);
+    await page.waitForTimeout(path.includes("/draw") ? 5_600 : 0);
+    await check(path);
+  }
+  await serverRefusal(page);
+  await check("/enquiry (refused)");
+  expect(found).toEqual([]);
+});
+
+test("tap targets are at least 44 x 44 px and no public page scrolls sideways at 360 px", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize(PHONE);
+  const pages = await publicPages(page);
+  const small: string[] = [];
+  for (const path of [...pages, "refused"]) {
+    if (path === "refused") await serverRefusal(page);
+    else await page.goto(path);
+    const found = await page.evaluate(() => {
+      const out: string[] = [];
+      const visible = (el: Element) => {
+        const r = el.getBoundingClientRect();
+        const s = getComputedStyle(el);
+        return (
+          r.width > 2 &&
+          r.height > 2 &&
+          s.visibility !== "hidden" &&
+          !el.closest("[aria-hidden=true], dialog:not([open])")
+        );
+      };
+      const targets = document.querySelectorAll<HTMLElement>(
+        "a[href], button, input, select, textarea, summary, label",
+      );
+      for (const el of Array.from(targets)) {
+        // Links inside running text (the settings' texts) are exempt, as WCAG 2.5.8 allows.
+        if (el.closest(".rich")) continue;
+        if (el instanceof HTMLInputElement && (el.type === "hidden" || el.type === "checkbox" || el.type === "radio"))
+          continue;
+        if (el.tagName === "LABEL" && !el.querySelector("input[type=checkbox], input[type=radio]")) continue;
+        if (!visible(el)) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width < 43.5 || r.height < 43.5)
+          out.push(
+            `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute("name") || "").trim().slice(0, 30)}" ${Math.round(r.width)}x${Math.round(r.height)}`,
+          );
+      }
+      const wide =
+        document.scrollingElement!.scrollWidth > innerWidth
+          ? [`scrolls sideways: ${document.scrollingElement!.scrollWidth}`]
+          : [];
+      return [...out, ...wide];
+    });
+    for (const f of found) small.push(`${path}: ${f}`);
+  }
+  expect(small).toEqual([]);
+});
