@@ -6,6 +6,7 @@
  * empty strings into undefined, "on" into true and numeric text into numbers).
  */
 import { z } from "zod";
+import { englishLabels } from "~/utils/labels";
 import {
   checkDateRange,
   dateRangeShape,
@@ -26,14 +27,8 @@ export const PAYMENT_MODES = [
 ] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
-export const PAYMENT_MODE_LABELS: Record<PaymentMode, string> = {
-  CASH: "Cash",
-  CASH_EXCHANGE: "Cash + Exchange",
-  FINANCE: "Finance",
-  FINANCE_EXCHANGE: "Finance + Exchange",
-  SELF_FINANCE: "Self Finance",
-  SELF_FINANCE_EXCHANGE: "Self Finance + Exchange",
-};
+/** English labels of the payment modes (the one table is app/utils/labels.ts). */
+export const PAYMENT_MODE_LABELS: Record<PaymentMode, string> = englishLabels("payment_mode");
 
 export const REGISTRATION_MESSAGES = {
   billNo: "The bill no field is required.",

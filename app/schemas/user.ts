@@ -10,12 +10,13 @@
  * model (app/models/user.server.ts), never here.
  */
 import { z } from "zod";
+import { englishLabels } from "~/utils/labels";
 import { normalizePhone } from "~/utils/phone";
 import { optionalId, optionalText, requiredId, requiredText, text } from "./primitives";
 
 export const SEXES = ["MALE", "FEMALE", "OTHERS"] as const;
 export type Sex = (typeof SEXES)[number];
-export const SEX_LABELS: Record<Sex, string> = { MALE: "Male", FEMALE: "Female", OTHERS: "Others" };
+export const SEX_LABELS: Record<Sex, string> = englishLabels("sex");
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
