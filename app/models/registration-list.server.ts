@@ -5,6 +5,7 @@
  * form. Every query takes the caller's branch scope inside its WHERE clause;
  * a referrer from another branch is joined only for head office.
  */
+import { label } from "~/utils/labels";
 import { and, count, desc, eq, gte, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
@@ -304,11 +305,11 @@ export const REGISTRATION_COLUMNS = [
   { header: "Engine No", value: (r: RegistrationRow) => r.engine_no },
   { header: "Chassis No", value: (r: RegistrationRow) => r.chasis_no },
   { header: "Registration No", value: (r: RegistrationRow) => r.registration_no },
-  { header: "Payment Mode", value: (r: RegistrationRow) => r.payment_mode },
+  { header: "Payment Mode", value: (r: RegistrationRow) => label("payment_mode", r.payment_mode) },
   { header: "Branch", value: (r: RegistrationRow) => r.branch.title },
   { header: "City", value: (r: RegistrationRow) => r.branch.city },
   { header: "Date of Purchase", value: (r: RegistrationRow) => r.purchase_date },
-  { header: "Status", value: (r: RegistrationRow) => r.status },
+  { header: "Status", value: (r: RegistrationRow) => label("registration_status", r.status) },
   { header: "First Thrill", value: (r: RegistrationRow) => r.prizes.first },
   { header: "Second Thrill", value: (r: RegistrationRow) => r.prizes.second },
   { header: "Third Thrill", value: (r: RegistrationRow) => r.prizes.third },

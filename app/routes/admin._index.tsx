@@ -1,4 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { label } from "~/utils/labels";
+import { DateText } from "~/components/DateText";
 import { Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { DataTable } from "~/components/DataTable";
@@ -71,7 +73,7 @@ export default function Dashboard() {
       <div className="dashboard-head">
         <h1>Dashboard{branchTitle ? ` · ${branchTitle}` : ""}</h1>
         <small>
-          Kathmandu date {stats.date.replaceAll("-", "/")} · updated {displayDateTime(at)} ·{" "}
+          Kathmandu date <DateText day={stats.date} /> · updated {displayDateTime(at)} ·{" "}
           <Link to="/admin/test-ride">Test Rides</Link>
         </small>
       </div>
@@ -117,9 +119,9 @@ export default function Dashboard() {
           { key: "phone", header: "Phone" },
           { key: "model", header: "Model", render: (r) => r.bike_model.title },
           { key: "branch", header: "Branch", render: (r) => r.branch.title },
-          { key: "payment_mode", header: "Payment Mode" },
+          { key: "payment_mode", header: "Payment Mode", render: (r) => label("payment_mode", r.payment_mode) },
           { key: "prize", header: "Total Prize", render: (r) => prizeLabel(r.prizes.total) },
-          { key: "date", header: "Date of Purchase", render: (r) => r.purchase_date.replaceAll("-", "/") },
+          { key: "date", header: "Date of Purchase", render: (r) => <DateText day={r.purchase_date} /> },
         ]}
       />
     </>

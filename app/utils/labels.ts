@@ -7,15 +7,7 @@
  * so a value added to db/schema.ts or app/schemas/* fails to compile until it
  * has its labels (and app/utils/labels.test.ts walks the enums at run time).
  */
-import type {
-  Draw,
-  Preregistration,
-  Registration,
-  SmsBroadcast,
-  SmsMessage,
-  TestRide,
-  User,
-} from "@db/schema";
+import type { Draw, Preregistration, Registration, SmsBroadcast, SmsMessage, TestRide, User } from "@db/schema";
 import type { AllocationType } from "~/models/prize-constants";
 import type { SMS_PURPOSES } from "~/schemas/sms";
 import type { Source } from "~/schemas/preregistration";
@@ -55,8 +47,8 @@ const PREREGISTRATION_STATUS: Record<Preregistration["status"], Label> = {
 };
 
 const REGISTRATION_STATUS: Record<Registration["status"], Label> = {
-  pending: { en: "Awaiting code", ne: "कोड पर्खँदै" },
-  confirmed: { en: "Confirmed", ne: "पुष्टि भएको" },
+  pending: { en: "Waiting for the customer's code", ne: "ग्राहकको कोड पर्खँदै" },
+  confirmed: { en: "Confirmed, coupon not drawn", ne: "पुष्टि भयो, कुपन निकालिएको छैन" },
   drawn: { en: "Coupon drawn", ne: "कुपन निकालिएको" },
 };
 
@@ -158,5 +150,50 @@ export function englishLabels<E extends Enumeration>(enumeration: E): Record<Enu
 }
 
 /** The options of a select over an enumeration, in its declared order. */
-export const labelOptions = <E extends Enumeration>(enumeration: E, values: readonly EnumValue<E>[], lang: Lang = "en") =>
-  values.map((value) => ({ value, label: label(enumeration, value, lang) }));
+export const labelOptions = <E extends Enumeration>(
+  enumeration: E,
+  values: readonly EnumValue<E>[],
+  lang: Lang = "en",
+) => values.map((value) => ({ value, label: label(enumeration, value, lang) }));
+
+/**
+ * The API's fields whose values come from an enumeration, and the tables a
+ * value may belong to (their values do not overlap, so the value tells which).
+ */
+const FIELD_ENUMERATIONS: Record<string, readonly Enumeration[]> = {
+  payment_mode: ["payment_mode"],
+  source: ["source"],
+  status: ["preregistration_status", "registration_status", "sms_status", "broadcast_status"],
+  type: ["test_ride_type", "allocation_type", "broadcast_type"],
+  pool_type: ["allocation_type"],
+  sex: ["sex"],
+  outcome: ["draw_outcome"],
+  entry_type: ["draw_entry"],
+  purpose: ["sms_purpose"],
+};
+
+function fieldLabel(field: string, value: unknown): string | undefined {
+  const tables = FIELD_ENUMERATIONS[field];
+  if (!tables || typeof value !== "string") return undefined;
+  for (const name of tables) {
+    const table = LABELS[name] as Record<string, Label>;
+    if (Object.hasOwn(table, value)) return table[value].en;
+  }
+  return undefined;
+}
+
+/**
+ * An API answer with a `<field>_label` (English) beside every enumerated
+ * value, at any depth; the raw values stay as they were for existing clients.
+ */
+export function withLabels<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withLabels) as T;
+  if (value === null || typeof value !== "object" || value.constructor !== Object) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    out[k] = withLabels(v);
+    const l = fieldLabel(k, v);
+    if (l !== undefined && !Object.hasOwn(value as object, `${k}_label`)) out[`${k}_label`] = l;
+  }
+  return out as T;
+}

@@ -136,3 +136,6 @@ export function adOfBs(bs: string): string {
   const { year, month, date } = new NepaliDate(bs).getAD();
   return `${year}-${String(month + 1).padStart(2, "0")}-${String(date).padStart(2, "0")}`;
 }
+
+/** A Kathmandu calendar date "YYYY-MM-DD" in the display format yyyy/MM/dd. */
+export const displayDay = (date: string): string => date.replaceAll("-", "/");
