@@ -18,7 +18,7 @@ import { likePrefix, runTable, type TableParams, type TableResult } from "~/util
 import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { parseListQuery } from "~/utils/list-query.server";
 import { maskPhone, normalizePhone } from "~/utils/phone";
-import { displayDateTime, kathmanduBounds } from "~/utils/time";
+import { displayDateTime, displayDay, kathmanduBounds } from "~/utils/time";
 import { ftsQuery } from "./preregistration-admin.server";
 import { branchCondition, type Scope } from "./scope.server";
 
@@ -308,7 +308,7 @@ export const REGISTRATION_COLUMNS = [
   { header: "Payment Mode", value: (r: RegistrationRow) => label("payment_mode", r.payment_mode) },
   { header: "Branch", value: (r: RegistrationRow) => r.branch.title },
   { header: "City", value: (r: RegistrationRow) => r.branch.city },
-  { header: "Date of Purchase", value: (r: RegistrationRow) => r.purchase_date },
+  { header: "Date of Purchase", value: (r: RegistrationRow) => displayDay(r.purchase_date) },
   { header: "Status", value: (r: RegistrationRow) => label("registration_status", r.status) },
   { header: "First Thrill", value: (r: RegistrationRow) => r.prizes.first },
   { header: "Second Thrill", value: (r: RegistrationRow) => r.prizes.second },

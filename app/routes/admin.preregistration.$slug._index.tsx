@@ -19,7 +19,6 @@ import { preregistrationNotFound } from "~/components/counter/reply.server";
 import { STATUS_LABELS } from "~/models/preregistration-status";
 import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { readForm } from "~/utils/body.server";
-import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */

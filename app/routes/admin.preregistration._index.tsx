@@ -19,7 +19,6 @@ import { PREREGISTRATION_STATUSES, STATUS_LABELS } from "~/models/preregistratio
 import { PRE_PRIZES, prizeLabel } from "~/models/prize-constants";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { displayDateTime } from "~/utils/time";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;
