@@ -100,3 +100,14 @@ export function checkDateRange(value: { from?: string; to?: string }, ctx: z.Ref
     ctx.addIssue({ code: "custom", path: ["to"], message: TO_BEFORE_FROM });
   }
 }
+
+/**
+ * Field messages in the words of the form: built from the label the field
+ * shows ("Chassis No"), never from its column name (chasis_no).
+ */
+export const FIELD_MESSAGES = {
+  required: (label: string) => `${label} is required.`,
+  taken: (label: string) => `${label} has already been taken.`,
+  invalidEmail: (label: string) => `${label} must be a valid email address.`,
+  choose: (label: string) => `Choose a ${label.toLowerCase()} from the list.`,
+} as const;

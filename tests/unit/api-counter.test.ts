@@ -246,16 +246,16 @@ describe("registration journey by API", () => {
     );
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
-      message: "The engine no has already been taken.",
-      errors: { engine_no: ["The engine no has already been taken."] },
+      message: "Engine No has already been taken.",
+      errors: { engine_no: ["Engine No has already been taken."] },
     });
     const missing = await json(
       regCreate(args(api("/api/v1/registration", tokens.staffA, { json: { preregistration_id: pre.slug } }))),
     );
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toMatchObject({
-      bill_no: ["The bill no field is required."],
-      engine_no: ["The engine no field is required."],
+      bill_no: ["Bill/Chalan No is required."],
+      engine_no: ["Engine No is required."],
     });
   });
 

@@ -163,3 +163,15 @@ describe("labels in the API and the downloads", () => {
     expect(row["Date of Purchase"]).toBe("2026/11/20");
   });
 });
+
+describe("field errors speak the form's labels", () => {
+  it("a missing chassis number is 'Chassis No is required.', never the column name", async () => {
+    const { registrationSchema } = await import("~/schemas/registration");
+    const res = registrationSchema.safeParse({});
+    expect(res.success).toBe(false);
+    const messages = res.error!.issues.map((i) => i.message);
+    expect(messages).toContain("Chassis No is required.");
+    expect(messages).toContain("Bill/Chalan No is required.");
+    expect(messages.join(" ")).not.toMatch(/chasis|_no|bill no/);
+  });
+});
