@@ -91,3 +91,14 @@ describe("Bikram Sambat dates and the one display format", () => {
     expect(bsOfDate("1900-01-01")).toBe("");
   });
 });
+
+describe("date inputs read as dates are shown", () => {
+  it("takes yyyy/MM/dd (and the ISO dash form) as the same day", async () => {
+    const { optionalDate, typedDate } = await import("~/schemas/primitives");
+    expect(typedDate("2026/11/21")).toBe("2026-11-21");
+    expect(typedDate("2026/1/5")).toBe("2026-01-05");
+    expect(typedDate("2026-11-21T09:00")).toBe("2026-11-21T09:00");
+    expect(optionalDate().parse("2026/11/21")).toBe("2026-11-21");
+    expect(optionalDate().safeParse("21/11/2026").success).toBe(false);
+  });
+});
