@@ -22,6 +22,8 @@ type Props<Row> = {
   filters?: ReactNode;
   /** Buttons or links shown beside the search. */
   actions?: ReactNode;
+  /** The table's name, for the scrolling region around it. */
+  label?: string;
 };
 
 function pageLink(search: string, start: number) {
@@ -42,6 +44,7 @@ export function DataTable<Row>({
   searchLabel = "Search",
   filters,
   actions,
+  label = "Records",
 }: Props<Row>) {
   const location = useLocation();
   const navigate = useNavigate();
@@ -50,15 +53,19 @@ export function DataTable<Row>({
   return (
     <section className="datatable">
       <Form method="get" className="table-tools" role="search">
-        {filters}
-        <label className="search">
-          <span>{searchLabel}</span>
-          <input type="search" name="search" defaultValue={search} />
-        </label>
-        <button type="submit">Filter</button>
-        {actions ? <span className="table-actions">{actions}</span> : null}
+        {filters ? <div className="table-filters">{filters}</div> : null}
+        {/* One line that never wraps: the search, its button and the list's actions. */}
+        <div className="table-bar">
+          <label className="search">
+            <span>{searchLabel}</span>
+            <input type="search" name="search" defaultValue={search} />
+          </label>
+          <button type="submit">Filter</button>
+          {actions ? <span className="table-actions">{actions}</span> : null}
+        </div>
       </Form>
-      <div className="table-scroll">
+      {/* Focusable so the keyboard can scroll a wide table; its cut edge is shaded (app.css). */}
+      <div className="table-scroll" tabIndex={0} role="region" aria-label={label}>
         <table>
           <thead>
             <tr>

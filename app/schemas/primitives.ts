@@ -92,7 +92,10 @@ export function typedDate(value: string | undefined): string | undefined {
 
 /** An optional date or date-time filter value. */
 export const optionalDate = (message = DATE_MESSAGE) =>
-  z.preprocess((v) => typedDate(text(v)) || undefined, z.string().refine(isDateOrDateTime, { error: message }).optional());
+  z.preprocess(
+    (v) => typedDate(text(v)) || undefined,
+    z.string().refine(isDateOrDateTime, { error: message }).optional(),
+  );
 
 /**
  * A list's from/to filter: both optional, each a date or date-time; "to" may
