@@ -6,7 +6,13 @@ import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { PAGE_SIZE, showingLine } from "~/utils/table";
 
-export type TableColumn<Row> = { key: string; header: string; render?: (row: Row) => ReactNode };
+export type TableColumn<Row> = {
+  key: string;
+  header: string;
+  render?: (row: Row) => ReactNode;
+  /** A column of longer words that may wrap (a status), so the key columns fit. */
+  wrap?: boolean;
+};
 
 type Props<Row> = {
   rows: Row[];
@@ -95,7 +101,7 @@ export function DataTable<Row>({
                     {columns.map((c, i) => {
                       const content = c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? "");
                       return (
-                        <td key={c.key} data-label={c.header}>
+                        <td key={c.key} data-label={c.header} className={c.wrap ? "wrap" : undefined}>
                           {href && i === 0 ? (
                             <Link to={href} onClick={(e) => e.stopPropagation()}>
                               {content || "—"}

@@ -74,15 +74,15 @@ export default function Registrations() {
           { key: "phone", header: "Phone" },
           { key: "bill_no", header: "Bill No" },
           { key: "model", header: "Model", render: (r) => r.bike_model.title },
-          { key: "engine_no", header: "Engine No" },
-          { key: "chasis_no", header: "Chassis No" },
           { key: "payment_mode", header: "Payment Mode", render: (r) => label("payment_mode", r.payment_mode) },
           ...(headOffice
             ? [{ key: "branch", header: "Branch", render: (r: (typeof table.data)[number]) => r.branch.title }]
             : []),
-          { key: "status", header: "Status", render: (r) => label("registration_status", r.status) },
+          { key: "status", header: "Status", wrap: true, render: (r) => label("registration_status", r.status) },
           { key: "prize", header: "Total Prize", render: (r) => prizeLabel(r.prizes.total) },
           { key: "date", header: "Date of Purchase", render: (r) => <DateText day={r.purchase_date} /> },
+          { key: "engine_no", header: "Engine No" },
+          { key: "chasis_no", header: "Chassis No" },
         ]}
       />
     </>

@@ -149,3 +149,79 @@ test.describe("screenshots", () => {
     });
   }
 });
+
+test("the registration list's toolbar keeps one line and its table shows that it scrolls", async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await login(page, USERS.admin);
+  await page.goto("/admin/registration");
+  // Search, Filter, Download and Print share one line.
+  const bar = page.locator(".table-bar");
+  const items = bar.locator(":scope > label, :scope > button, .table-actions > *");
+  const tops = await items.evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().bottom)));
+  expect(tops.length).toBeGreaterThanOrEqual(4);
+  expect(new Set(tops).size, `bottoms ${tops.join(", ")}`).toBe(1);
+  // The key columns fit at 1366 px: Name to Status and the total prize are in view without scrolling.
+  const scroller = page.locator(".table-scroll");
+  const box = (await scroller.boundingBox())!;
+  for (const header of ["Name", "Phone", "Bill No", "Model", "Payment Mode", "Branch", "Status", "Total Prize"]) {
+    const th = (await page.getByRole("columnheader", { name: header, exact: true }).boundingBox())!;
+    expect(th.x + th.width, `${header} in view`).toBeLessThanOrEqual(box.x + box.width + 1);
+  }
+  // The table is a focusable region whose edges are shaded and whose first column stays put.
+  await expect(scroller).toHaveAttribute("tabindex", "0");
+  const style = await scroller.evaluate((el) => getComputedStyle(el).backgroundImage);
+  expect(style).toContain("gradient");
+  const sticky = await page
+    .locator(".table-scroll th")
+    .first()
+    .evaluate((el) => getComputedStyle(el).position);
+  expect(sticky).toBe("sticky");
+  // Narrow: the table scrolls and says so.
+  await page.setViewportSize({ width: 360, height: 740 });
+  const overflow = await scroller.evaluate((el) => el.scrollWidth > el.clientWidth);
+  expect(overflow).toBe(true);
+});
+
+test("a forbidden screen is said in a toast that can be dismissed and covers no action", async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await login(page, USERS.staff);
+  await page.goto("/admin/scheme");
+  await expect(page).toHaveURL(/\/admin$/);
+  const toast = page.locator(".toast");
+  await expect(toast).toContainText("You do not have permission to open Schemes.");
+  const t = (await toast.boundingBox())!;
+  for (const el of await page.locator(".admin-content a, .admin-content button, .topbar a, .topbar button").all()) {
+    if (!(await el.isVisible())) continue;
+    if ((await el.evaluate((e) => e.closest(".toast") !== null)) === true) continue;
+    const b = (await el.boundingBox())!;
+    const overlaps = b.x < t.x + t.width && b.x + b.width > t.x && b.y < t.y + t.height && b.y + b.height > t.y;
+    expect(overlaps, `toast covers ${await el.textContent()}`).toBe(false);
+  }
+  await toast.locator("summary").click();
+  await expect(toast).toBeHidden();
+});
+
+test("'Coupon drawn' is said once the reveal has finished", async ({ page }, info) => {
+  test.skip(
+    !isJs(info.project.name),
+    "the reveal's end is watched with JavaScript; without it CSS holds the toast 5 s",
+  );
+  const slug = readDb(
+    (db) =>
+      db
+        .prepare(
+          "select slug from registrations where deleted_at is null and status = 'confirmed' and branch_id = 2 order by id limit 1",
+        )
+        .pluck()
+        .get() as string | undefined,
+  );
+  test.skip(!slug, "no confirmed registration in the seed");
+  await login(page, USERS.staff);
+  await page.goto(`/admin/registration/${slug}/draw`);
+  await page.getByRole("button", { name: "Draw the Coupon" }).click();
+  await expect(page.locator(".draw-reveal.flicker")).toBeAttached();
+  await expect(page.locator(".toast")).toBeHidden();
+  await expect(page.locator(".draw-reveal.done")).toBeAttached({ timeout: 8_000 });
+  await expect(page.locator(".toast")).toContainText("Coupon drawn.");
+  await expect(page.locator(".toast")).toBeVisible();
+});
