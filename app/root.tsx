@@ -56,6 +56,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const data = useRouteLoaderData<RootData>("root");
   const scripts = useWantsScripts();
   const nonce = useNonce();
+  // The back office shows its toast in the page's flow (app/routes/admin.tsx), where it covers nothing.
+  const routeError = useRouteError();
+  const adminShell = useMatches().some((m) => m.id === "routes/admin") && !routeError;
   return (
     <html lang={data?.lang ?? "en"}>
       <head>
@@ -66,7 +69,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
       </head>
       <body>
         {children}
-        {data?.toast ? <Toasts key={JSON.stringify(data.toast)} toast={data.toast} /> : null}
+        {data?.toast && !adminShell ? <Toasts key={JSON.stringify(data.toast)} toast={data.toast} /> : null}
         {scripts ? (
           <>
             <ScrollRestoration nonce={nonce} />

@@ -6,7 +6,13 @@ import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { PAGE_SIZE, showingLine } from "~/utils/table";
 
-export type TableColumn<Row> = { key: string; header: string; render?: (row: Row) => ReactNode };
+export type TableColumn<Row> = {
+  key: string;
+  header: string;
+  render?: (row: Row) => ReactNode;
+  /** A column of longer words that may wrap (a status), so the key columns fit. */
+  wrap?: boolean;
+};
 
 type Props<Row> = {
   rows: Row[];
@@ -22,6 +28,8 @@ type Props<Row> = {
   filters?: ReactNode;
   /** Buttons or links shown beside the search. */
   actions?: ReactNode;
+  /** The table's name, for the scrolling region around it. */
+  label?: string;
 };
 
 function pageLink(search: string, start: number) {
@@ -42,6 +50,7 @@ export function DataTable<Row>({
   searchLabel = "Search",
   filters,
   actions,
+  label = "Records",
 }: Props<Row>) {
   const location = useLocation();
   const navigate = useNavigate();
@@ -50,15 +59,19 @@ export function DataTable<Row>({
   return (
     <section className="datatable">
       <Form method="get" className="table-tools" role="search">
-        {filters}
-        <label className="search">
-          <span>{searchLabel}</span>
-          <input type="search" name="search" defaultValue={search} />
-        </label>
-        <button type="submit">Filter</button>
-        {actions ? <span className="table-actions">{actions}</span> : null}
+        {filters ? <div className="table-filters">{filters}</div> : null}
+        {/* One line that never wraps: the search, its button and the list's actions. */}
+        <div className="table-bar">
+          <label className="search">
+            <span>{searchLabel}</span>
+            <input type="search" name="search" defaultValue={search} />
+          </label>
+          <button type="submit">Filter</button>
+          {actions ? <span className="table-actions">{actions}</span> : null}
+        </div>
       </Form>
-      <div className="table-scroll">
+      {/* Focusable so the keyboard can scroll a wide table; its cut edge is shaded (app.css). */}
+      <div className="table-scroll" tabIndex={0} role="region" aria-label={label}>
         <table>
           <thead>
             <tr>
@@ -88,7 +101,7 @@ export function DataTable<Row>({
                     {columns.map((c, i) => {
                       const content = c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? "");
                       return (
-                        <td key={c.key} data-label={c.header}>
+                        <td key={c.key} data-label={c.header} className={c.wrap ? "wrap" : undefined}>
                           {href && i === 0 ? (
                             <Link to={href} onClick={(e) => e.stopPropagation()}>
                               {content || "—"}

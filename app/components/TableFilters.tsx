@@ -17,6 +17,10 @@ function FilterError({ id, errors }: { id: string; errors?: Errors }) {
   );
 }
 
+/** The typed form of a day: the display format, yyyy/MM/dd (a dash is read too). */
+export const DATE_PLACEHOLDER = "yyyy/mm/dd";
+export const DATE_PATTERN = "\\d{4}[\\/\\-]\\d{1,2}[\\/\\-]\\d{1,2}";
+
 const invalidProps = (name: string, errors?: Errors) =>
   errors?.length ? { "aria-invalid": true, "aria-describedby": `filter-${name}-error` } : {};
 
@@ -63,16 +67,27 @@ export function FilterDate({
   step?: number;
 }) {
   const [params] = useSearchParams();
+  const value = params.get(name) ?? "";
   return (
     <label className={errors?.length ? "invalid" : undefined}>
       <span>{label}</span>
-      <input
-        type={type}
-        name={name}
-        step={step}
-        defaultValue={params.get(name) ?? ""}
-        {...invalidProps(name, errors)}
-      />
+      {type === "date" ? (
+        // A day reads as every date on screen does (yyyy/MM/dd), whatever the browser's locale.
+        <input
+          type="text"
+          name={name}
+          inputMode="numeric"
+          placeholder={DATE_PLACEHOLDER}
+          pattern={DATE_PATTERN}
+          title={`A date as ${DATE_PLACEHOLDER}`}
+          autoComplete="off"
+          size={11}
+          defaultValue={value.replaceAll("-", "/")}
+          {...invalidProps(name, errors)}
+        />
+      ) : (
+        <input type={type} name={name} step={step} defaultValue={value} {...invalidProps(name, errors)} />
+      )}
       <FilterError id={`filter-${name}-error`} errors={errors} />
     </label>
   );

@@ -3,6 +3,7 @@
 // both sides of the midnight between 2026-11-21 and 2026-11-22 (18:14Z and 18:16Z fall on different
 // days); the change against the previous period, the funnel rates, the prize money by thrill and by
 // pool type, the breakdowns, a branch user's scope, slices of any size, and GET /api/v1/analytics.
+import { withLabels } from "~/utils/labels";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
@@ -753,10 +754,11 @@ describe("GET /api/v1/analytics", () => {
     const ok = await get(`?from=${RANGE.from}&to=${RANGE.to}`, token);
     expect(ok.status).toBe(200);
     const now = await campaignAnalytics({ branchId: null }, RANGE);
-    expect(((await ok.json()) as { data: Analytics }).data).toEqual(JSON.parse(JSON.stringify(now)));
+    // The page's figures, with the API's *_label beside enumerated values.
+    expect(((await ok.json()) as { data: Analytics }).data).toEqual(withLabels(JSON.parse(JSON.stringify(now))));
     // A branch user holding send-sms gets its branch's figures.
     const branchAdmin = await makeUser("super-admin", A.id);
     const mine = await get(`?from=${RANGE.from}&to=${RANGE.to}`, issueToken(branchAdmin.id, false).token);
-    expect(((await mine.json()) as { data: Analytics }).data).toEqual(JSON.parse(JSON.stringify(branchA)));
+    expect(((await mine.json()) as { data: Analytics }).data).toEqual(withLabels(JSON.parse(JSON.stringify(branchA))));
   });
 });

@@ -4,14 +4,12 @@
  * "yesterday" are Kathmandu calendar days; deleted records do not count;
  * branch users count their branch only.
  *
- * The four cards and their change against yesterday (percent, 2 decimals):
- * - Total Sales: all registrations; change = today's sales over the total at
- *   the end of yesterday (how much the total grew today);
- * - Pre-Registrations: all pre-registrations; change = today's new ones
- *   against yesterday's;
- * - Daily Sales: today's registrations; change = (today − yesterday) / yesterday
- *   (spec 000 §9);
- * - Test Rides: all bookings; change = today's against yesterday's.
+ * The four cards and their change (percent, 2 decimals), each comparing like
+ * with like:
+ * - the totals (Total Sales, Pre-Registrations, Test Rides) show their own
+ *   growth: the total now against the total at the end of yesterday;
+ * - Daily Sales, a daily figure, compares today with yesterday:
+ *   (today − yesterday) / yesterday (spec 000 §9).
  * With nothing yesterday to compare with the change is null ("no figure
  * yesterday"), or 0 when today is nothing either.
  */
@@ -94,9 +92,9 @@ export function dashboardStats(scope: Scope, at: Date = clockNow()): DashboardSt
     date,
     changes: {
       total: percentChange(sales.all, sales.all - sales.today),
-      preregistrations: percentChange(pre.today, pre.yesterday),
+      preregistrations: percentChange(pre.all, pre.all - pre.today),
       sales: percentChange(sales.today, sales.yesterday),
-      test_rides: percentChange(rides.today, rides.yesterday),
+      test_rides: percentChange(rides.all, rides.all - rides.today),
     },
   };
 }

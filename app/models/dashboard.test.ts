@@ -129,7 +129,8 @@ describe("dashboardStats", () => {
       test_rides_today: 2,
       test_rides_yesterday: 0,
     });
-    expect(s.changes).toEqual({ total: 100, preregistrations: 200, sales: 100, test_rides: null });
+    // Totals against their own size at the end of yesterday; daily sales today against yesterday.
+    expect(s.changes).toEqual({ total: 100, preregistrations: 42.86, sales: 100, test_rides: 200 });
   });
 
   it("moves to the next day at Kathmandu midnight, not UTC midnight", () => {
@@ -146,8 +147,8 @@ describe("dashboardStats", () => {
       test_rides_today: 1,
       test_rides_yesterday: 2,
     });
-    // total: 4 against 3 at the end of yesterday; the rest (today - yesterday) / yesterday.
-    expect(s.changes).toEqual({ total: 33.33, preregistrations: -66.67, sales: -50, test_rides: -50 });
+    // Totals: 4 against 3, 10 against 9, 3 against 2 at the end of yesterday; daily sales 1 against 2.
+    expect(s.changes).toEqual({ total: 33.33, preregistrations: 11.11, sales: -50, test_rides: 50 });
   });
 
   it("counts only the branch's own records for a branch user", () => {
@@ -168,7 +169,7 @@ describe("dashboardStats", () => {
       test_rides_today: 1,
       test_rides_yesterday: 0,
     });
-    expect(s.changes).toEqual({ total: 50, preregistrations: 100, sales: 0, test_rides: null });
+    expect(s.changes).toEqual({ total: 50, preregistrations: 33.33, sales: 0, test_rides: 100 });
   });
 });
 

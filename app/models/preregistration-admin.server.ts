@@ -11,6 +11,7 @@
  * the counter by the customer's full phone number (a recorded grant). A
  * pre-registration made at another branch is never reachable.
  */
+import { label } from "~/utils/labels";
 import { and, count, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema, type Tx } from "@db/index";
@@ -367,7 +368,7 @@ export const PREREGISTRATION_COLUMNS = [
   { header: "Email", value: (r: PreregistrationRow) => r.email },
   { header: "Citizenship No/PAN", value: (r: PreregistrationRow) => r.citizenship_no },
   { header: "Model", value: (r: PreregistrationRow) => r.bike_model?.title ?? "" },
-  { header: "Source", value: (r: PreregistrationRow) => r.source },
+  { header: "Source", value: (r: PreregistrationRow) => label("source", r.source) },
   { header: "Shared", value: (r: PreregistrationRow) => (r.shared ? "Yes" : "No") },
   { header: "Status", value: (r: PreregistrationRow) => STATUS_LABELS[r.status] },
   { header: "Prize", value: (r: PreregistrationRow) => r.prize },

@@ -4,6 +4,7 @@
  * read them from here; the list is checked against the drizzle column's enum.
  */
 import type { Preregistration } from "@db/schema";
+import { englishLabels } from "~/utils/labels";
 
 export type PreregistrationStatus = Preregistration["status"];
 
@@ -17,8 +18,4 @@ export const PREREGISTRATION_STATUSES = [
 type Unlisted = Exclude<PreregistrationStatus, (typeof PREREGISTRATION_STATUSES)[number]>;
 export const ALL_STATUSES_LISTED: [Unlisted] extends [never] ? true : never = true;
 
-export const STATUS_LABELS: Record<PreregistrationStatus, string> = {
-  unverified: "Unverified",
-  verified: "Verified",
-  purchased: "Purchased",
-};
+export const STATUS_LABELS: Record<PreregistrationStatus, string> = englishLabels("preregistration_status");

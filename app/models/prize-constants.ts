@@ -4,16 +4,14 @@
  * computed here and nowhere else.
  */
 
+import { englishLabels } from "~/utils/labels";
+
 export type PrizeOption = { amount: number; label: string };
 
 export const ALLOCATION_TYPES = ["preregistration_public", "preregistration_branch", "registration_branch"] as const;
 export type AllocationType = (typeof ALLOCATION_TYPES)[number];
 
-export const ALLOCATION_TYPE_LABELS: Record<AllocationType, string> = {
-  preregistration_public: "Pre-registration (public)",
-  preregistration_branch: "Pre-registration (branch)",
-  registration_branch: "Registration (branch)",
-};
+export const ALLOCATION_TYPE_LABELS: Record<AllocationType, string> = englishLabels("allocation_type");
 
 export const isAllocationType = (value: unknown): value is AllocationType =>
   typeof value === "string" && (ALLOCATION_TYPES as readonly string[]).includes(value);

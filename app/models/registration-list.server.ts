@@ -6,6 +6,7 @@
  * a referrer from another branch is joined only for head office.
  */
 import { liveCount } from "~/models/row-count.server";
+import { label } from "~/utils/labels";
 import { and, count, desc, eq, gte, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
@@ -18,7 +19,7 @@ import { likePrefix, runTable, type TableParams, type TableResult } from "~/util
 import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { parseListQuery } from "~/utils/list-query.server";
 import { maskPhone, normalizePhone } from "~/utils/phone";
-import { displayDateTime, kathmanduBounds } from "~/utils/time";
+import { displayDateTime, displayDay, kathmanduBounds } from "~/utils/time";
 import { ftsQuery } from "./preregistration-admin.server";
 import { branchCondition, type Scope } from "./scope.server";
 
@@ -307,11 +308,11 @@ export const REGISTRATION_COLUMNS = [
   { header: "Engine No", value: (r: RegistrationRow) => r.engine_no },
   { header: "Chassis No", value: (r: RegistrationRow) => r.chasis_no },
   { header: "Registration No", value: (r: RegistrationRow) => r.registration_no },
-  { header: "Payment Mode", value: (r: RegistrationRow) => r.payment_mode },
+  { header: "Payment Mode", value: (r: RegistrationRow) => label("payment_mode", r.payment_mode) },
   { header: "Branch", value: (r: RegistrationRow) => r.branch.title },
   { header: "City", value: (r: RegistrationRow) => r.branch.city },
-  { header: "Date of Purchase", value: (r: RegistrationRow) => r.purchase_date },
-  { header: "Status", value: (r: RegistrationRow) => r.status },
+  { header: "Date of Purchase", value: (r: RegistrationRow) => displayDay(r.purchase_date) },
+  { header: "Status", value: (r: RegistrationRow) => label("registration_status", r.status) },
   { header: "First Thrill", value: (r: RegistrationRow) => r.prizes.first },
   { header: "Second Thrill", value: (r: RegistrationRow) => r.prizes.second },
   { header: "Third Thrill", value: (r: RegistrationRow) => r.prizes.third },

@@ -5,6 +5,7 @@
  */
 import type { RegistrationStatus } from "~/schemas/registration";
 import { maskPhone } from "~/utils/phone";
+import { bsOfDate, displayDay } from "~/utils/time";
 import {
   countMatching,
   exportRegistrations,
@@ -37,6 +38,8 @@ export type PrintCoupon = {
   bill_no: string;
   branch: string;
   date: string;
+  /** The purchase date in Bikram Sambat (yyyy/MM/dd). */
+  date_bs: string;
   status: RegistrationStatus;
   prizes: { first: number; second: number; third: number; total: number };
 };
@@ -54,7 +57,8 @@ export function toPrintCoupon(r: RegistrationRow): PrintCoupon {
     registration_no: r.registration_no,
     bill_no: r.bill_no,
     branch: r.branch.title,
-    date: r.purchase_date.replaceAll("-", "/"),
+    date: displayDay(r.purchase_date),
+    date_bs: bsOfDate(r.purchase_date),
     status: r.status,
     prizes: r.prizes,
   };
@@ -65,4 +69,20 @@ export function printRegistrations(scope: Scope, filters: RegistrationFilters, l
   const rows = [...exportRegistrations(scope, filters, { limit })];
   const total = rows.length < limit ? rows.length : countMatching(scope, filters);
   return { data: rows, total, limit };
+}
+
+/**
+ * The print sheet as the page prints it (decision 17): only registrations
+ * whose coupon is drawn become coupons; the others are left out and listed,
+ * so no coupon leaves the counter without its third-thrill amount.
+ */
+export function printSheet(scope: Scope, filters: RegistrationFilters, limit = PRINT_LIMIT) {
+  const sheet = printRegistrations(scope, filters, limit);
+  const all = sheet.data.map(toPrintCoupon);
+  return {
+    coupons: all.filter((c) => c.status === "drawn"),
+    pending: all.filter((c) => c.status !== "drawn"),
+    total: sheet.total,
+    limit: sheet.limit,
+  };
 }

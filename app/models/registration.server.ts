@@ -27,6 +27,7 @@ import { DrawError, drawThirdThrill } from "~/models/prize-draw.server";
 import { queueMessage, wakeSmsWorker } from "~/models/sms.server";
 import { transact } from "~/models/transaction.server";
 import {
+  REGISTRATION_FIELD_LABELS,
   REGISTRATION_MESSAGES as M,
   vehicleNumber,
   type RegistrationInput,
@@ -515,10 +516,10 @@ export function deleteRegistration(actor: ScopedActor, slug: string): Result {
 }
 
 const RESTORE_NAMES: Record<string, string> = {
-  engine_no: "engine no",
-  chasis_no: "chasis no",
-  registration_no: "registration no",
-  bill_no: "bill no",
+  engine_no: REGISTRATION_FIELD_LABELS.engine_no,
+  chasis_no: REGISTRATION_FIELD_LABELS.chasis_no,
+  registration_no: REGISTRATION_FIELD_LABELS.registration_no,
+  bill_no: REGISTRATION_FIELD_LABELS.bill_no,
 };
 
 /** Restores a deleted registration unless another active one took its numbers meanwhile. */

@@ -390,7 +390,7 @@ describe("edit, delete and restore", () => {
     deleteRegistration(actorA, reg.slug);
     await registered(verifiedPre(), actorA, { engine_no: reg.engine_no });
     const res = restoreRegistration(actorA, reg.slug);
-    expect(res).toMatchObject({ ok: false, code: "conflict", errors: { engine_no: [M.restoreTaken("engine no")] } });
+    expect(res).toMatchObject({ ok: false, code: "conflict", errors: { engine_no: [M.restoreTaken("Engine No")] } });
   });
 });
 

@@ -9,6 +9,7 @@
  * transaction, so a booking is one commit: the record and its rate-limit
  * counters.
  */
+import { label } from "~/utils/labels";
 import { and, count, desc, eq, gte, isNull, lt, or, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema, type Tx } from "@db/index";
@@ -185,7 +186,7 @@ export const TEST_RIDE_COLUMNS = [
   { header: "District", value: (r: TestRideRow) => r.district },
   { header: "City", value: (r: TestRideRow) => r.city },
   { header: "Branch", value: (r: TestRideRow) => r.branch.title },
-  { header: "Type", value: (r: TestRideRow) => r.type },
+  { header: "Type", value: (r: TestRideRow) => label("test_ride_type", r.type) },
   { header: "Registered", value: (r: TestRideRow) => displayDateTime(r.created_at) },
   { header: "Referrer", value: (r: TestRideRow) => r.referrer?.title ?? "" },
 ];

@@ -1,4 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { label } from "~/utils/labels";
+import { DateText } from "~/components/DateText";
 import { Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { DataTable } from "~/components/DataTable";
@@ -43,14 +45,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { ...page, buyers: listRegistrations(user.scope, query.table, query.filters), filterErrors: null };
 }
 
-function Card({ title, value, change, note }: { title: string; value: number; change: number | null; note: string }) {
+function Card({
+  title,
+  value,
+  change,
+  note,
+  compare,
+}: {
+  title: string;
+  value: number;
+  change: number | null;
+  note: string;
+  compare: string;
+}) {
   const trend = change === null || change === 0 ? "" : change > 0 ? " up" : " down";
   return (
     <section className="stat-card" aria-label={title}>
       <h2>{title}</h2>
       <p className="value">{value.toLocaleString("en-IN")}</p>
       <p className={`change${trend}`} title={note}>
-        <span className="pct">{formatChange(change)}</span> <small>vs yesterday</small>
+        <span className="pct">{formatChange(change)}</span> <small>{compare}</small>
       </p>
     </section>
   );
@@ -71,7 +85,7 @@ export default function Dashboard() {
       <div className="dashboard-head">
         <h1>Dashboard{branchTitle ? ` · ${branchTitle}` : ""}</h1>
         <small>
-          Kathmandu date {stats.date.replaceAll("-", "/")} · updated {displayDateTime(at)} ·{" "}
+          Kathmandu date <DateText day={stats.date} /> · updated {displayDateTime(at)} ·{" "}
           <Link to="/admin/test-ride">Test Rides</Link>
         </small>
       </div>
@@ -80,25 +94,29 @@ export default function Dashboard() {
           title="Total Sales"
           value={stats.total}
           change={stats.changes.total}
+          compare="since yesterday"
           note={`${stats.sales_today} sold today on a total of ${stats.total - stats.sales_today} at the end of yesterday`}
         />
         <Card
           title="Pre-Registrations"
           value={stats.preregistrations}
           change={stats.changes.preregistrations}
-          note={`${stats.preregistrations_today} today, ${stats.preregistrations_yesterday} yesterday`}
+          compare="since yesterday"
+          note={`${stats.preregistrations_today} new today on a total of ${stats.preregistrations - stats.preregistrations_today} at the end of yesterday`}
         />
         <Card
           title="Daily Sales"
           value={stats.sales_today}
           change={stats.changes.sales}
+          compare={`vs yesterday (${stats.sales_yesterday})`}
           note={`${stats.sales_today} today, ${stats.sales_yesterday} yesterday`}
         />
         <Card
           title="Test Rides"
           value={stats.test_rides}
           change={stats.changes.test_rides}
-          note={`${stats.test_rides_today} today, ${stats.test_rides_yesterday} yesterday`}
+          compare="since yesterday"
+          note={`${stats.test_rides_today} new today on a total of ${stats.test_rides - stats.test_rides_today} at the end of yesterday`}
         />
       </div>
       <h2>Registered Buyers</h2>
@@ -117,9 +135,9 @@ export default function Dashboard() {
           { key: "phone", header: "Phone" },
           { key: "model", header: "Model", render: (r) => r.bike_model.title },
           { key: "branch", header: "Branch", render: (r) => r.branch.title },
-          { key: "payment_mode", header: "Payment Mode" },
+          { key: "payment_mode", header: "Payment Mode", render: (r) => label("payment_mode", r.payment_mode) },
           { key: "prize", header: "Total Prize", render: (r) => prizeLabel(r.prizes.total) },
-          { key: "date", header: "Date of Purchase", render: (r) => r.purchase_date.replaceAll("-", "/") },
+          { key: "date", header: "Date of Purchase", render: (r) => <DateText day={r.purchase_date} /> },
         ]}
       />
     </>

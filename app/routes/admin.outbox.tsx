@@ -1,4 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { label } from "~/utils/labels";
 import { Form, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { outboxPage, retryOutboxMessage, type OutboxMessage } from "~/models/sms.server";
@@ -57,7 +58,7 @@ export default function Outbox() {
                 <option value="">All</option>
                 {SMS_STATUSES.map((s) => (
                   <option key={s} value={s}>
-                    {s}
+                    {label("sms_status", s)}
                   </option>
                 ))}
               </select>
@@ -68,7 +69,7 @@ export default function Outbox() {
                 <option value="">All</option>
                 {SMS_PURPOSES.map((p) => (
                   <option key={p} value={p}>
-                    {p}
+                    {label("sms_purpose", p)}
                   </option>
                 ))}
               </select>
@@ -78,11 +79,11 @@ export default function Outbox() {
         columns={[
           { key: "created_at", header: "Date", render: (r) => displayDateTime(r.created_at) },
           { key: "to", header: "To" },
-          { key: "purpose", header: "Purpose" },
+          { key: "purpose", header: "Purpose", render: (r) => label("sms_purpose", r.purpose) },
           {
             key: "status",
             header: "Status",
-            render: (r) => <span className={`status status-${r.status}`}>{r.status}</span>,
+            render: (r) => <span className={`status status-${r.status}`}>{label("sms_status", r.status)}</span>,
           },
           { key: "provider", header: "Provider" },
           { key: "attempts", header: "Tries" },

@@ -1,4 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { label } from "~/utils/labels";
+import { DateText } from "~/components/DateText";
 import { canSeeCodes } from "~/utils/permissions";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
@@ -17,7 +19,6 @@ import { preregistrationNotFound } from "~/components/counter/reply.server";
 import { STATUS_LABELS } from "~/models/preregistration-status";
 import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { readForm } from "~/utils/body.server";
-import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -81,14 +82,14 @@ export default function PreregistrationDetail() {
         rows={[
           ["Slug", pre.slug],
           ["Model", pre.bike_model?.title],
-          ["Source", pre.source],
+          ["Source", label("source", pre.source)],
           ["Branch", pre.branch?.title ?? "Online"],
           ["Nearest Branch", pre.nearest_branch?.title],
           ["City", pre.city],
           ["Status", STATUS_LABELS[pre.status]],
           ["Prize won", amountText(pre.prize)],
           ["Send SMS", pre.send_sms ? "Yes" : "No"],
-          ["Registered", displayDateTime(pre.created_at)],
+          ["Registered", <DateText key="at" at={pre.created_at} time />],
         ]}
       />
       {pre.is_verified ? (

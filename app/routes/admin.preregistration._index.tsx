@@ -1,4 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { DateText } from "~/components/DateText";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { FilterDate, FilterSelect } from "~/components/TableFilters";
@@ -18,7 +19,6 @@ import { PREREGISTRATION_STATUSES, STATUS_LABELS } from "~/models/preregistratio
 import { PRE_PRIZES, prizeLabel } from "~/models/prize-constants";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { displayDateTime } from "~/utils/time";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;
@@ -149,7 +149,7 @@ export default function Preregistrations() {
           { key: "prize", header: "Prize", render: (r) => (r.prize ? prizeLabel(r.prize) : "") },
           { key: "status", header: "Status", render: (r) => STATUS_LABELS[r.status] },
           ...adminColumns,
-          { key: "created_at", header: "Registered", render: (r) => displayDateTime(r.created_at) },
+          { key: "created_at", header: "Registered", render: (r) => <DateText at={r.created_at} time /> },
         ]}
       />
     </>

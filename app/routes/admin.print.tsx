@@ -5,7 +5,8 @@ import { counterLinks } from "~/components/counter/styles";
 import { prizeLabel } from "~/models/prize-constants";
 import { failureStatus } from "~/models/failure";
 import { parseRegistrationQuery } from "~/models/registration-list.server";
-import { printLimit, printRegistrations, toPrintCoupon, type PrintCoupon } from "~/models/registration-print.server";
+import { printLimit, printSheet, type PrintCoupon } from "~/models/registration-print.server";
+import { publicChrome } from "~/components/public/chrome.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -21,16 +22,17 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const limit = printLimit(params.get("limit"));
+  const logoUrl = publicChrome(request).logoUrl;
   const query = parseRegistrationQuery(params);
   if (!query.ok) {
-    const failed = { coupons: [] as PrintCoupon[], total: 0, limit, filterErrors: query.errors };
+    const none = [] as PrintCoupon[];
+    const failed = { coupons: none, pending: none, total: 0, limit, logoUrl, filterErrors: query.errors };
     return data(failed, { status: failureStatus(query) });
   }
-  const sheet = printRegistrations(user.scope, query.filters, limit);
-  return { coupons: sheet.data.map(toPrintCoupon), total: sheet.total, limit, filterErrors: null };
+  return { ...printSheet(user.scope, query.filters, limit), logoUrl, filterErrors: null };
 }
 
-function Coupon({ c, copy }: { c: PrintCoupon; copy: "customer" | "dealer" }) {
+function Coupon({ c, copy, logoUrl }: { c: PrintCoupon; copy: "customer" | "dealer"; logoUrl: string | null }) {
   const p = c.prizes;
   return (
     <article
@@ -38,6 +40,7 @@ function Coupon({ c, copy }: { c: PrintCoupon; copy: "customer" | "dealer" }) {
       aria-label={`${copy === "customer" ? "Customer" : "Dealer"} copy ${c.coupon_code}`}
     >
       <header>
+        {logoUrl ? <img className="coupon-logo" src={logoUrl} alt="" height={28} /> : null}
         <strong>Thrill Coupon</strong>
         <span className="copy">{copy === "customer" ? "Customer Copy" : "Dealer Copy"}</span>
       </header>
@@ -57,13 +60,14 @@ function Coupon({ c, copy }: { c: PrintCoupon; copy: "customer" | "dealer" }) {
         <dd>{c.branch}</dd>
         <dt>Date</dt>
         <dd>
-          {c.date} · {c.bill_no}
+          {c.date}
+          {c.date_bs ? ` (${c.date_bs} BS)` : ""} · {c.bill_no}
         </dd>
       </dl>
       <p className="prizes">
         <span>1st {p.first ? prizeLabel(p.first) : "—"}</span>
         <span>2nd {p.second ? prizeLabel(p.second) : "—"}</span>
-        <span>3rd {c.status === "drawn" ? (p.third ? prizeLabel(p.third) : "—") : "not drawn"}</span>
+        <span>3rd {p.third ? prizeLabel(p.third) : "—"}</span>
         <strong>Total {prizeLabel(p.total)}</strong>
       </p>
       {copy === "dealer" ? <p className="sign">Customer signature ____________________</p> : null}
@@ -72,7 +76,7 @@ function Coupon({ c, copy }: { c: PrintCoupon; copy: "customer" | "dealer" }) {
 }
 
 export default function PrintSheet() {
-  const { coupons, total, limit, filterErrors } = useLoaderData<typeof loader>();
+  const { coupons, pending, total, limit, logoUrl, filterErrors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const preview = params.get("preview") === "1";
   useEffect(() => {
@@ -104,21 +108,41 @@ export default function PrintSheet() {
         <span>Use your browser&apos;s Print command (Ctrl+P) and A4 paper.</span>
         <Link to="/admin/registration">Back to registrations</Link>
       </div>
+      {pending.length ? (
+        <section className="print-pending" aria-label="Left out: coupon not drawn yet">
+          <p>
+            <strong>
+              {pending.length} registration{pending.length === 1 ? " is" : "s are"} left out: the coupon is not drawn
+              yet.
+            </strong>{" "}
+            Draw it first, then print again.
+          </p>
+          <ul>
+            {pending.map((c) => (
+              <li key={c.slug}>
+                <Link to={`/admin/registration/${c.slug}`}>
+                  {c.name} · {c.bill_no}
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {filterErrors ? (
         <p className="form-error" role="alert">
           {Object.values(filterErrors)
             .map((m) => m[0])
             .join(" ")}
         </p>
-      ) : coupons.length === 0 ? (
+      ) : coupons.length === 0 && pending.length === 0 ? (
         <p className="print-empty">No registrations match these filters.</p>
       ) : null}
       {pages.map((page, i) => (
         <section className="print-page" key={i} aria-label={`Page ${i + 1}`}>
           {page.map((c) => (
             <div className="coupon-pair" key={c.slug}>
-              <Coupon c={c} copy="customer" />
-              <Coupon c={c} copy="dealer" />
+              <Coupon c={c} copy="customer" logoUrl={logoUrl} />
+              <Coupon c={c} copy="dealer" logoUrl={logoUrl} />
             </div>
           ))}
         </section>

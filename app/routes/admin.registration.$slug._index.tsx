@@ -1,4 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { label } from "~/utils/labels";
+import { DateText } from "~/components/DateText";
 import { canSeeCodes } from "~/utils/permissions";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
@@ -15,7 +17,6 @@ import { PAYMENT_MODE_LABELS } from "~/schemas/registration";
 import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { readForm } from "~/utils/body.server";
 import { notFound } from "~/utils/http.server";
-import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -62,12 +63,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
 }
 
-const STATUS_TEXT = {
-  pending: "Waiting for the customer's code",
-  confirmed: "Confirmed, coupon not drawn",
-  drawn: "Coupon drawn",
-};
-
 export default function RegistrationDetail() {
   const { reg, shareLink } = useLoaderData<typeof loader>();
   const deleted = Boolean(reg.deleted_at);
@@ -79,7 +74,7 @@ export default function RegistrationDetail() {
         {deleted ? (
           <span className="badge danger">Deleted</span>
         ) : (
-          <span className={`badge ${reg.status}`}>{reg.status}</span>
+          <span className={`badge ${reg.status}`}>{label("registration_status", reg.status)}</span>
         )}
       </h1>
       <Details
@@ -111,7 +106,7 @@ export default function RegistrationDetail() {
         rows={[
           ["Branch", pre.branch?.title ?? "Online"],
           ["Prize won", amountText(pre.prize)],
-          ["Pre-registered", displayDateTime(pre.created_at)],
+          ["Pre-registered", <DateText key="pre" at={pre.created_at} time />],
           [
             "Details",
             <Link key="l" to={`/admin/preregistration/${pre.slug}`}>
@@ -130,7 +125,7 @@ export default function RegistrationDetail() {
           ["Engine No", reg.engine_no],
           ["Chassis No", reg.chasis_no],
           ["Vehicle Registration No", reg.registration_no],
-          ["Date of Purchase", reg.purchase_date.replaceAll("-", "/")],
+          ["Date of Purchase", <DateText key="purchase" day={reg.purchase_date} />],
           ["Payment Mode", PAYMENT_MODE_LABELS[reg.payment_mode]],
           ["Referred by", referrerText(reg)],
           [
@@ -142,7 +137,7 @@ export default function RegistrationDetail() {
             ) : null,
           ],
           ["Coupon Code", <code key="c">{reg.coupon_code}</code>],
-          ["Status", STATUS_TEXT[reg.status]],
+          ["Status", label("registration_status", reg.status)],
         ]}
       />
       <section className="detail-block" aria-label="Prize breakdown">

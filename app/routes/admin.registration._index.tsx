@@ -1,4 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { label } from "~/utils/labels";
+import { DateText } from "~/components/DateText";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { RegistrationFilters, useFilterQuery } from "~/components/counter/RegistrationFilters";
@@ -72,15 +74,15 @@ export default function Registrations() {
           { key: "phone", header: "Phone" },
           { key: "bill_no", header: "Bill No" },
           { key: "model", header: "Model", render: (r) => r.bike_model.title },
-          { key: "engine_no", header: "Engine No" },
-          { key: "chasis_no", header: "Chassis No" },
-          { key: "payment_mode", header: "Payment Mode" },
+          { key: "payment_mode", header: "Payment Mode", render: (r) => label("payment_mode", r.payment_mode) },
           ...(headOffice
             ? [{ key: "branch", header: "Branch", render: (r: (typeof table.data)[number]) => r.branch.title }]
             : []),
-          { key: "status", header: "Status" },
+          { key: "status", header: "Status", wrap: true, render: (r) => label("registration_status", r.status) },
           { key: "prize", header: "Total Prize", render: (r) => prizeLabel(r.prizes.total) },
-          { key: "date", header: "Date of Purchase", render: (r) => r.purchase_date.replaceAll("-", "/") },
+          { key: "date", header: "Date of Purchase", render: (r) => <DateText day={r.purchase_date} /> },
+          { key: "engine_no", header: "Engine No" },
+          { key: "chasis_no", header: "Chassis No" },
         ]}
       />
     </>

@@ -1,4 +1,5 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { DateText } from "~/components/DateText";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { FilterErrors } from "~/components/TableFilters";
@@ -11,7 +12,6 @@ import {
 } from "~/models/registration-list.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { emptyTable } from "~/utils/list-query.server";
-import { displayDateTime } from "~/utils/time";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "delete-registration" } satisfies RouteAccess;
@@ -54,7 +54,11 @@ export default function DeletedRegistrations() {
           ...(headOffice
             ? [{ key: "branch", header: "Branch", render: (r: (typeof table.data)[number]) => r.branch.title }]
             : []),
-          { key: "deleted_at", header: "Deleted", render: (r) => (r.deleted_at ? displayDateTime(r.deleted_at) : "") },
+          {
+            key: "deleted_at",
+            header: "Deleted",
+            render: (r) => (r.deleted_at ? <DateText at={r.deleted_at} time /> : ""),
+          },
         ]}
       />
     </>

@@ -1,11 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { label } from "~/utils/labels";
+import { DateText } from "~/components/DateText";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { deleteTestRide, getTestRide } from "~/models/test-ride.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { readForm } from "~/utils/body.server";
 import { notFound, pageFailure } from "~/utils/http.server";
-import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -34,8 +35,8 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function TestRideDetail() {
   const { ride } = useLoaderData<typeof loader>();
-  const rows: [string, string][] = [
-    ["Type", ride.type],
+  const rows: [string, React.ReactNode][] = [
+    ["Type", label("test_ride_type", ride.type)],
     ["Name", ride.name],
     ["Email", ride.email ?? ""],
     ["Phone", ride.phone],
@@ -44,7 +45,7 @@ export default function TestRideDetail() {
     ["District", ride.district],
     ["City", ride.city],
     ["Branch", ride.branch.title],
-    ["Registered", displayDateTime(ride.created_at)],
+    ["Registered", <DateText key="at" at={ride.created_at} time />],
     ["Referrer", ride.referrer?.title ?? ""],
     ["Source", ride.utm_source ?? ""],
   ];

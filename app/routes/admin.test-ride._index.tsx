@@ -1,4 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { label } from "~/utils/labels";
+import { DateText } from "~/components/DateText";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { FilterDate, FilterErrors } from "~/components/TableFilters";
@@ -8,7 +10,6 @@ import { listTestRides, type TestRideRow } from "~/models/test-ride.server";
 import { testRideFiltersSchema } from "~/schemas/test-ride";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { emptyTable, parseListQuery } from "~/utils/list-query.server";
-import { displayDateTime } from "~/utils/time";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: null } satisfies RouteAccess;
@@ -66,8 +67,8 @@ export default function TestRides() {
           { key: "district", header: "District" },
           { key: "city", header: "City" },
           { key: "branch", header: "Branch", render: (r) => r.branch.title },
-          { key: "type", header: "Type" },
-          { key: "registered", header: "Registered", render: (r) => displayDateTime(r.created_at) },
+          { key: "type", header: "Type", render: (r) => label("test_ride_type", r.type) },
+          { key: "registered", header: "Registered", render: (r) => <DateText at={r.created_at} time /> },
           { key: "referrer", header: "Referrer", render: (r) => r.referrer?.title ?? "" },
         ]}
       />

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, NavLink, Outlet, useLoaderData } from "@remix-run/react";
+import { Form, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
+import { Toasts } from "~/components/Toasts";
 import { Guard } from "~/components/Guard";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { EVERY_PERMISSION, type Requirement } from "~/utils/permissions";
@@ -43,6 +44,7 @@ export default function AdminLayout() {
   const { user } = useLoaderData<typeof loader>() as {
     user: { name: string; branch: { title: string } | null; role: { title: string } };
   };
+  const toast = useRouteLoaderData<{ toast: Parameters<typeof Toasts>[0]["toast"] | null }>("root")?.toast;
   return (
     <div className="admin">
       <input type="checkbox" id="nav-toggle" className="nav-toggle" aria-label="Menu" />
@@ -86,6 +88,7 @@ export default function AdminLayout() {
           </details>
         </header>
         <main className="admin-content">
+          {toast ? <Toasts key={JSON.stringify(toast)} toast={toast} inline /> : null}
           <Outlet />
         </main>
       </div>

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { allocationFilters } from "~/components/scheme/filters.server";
 import { createAllocation, listAllocations } from "~/models/allocation.server";
 import { allocationSchema } from "~/schemas/allocation";
-import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiData, requireApiUser, apiList } from "~/utils/api.server";
 import { parseApiBody } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
@@ -12,7 +12,7 @@ import { presentAllocation } from "./api.v1.allocation.$id";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "manage-allocation");
   const params = new URL(request.url).searchParams;
-  return Response.json(listAllocations(user.scope, parseTableParams(params), allocationFilters(params)));
+  return apiList(listAllocations(user.scope, parseTableParams(params), allocationFilters(params)));
 }
 
 /**

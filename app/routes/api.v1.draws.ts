@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { drawFilters } from "~/components/scheme/filters.server";
 import { listDraws } from "~/models/prize-draw.server";
-import { requireApiUser } from "~/utils/api.server";
+import { requireApiUser, apiList } from "~/utils/api.server";
 import { parseTableParams } from "~/utils/datatable.server";
 
 /**
@@ -12,5 +12,5 @@ import { parseTableParams } from "~/utils/datatable.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "manage-allocation");
   const params = new URL(request.url).searchParams;
-  return Response.json(listDraws(parseTableParams(params), drawFilters(params), user.scope));
+  return apiList(listDraws(parseTableParams(params), drawFilters(params), user.scope));
 }

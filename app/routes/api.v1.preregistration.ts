@@ -7,7 +7,7 @@ import {
 } from "~/models/preregistration-admin.server";
 import { createPreregistration } from "~/models/preregistration.server";
 import { counterPreregistrationSchema } from "~/schemas/preregistration";
-import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiData, requireApiUser, apiList } from "~/utils/api.server";
 import { BODY_LIMITS, parseValue, readApiBody } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { fileField } from "~/utils/echo.server";
@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const parsed = parsePreregistrationFilters(params);
   if (!parsed.ok) return apiFailure(parsed);
   findAtCounter(user, parsed.filters.phone);
-  return Response.json(listPreregistrations(user.scope, parseTableParams(params), parsed.filters));
+  return apiList(listPreregistrations(user.scope, parseTableParams(params), parsed.filters));
 }
 
 /**

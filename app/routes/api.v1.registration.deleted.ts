@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listDeletedRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
-import { requireApiUser } from "~/utils/api.server";
+import { requireApiUser, apiList } from "~/utils/api.server";
 import { apiFailure } from "~/utils/http.server";
 
 /** GET /api/v1/registration/deleted: the trash (DataTables, page length 10), branch scoped; 422 for a bad filter. */
@@ -8,5 +8,5 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "delete-registration");
   const query = parseRegistrationQuery(new URL(request.url).searchParams);
   if (!query.ok) return apiFailure(query);
-  return Response.json(listDeletedRegistrations(user.scope, query.table, query.filters));
+  return apiList(listDeletedRegistrations(user.scope, query.table, query.filters));
 }

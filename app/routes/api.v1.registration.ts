@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createRegistration } from "~/models/registration.server";
 import { listRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
 import { registrationApiSchema } from "~/schemas/registration";
-import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiData, requireApiUser, apiList } from "~/utils/api.server";
 import { parseApiBody } from "~/utils/body.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
@@ -23,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     query.table.start = 0;
     query.table.length = ALL_LIMIT;
   }
-  return Response.json(listRegistrations(user.scope, query.table, query.filters));
+  return apiList(listRegistrations(user.scope, query.table, query.filters));
 }
 
 /** POST /api/v1/registration: the registration fields with preregistration_id = the pre-registration's slug. */

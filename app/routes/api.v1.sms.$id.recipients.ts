@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { BROADCAST_NOT_FOUND, listRecipients } from "~/models/broadcast.server";
 import { recipientFiltersSchema } from "~/schemas/broadcast";
-import { apiError, requireApiUser } from "~/utils/api.server";
+import { apiError, requireApiUser, apiList } from "~/utils/api.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { apiFailure } from "~/utils/http.server";
 
@@ -13,5 +13,5 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const query = new URL(request.url).searchParams;
   const filters = recipientFiltersSchema.parse({ status: query.get("status") });
   const result = listRecipients(user.scope, id, parseTableParams(query), filters);
-  return result.ok ? Response.json(result.table) : apiFailure(result);
+  return result.ok ? apiList(result.table) : apiFailure(result);
 }

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { listBroadcasts, previewBroadcast, sendBroadcast } from "~/models/broadcast.server";
 import { broadcastSchema, onItsWay } from "~/schemas/broadcast";
-import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiData, requireApiUser, apiList } from "~/utils/api.server";
 import { parseApiBody } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
@@ -12,7 +12,7 @@ const BODY_LIMIT = 2 * 1024 * 1024;
 /** GET /api/v1/sms (send-sms): the broadcast history, newest first (DataTables; search in the text). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "send-sms");
-  return Response.json(listBroadcasts(user.scope, parseTableParams(new URL(request.url).searchParams)));
+  return apiList(listBroadcasts(user.scope, parseTableParams(new URL(request.url).searchParams)));
 }
 
 /**

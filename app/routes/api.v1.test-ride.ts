@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { bookTestRide, listTestRides, testRideByFormToken } from "~/models/test-ride.server";
 import { TEST_RIDE_MESSAGES, testRideFiltersSchema, testRideSchema } from "~/schemas/test-ride";
 import type { TestRide } from "@db/schema";
-import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiData, requireApiUser, apiList } from "~/utils/api.server";
 import { clientAddress } from "~/utils/auth.server";
 import { parseValue, readApiBody } from "~/utils/body.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
@@ -15,7 +15,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
   const query = parseListQuery(new URL(request.url).searchParams, testRideFiltersSchema);
   if (!query.ok) return apiFailure(query);
-  return Response.json(listTestRides(user.scope, query.table, query.filters));
+  return apiList(listTestRides(user.scope, query.table, query.filters));
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{16,64}$/;

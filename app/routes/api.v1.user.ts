@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { addUser, listUsers, type UserRow } from "~/models/user.server";
 import { userCreateSchema, userFiltersSchema } from "~/schemas/user";
-import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiData, requireApiUser, apiList } from "~/utils/api.server";
 import { parseApiBody } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "read-user");
   const params = new URL(request.url).searchParams;
   const table = listUsers(user.scope, parseTableParams(params), apiQuery(params, userFiltersSchema));
-  return Response.json({ ...table, data: table.data.map(presentUser) });
+  return apiList({ ...table, data: table.data.map(presentUser) });
 }
 
 /** POST /api/v1/user {user fields}: 201 {data, message}; 422 {message, errors}. */

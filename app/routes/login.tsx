@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { redirect } from "@remix-run/node";
 import { BODY_LIMITS, formRequest, readForm } from "~/utils/body.server";
 import { useHydrated } from "~/components/useHydrated";
-import { Form, Link, useActionData, useNavigation, useSearchParams } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { publicChrome } from "~/components/public/chrome.server";
 import { useState } from "react";
 import { failureStatus } from "~/models/failure";
 import { authenticator, createUserSession, getOptionalUser, LoginError } from "~/utils/auth.server";
@@ -13,7 +14,8 @@ export const meta: MetaFunction = () => [{ title: "Login" }];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/admin"));
-  return null;
+  // The brand's logo from settings (the same one the public site shows), or a text mark without one.
+  return { logoUrl: publicChrome(request).logoUrl };
 }
 
 export async function action({ request }: ActionFunctionArgs) {
@@ -38,6 +40,7 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Login() {
   const actionData = useActionData<{ error: string; email: string }>();
+  const { logoUrl } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state !== "idle" && navigation.formAction === "/login";
@@ -46,6 +49,18 @@ export default function Login() {
   return (
     <main className="auth-page">
       <Form method="post" className="card auth-card" replace>
+        <div className="auth-brand">
+          {logoUrl ? (
+            <img src={logoUrl} alt="Thrill Scheme" height={48} />
+          ) : (
+            <span className="brand-mark" aria-hidden="true">
+              T
+            </span>
+          )}
+          <span className="brand-name">
+            Thrill Scheme <small>Back Office</small>
+          </span>
+        </div>
         <h1>Sign in</h1>
         {actionData?.error ? (
           <p className="form-error" role="alert">

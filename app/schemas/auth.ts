@@ -1,24 +1,31 @@
 import { z } from "zod";
+import { FIELD_MESSAGES } from "./primitives";
+
+const email = () =>
+  z
+    .string({ error: FIELD_MESSAGES.required("Email") })
+    .trim()
+    .email(FIELD_MESSAGES.invalidEmail("Email"));
 
 /** POST /api/v1/auth/login and the login form. */
 export const loginSchema = z.object({
-  email: z.string({ error: "The email field is required." }).trim().email("The email must be a valid email address."),
-  password: z.string({ error: "The password field is required." }).min(1, "The password field is required."),
+  email: email(),
+  password: z.string({ error: FIELD_MESSAGES.required("Password") }).min(1, FIELD_MESSAGES.required("Password")),
   remember_me: z.boolean().default(false),
 });
 
 /** /reset-password, step one: the account's e-mail. */
 export const resetRequestSchema = z.object({
-  email: z.string({ error: "The email field is required." }).trim().email("The email must be a valid email address."),
+  email: email(),
 });
 
 /** /reset-password, step two: the code sent by SMS and the new password. */
 export const resetPasswordSchema = z
   .object({
-    email: z.string({ error: "The email field is required." }).trim().email("The email must be a valid email address."),
-    code: z.string({ error: "The code field is required." }).regex(/^\d{6}$/, "The code must be 6 digits."),
+    email: email(),
+    code: z.string({ error: FIELD_MESSAGES.required("Code") }).regex(/^\d{6}$/, "The code must be 6 digits."),
     password: z
-      .string({ error: "The password field is required." })
+      .string({ error: FIELD_MESSAGES.required("Password") })
       .min(8, "The password must be at least 8 characters."),
     password_confirmation: z.string({ error: "Please confirm the password." }),
   })
@@ -30,9 +37,9 @@ export const resetPasswordSchema = z
 /** /admin/profile: change one's own password. */
 export const changePasswordSchema = z
   .object({
-    current_password: z.string({ error: "The current password field is required." }),
+    current_password: z.string({ error: FIELD_MESSAGES.required("Current password") }),
     password: z
-      .string({ error: "The password field is required." })
+      .string({ error: FIELD_MESSAGES.required("Password") })
       .min(8, "The password must be at least 8 characters."),
     password_confirmation: z.string({ error: "Please confirm the password." }),
   })

@@ -10,6 +10,7 @@
  * phone, the key the specification's client reads).
  */
 import { z } from "zod";
+import { englishLabels } from "~/utils/labels";
 import { normalizePhone } from "~/utils/phone";
 import { emptyToUndefined, text as asText, toNumber } from "./primitives";
 
@@ -17,12 +18,7 @@ export const BROADCAST_TYPES = ["ALL", "BRANCH", "REGISTRANTS", "MOBILE"] as con
 export type BroadcastType = (typeof BROADCAST_TYPES)[number];
 
 /** The category select's labels (spec 001 §2.10). */
-export const BROADCAST_TYPE_LABELS: Record<BroadcastType, string> = {
-  ALL: "All",
-  BRANCH: "Branch",
-  REGISTRANTS: "Customer",
-  MOBILE: "Mobile",
-};
+export const BROADCAST_TYPE_LABELS: Record<BroadcastType, string> = englishLabels("broadcast_type");
 
 export const BROADCAST_LIMITS = {
   text: 1000,

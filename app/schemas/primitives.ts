@@ -79,9 +79,23 @@ export function isDateOrDateTime(value: string): boolean {
   return !!m && isCalendarDate(+m[1], +m[2], +m[3]);
 }
 
+/**
+ * A date as typed in the display format: "2026/11/21" (or "2026/1/5") is read
+ * as "2026-11-21"; a date-time keeps its time. Anything else is left for the
+ * check to refuse.
+ */
+export function typedDate(value: string | undefined): string | undefined {
+  const s = value?.trim();
+  const m = s ? /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})((?:[T ]\d{2}:\d{2})?)$/.exec(s) : null;
+  return m ? `${m[1]}-${m[2].padStart(2, "0")}-${m[3].padStart(2, "0")}${m[4]}` : s;
+}
+
 /** An optional date or date-time filter value. */
 export const optionalDate = (message = DATE_MESSAGE) =>
-  z.preprocess((v) => text(v)?.trim() || undefined, z.string().refine(isDateOrDateTime, { error: message }).optional());
+  z.preprocess(
+    (v) => typedDate(text(v)) || undefined,
+    z.string().refine(isDateOrDateTime, { error: message }).optional(),
+  );
 
 /**
  * A list's from/to filter: both optional, each a date or date-time; "to" may
@@ -100,3 +114,14 @@ export function checkDateRange(value: { from?: string; to?: string }, ctx: z.Ref
     ctx.addIssue({ code: "custom", path: ["to"], message: TO_BEFORE_FROM });
   }
 }
+
+/**
+ * Field messages in the words of the form: built from the label the field
+ * shows ("Chassis No"), never from its column name (chasis_no).
+ */
+export const FIELD_MESSAGES = {
+  required: (label: string) => `${label} is required.`,
+  taken: (label: string) => `${label} has already been taken.`,
+  invalidEmail: (label: string) => `${label} must be a valid email address.`,
+  choose: (label: string) => `Choose a ${label.toLowerCase()} from the list.`,
+} as const;

@@ -6,7 +6,9 @@
  * empty strings into undefined, "on" into true and numeric text into numbers).
  */
 import { z } from "zod";
+import { englishLabels } from "~/utils/labels";
 import {
+  FIELD_MESSAGES,
   checkDateRange,
   dateRangeShape,
   isDateOrDateTime,
@@ -26,32 +28,41 @@ export const PAYMENT_MODES = [
 ] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
-export const PAYMENT_MODE_LABELS: Record<PaymentMode, string> = {
-  CASH: "Cash",
-  CASH_EXCHANGE: "Cash + Exchange",
-  FINANCE: "Finance",
-  FINANCE_EXCHANGE: "Finance + Exchange",
-  SELF_FINANCE: "Self Finance",
-  SELF_FINANCE_EXCHANGE: "Self Finance + Exchange",
-};
+/** English labels of the payment modes (the one table is app/utils/labels.ts). */
+export const PAYMENT_MODE_LABELS: Record<PaymentMode, string> = englishLabels("payment_mode");
+
+/** The labels the registration form shows; its messages are built from them. */
+export const REGISTRATION_FIELD_LABELS = {
+  bill_no: "Bill/Chalan No",
+  name: "Full Name",
+  address: "Address",
+  email: "Email",
+  citizenship_no: "Citizenship No",
+  bike_model_id: "Bike Model",
+  engine_no: "Engine No",
+  chasis_no: "Chassis No",
+  registration_no: "Vehicle Registration No",
+  payment_mode: "Payment Mode",
+} as const;
+const F = REGISTRATION_FIELD_LABELS;
 
 export const REGISTRATION_MESSAGES = {
-  billNo: "The bill no field is required.",
-  name: "The name field is required.",
-  address: "The address field is required.",
-  citizenship: "The citizenship no field is required.",
-  email: "The email must be a valid email address.",
-  bikeModel: "The bike model field is required.",
-  bikeModelMissing: "The selected bike model is invalid.",
-  engineNo: "The engine no field is required.",
-  chasisNo: "The chasis no field is required.",
-  registrationNo: "The registration no field is required.",
-  paymentMode: "The selected payment mode is invalid.",
+  billNo: FIELD_MESSAGES.required(F.bill_no),
+  name: FIELD_MESSAGES.required(F.name),
+  address: FIELD_MESSAGES.required(F.address),
+  citizenship: FIELD_MESSAGES.required(F.citizenship_no),
+  email: FIELD_MESSAGES.invalidEmail(F.email),
+  bikeModel: FIELD_MESSAGES.required(F.bike_model_id),
+  bikeModelMissing: FIELD_MESSAGES.choose(F.bike_model_id),
+  engineNo: FIELD_MESSAGES.required(F.engine_no),
+  chasisNo: FIELD_MESSAGES.required(F.chasis_no),
+  registrationNo: FIELD_MESSAGES.required(F.registration_no),
+  paymentMode: FIELD_MESSAGES.choose(F.payment_mode),
   tooLong: (n: number) => `This field may not be greater than ${n} characters.`,
-  engineTaken: "The engine no has already been taken.",
-  chasisTaken: "The chasis no has already been taken.",
-  registrationNoTaken: "The registration no has already been taken.",
-  billTaken: "The bill no has already been taken.",
+  engineTaken: FIELD_MESSAGES.taken(F.engine_no),
+  chasisTaken: FIELD_MESSAGES.taken(F.chasis_no),
+  registrationNoTaken: FIELD_MESSAGES.taken(F.registration_no),
+  billTaken: FIELD_MESSAGES.taken(F.bill_no),
   referrerMissing: "No registration was found for this referrer.",
   referrerSelf: "A customer cannot refer their own purchase.",
   noBranch: "Only a branch user can register a purchase.",

@@ -10,28 +10,29 @@
  * model (app/models/user.server.ts), never here.
  */
 import { z } from "zod";
+import { englishLabels } from "~/utils/labels";
 import { normalizePhone } from "~/utils/phone";
-import { optionalId, optionalText, requiredId, requiredText, text } from "./primitives";
+import { FIELD_MESSAGES, optionalId, optionalText, requiredId, requiredText, text } from "./primitives";
 
 export const SEXES = ["MALE", "FEMALE", "OTHERS"] as const;
 export type Sex = (typeof SEXES)[number];
-export const SEX_LABELS: Record<Sex, string> = { MALE: "Male", FEMALE: "Female", OTHERS: "Others" };
+export const SEX_LABELS: Record<Sex, string> = englishLabels("sex");
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
 
 export const USER_MESSAGES = {
-  firstName: "The first name field is required.",
-  email: "The email field is required.",
-  emailInvalid: "The email must be a valid email address.",
-  emailTaken: "The email has already been taken.",
-  phone: "The phone field is required.",
+  firstName: FIELD_MESSAGES.required("First name"),
+  email: FIELD_MESSAGES.required("Email"),
+  emailInvalid: FIELD_MESSAGES.invalidEmail("Email"),
+  emailTaken: FIELD_MESSAGES.taken("Email"),
+  phone: FIELD_MESSAGES.required("Phone"),
   phoneInvalid: "Please enter a valid mobile number (10 digits starting with 9).",
   sex: "Choose male, female or others.",
   role: "Choose a role.",
   roleMissing: "Choose a role from the list.",
   branch: "Choose a branch from the list.",
-  password: "The password field is required.",
+  password: FIELD_MESSAGES.required("Password"),
   passwordShort: `The password must be at least ${PASSWORD_MIN} characters.`,
   passwordLong: `The password may not be longer than ${PASSWORD_MAX} characters.`,
   passwordCommon: "This password is too common. Choose one that is harder to guess.",
@@ -118,7 +119,7 @@ export type UserFilters = z.output<typeof userFiltersSchema>;
 
 /** The role matrix form: a new role's title (its permissions are the ticked boxes). */
 export const ROLE_MESSAGES = {
-  title: "The title field is required.",
+  title: FIELD_MESSAGES.required("Title"),
   titleTaken: "A role with this title already exists.",
   locked: "Super Admin keeps every permission: its permissions cannot be changed.",
   unknownPermission: "Choose permissions from the list.",

@@ -12,11 +12,18 @@ import { readApiBody, type BodyOptions } from "./body.server";
 import { config } from "./config.server";
 import { randomToken, sha256 } from "./crypto.server";
 import { can, type Requirement } from "./permissions";
+import { withLabels } from "./labels";
 import { nowIso } from "./time";
 
 /** A success: `{data, message}`, with any top-level fields an old client reads (`access_token`). */
+/** A record's answer: enumerated values carry their `*_label` (app/utils/labels.ts). */
 export function apiData<T>(data: T, message = "", init: ResponseInit = {}, extra: Record<string, unknown> = {}) {
-  return Response.json({ ...extra, data, message }, init);
+  return Response.json({ ...withLabels(extra), data: withLabels(data), message }, init);
+}
+
+/** A list's answer (the DataTables shape), with the same `*_label` fields as apiData. */
+export function apiList<T>(table: T, init: ResponseInit = {}) {
+  return Response.json(withLabels(table), init);
 }
 
 export function apiError(status: number, message: string, errors?: Record<string, string[]>) {

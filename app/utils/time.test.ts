@@ -56,3 +56,49 @@ describe("the fixed +05:45 wall clock", () => {
     expect(displayDateTime(new Date("1980-01-01T00:00:00Z"))).toBe("1980/01/01 05:30");
   });
 });
+
+describe("Bikram Sambat dates and the one display format", () => {
+  // New years (Baisakh 1) as published by the Nepal government's calendars; the
+  // day before each is the last day of the year before (Chaitra 30 or 31).
+  // Mid-year: the Constitution was promulgated on 2072/06/03 BS = 2015-09-20 AD;
+  // the Republic was declared on 2065/02/15 BS = 2008-05-28 AD; Ghatasthapana
+  // 2081 fell on Asoj 17 = 2024-10-03 AD.
+  const known: [string, string][] = [
+    ["2080/01/01", "2023-04-14"],
+    ["2081/01/01", "2024-04-13"],
+    ["2082/01/01", "2025-04-14"],
+    ["2080/12/30", "2024-04-12"],
+    ["2081/12/31", "2025-04-13"],
+    ["2072/06/03", "2015-09-20"],
+    ["2065/02/15", "2008-05-28"],
+    ["2081/06/17", "2024-10-03"],
+  ];
+  it.each(known)("%s BS is %s AD, both ways", async (bs, ad) => {
+    const { adOfBs, bsOfDate } = await import("./time");
+    expect(bsOfDate(ad)).toBe(bs);
+    expect(adOfBs(bs)).toBe(ad);
+  });
+  it("shows an instant's Kathmandu day as yyyy/MM/dd in both calendars", async () => {
+    const { displayBsDate, displayDate } = await import("./time");
+    // 18:15Z is midnight in Kathmandu: the next day in both calendars.
+    expect(displayDate("2024-04-12T18:14:59Z")).toBe("2024/04/12");
+    expect(displayBsDate("2024-04-12T18:14:59Z")).toBe("2080/12/30");
+    expect(displayDate("2024-04-12T18:15:00Z")).toBe("2024/04/13");
+    expect(displayBsDate("2024-04-12T18:15:00Z")).toBe("2081/01/01");
+  });
+  it("has no BS date outside the converter's table", async () => {
+    const { bsOfDate } = await import("./time");
+    expect(bsOfDate("1900-01-01")).toBe("");
+  });
+});
+
+describe("date inputs read as dates are shown", () => {
+  it("takes yyyy/MM/dd (and the ISO dash form) as the same day", async () => {
+    const { optionalDate, typedDate } = await import("~/schemas/primitives");
+    expect(typedDate("2026/11/21")).toBe("2026-11-21");
+    expect(typedDate("2026/1/5")).toBe("2026-01-05");
+    expect(typedDate("2026-11-21T09:00")).toBe("2026-11-21T09:00");
+    expect(optionalDate().parse("2026/11/21")).toBe("2026-11-21");
+    expect(optionalDate().safeParse("21/11/2026").success).toBe(false);
+  });
+});

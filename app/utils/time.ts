@@ -5,6 +5,7 @@
  */
 import { TZDate } from "@date-fns/tz";
 import { addDays, format } from "date-fns";
+import NepaliDateModule from "nepali-date-converter";
 
 export const CAMPAIGN_TZ = "Asia/Kathmandu";
 
@@ -97,3 +98,44 @@ export function displayDateTime(at: Date | string): string {
     ? `${w.slice(0, 4)}/${w.slice(5, 7)}/${w.slice(8, 10)} ${w.slice(11, 16)}`
     : format(new TZDate(ms, CAMPAIGN_TZ), "yyyy/MM/dd HH:mm");
 }
+
+/**
+ * Bikram Sambat, the calendar staff and customers in Nepal read beside the
+ * Gregorian one. Converted by nepali-date-converter (its month table covers
+ * 2000 to 2090 BS, 1943 to 2034 AD); a day outside it has no BS date and shows none.
+ */
+type NepaliDateClass = typeof NepaliDateModule;
+const NepaliDate: NepaliDateClass =
+  (NepaliDateModule as unknown as { default?: NepaliDateClass }).default ?? NepaliDateModule;
+const bsCache = new Map<string, string>();
+
+/** The BS date (yyyy/MM/dd) of a Kathmandu calendar date "YYYY-MM-DD", or "" outside the table. */
+export function bsOfDate(date: string): string {
+  const cached = bsCache.get(date);
+  if (cached !== undefined) return cached;
+  const [y, m, d] = date.split("-").map(Number);
+  let out = "";
+  try {
+    const bs = NepaliDate.fromAD(new Date(y, m - 1, d, 12));
+    // Outside its table the converter may answer a wrong day: keep only a date that converts back.
+    const ad = bs.getAD();
+    if (ad.year === y && ad.month === m - 1 && ad.date === d) out = bs.format("YYYY/MM/DD");
+  } catch {
+    out = "";
+  }
+  if (bsCache.size > 5000) bsCache.clear();
+  bsCache.set(date, out);
+  return out;
+}
+
+/** The BS date (yyyy/MM/dd) of an instant's Kathmandu day. */
+export const displayBsDate = (at: Date | string): string => bsOfDate(kathmanduDate(at));
+
+/** The Gregorian date of a BS date "yyyy/MM/dd" as "YYYY-MM-DD" (tests and conversions). */
+export function adOfBs(bs: string): string {
+  const { year, month, date } = new NepaliDate(bs).getAD();
+  return `${year}-${String(month + 1).padStart(2, "0")}-${String(date).padStart(2, "0")}`;
+}
+
+/** A Kathmandu calendar date "YYYY-MM-DD" in the display format yyyy/MM/dd. */
+export const displayDay = (date: string): string => date.replaceAll("-", "/");

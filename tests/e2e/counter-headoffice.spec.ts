@@ -48,7 +48,7 @@ test("head office filters registrations and downloads Registrations.xls with the
   expect(total).toBeGreaterThanOrEqual(1);
   for (const cell of await branchCells.all()) await expect(cell).toHaveText("Lalitpur Motors");
   for (const cell of await page.locator("td[data-label='Payment Mode']").all())
-    await expect(cell).toHaveText("SELF_FINANCE_EXCHANGE");
+    await expect(cell).toHaveText("Self Finance + Exchange");
 
   const { header, rows } = await downloadSheet(page, "Registrations");
   expect(header).toEqual(
@@ -68,7 +68,7 @@ test("head office filters registrations and downloads Registrations.xls with the
   expect(rows).toHaveLength(total);
   for (const row of rows) {
     expect(row.Branch).toBe("Lalitpur Motors");
-    expect(row["Payment Mode"]).toBe("SELF_FINANCE_EXCHANGE");
+    expect(row["Payment Mode"]).toBe("Self Finance + Exchange");
   }
   const mine = rows.find((r) => r.Slug === reg.slug)!;
   expect(mine).toBeTruthy();

@@ -120,7 +120,7 @@ test("a duplicate engine number is a field error and nothing is saved", async ({
   await page.getByLabel("Vehicle Registration No").fill(freshCode("BA"));
   await page.getByRole("button", { name: "Save" }).click();
   const engineField = page.locator(".field", { has: page.getByLabel("Engine No") });
-  await expect(engineField.getByRole("alert")).toHaveText("The engine no has already been taken.");
+  await expect(engineField.getByRole("alert")).toHaveText("Engine No has already been taken.");
   await expect(page).toHaveURL(new RegExp(`/admin/registration/create/${pre.slug}$`));
   // The other values come back with the error.
   await expect(page.getByLabel("Chassis No")).toHaveValue(chassis);

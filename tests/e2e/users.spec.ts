@@ -59,11 +59,11 @@ test("create a user: an invalid submit first, then the detail, the row in the li
 
   // Nothing filled: the server's first error under each required field.
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(errorOf(page, "First name")).toHaveText("The first name field is required.");
-  await expect(errorOf(page, "Email")).toHaveText("The email field is required.");
-  await expect(errorOf(page, "Phone")).toHaveText("The phone field is required.");
+  await expect(errorOf(page, "First name")).toHaveText("First name is required.");
+  await expect(errorOf(page, "Email")).toHaveText("Email is required.");
+  await expect(errorOf(page, "Phone")).toHaveText("Phone is required.");
   await expect(errorOf(page, "Role")).toHaveText("Choose a role.");
-  await expect(errorOf(page, "Password")).toHaveText("The password field is required.");
+  await expect(errorOf(page, "Password")).toHaveText("Password is required.");
   await expect(page).toHaveURL(/\/admin\/user\/create$/);
 
   // Rules only the server knows: an e-mail taken, a common password. The values stay, the passwords do not.
@@ -80,7 +80,7 @@ test("create a user: an invalid submit first, then the detail, the row in the li
     confirm: "password123",
   });
   await page.getByRole("button", { name: "Save" }).click();
-  await expect(errorOf(page, "Email")).toHaveText("The email has already been taken.");
+  await expect(errorOf(page, "Email")).toHaveText("Email has already been taken.");
   await expect(errorOf(page, "Password")).toHaveText(
     "This password is too common. Choose one that is harder to guess.",
   );

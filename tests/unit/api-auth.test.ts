@@ -76,8 +76,8 @@ describe("POST /api/v1/auth/login", () => {
     );
     expect(res.status).toBe(422);
     const body = await res.json();
-    expect(body.errors.email).toEqual(["The email must be a valid email address."]);
-    expect(body.errors.password).toEqual(["The password field is required."]);
+    expect(body.errors.email).toEqual(["Email must be a valid email address."]);
+    expect(body.errors.password).toEqual(["Password is required."]);
     expect(typeof body.message).toBe("string");
   });
 

@@ -249,16 +249,16 @@ describe("registration journey by API", () => {
     );
     expect(res.status).toBe(422);
     expect(res.body).toEqual({
-      message: "The engine no has already been taken.",
-      errors: { engine_no: ["The engine no has already been taken."] },
+      message: "Engine No has already been taken.",
+      errors: { engine_no: ["Engine No has already been taken."] },
     });
     const missing = await json(
       regCreate(args(api("/api/v1/registration", tokens.staffA, { json: { preregistration_id: pre.slug } }))),
     );
     expect(missing.status).toBe(422);
     expect(missing.body.errors).toMatchObject({
-      bill_no: ["The bill no field is required."],
-      engine_no: ["The engine no field is required."],
+      bill_no: ["Bill/Chalan No is required."],
+      engine_no: ["Engine No is required."],
     });
   });
 
@@ -487,11 +487,14 @@ describe("branch scope", () => {
     expect(pre.status).toBe(302);
     expect(pre.headers.get("Location")).toBe("/admin");
 
-    const printed = (await printPage(args(page(`/admin/print?slug=${slug}`)))) as { coupons: unknown[] };
-    expect(printed.coupons).toEqual([]);
-    const all = (await printPage(args(page(`/admin/print`)))) as { coupons: { slug: string }[] };
-    expect(all.coupons.map((c) => c.slug)).toContain(mineReg.slug);
-    expect(all.coupons.map((c) => c.slug)).not.toContain(slug);
+    // The sheet prints drawn coupons and lists the others as left out (decision 17): neither shows another branch's.
+    type Sheet = { coupons: { slug: string }[]; pending: { slug: string }[] };
+    const printed = (await printPage(args(page(`/admin/print?slug=${slug}`)))) as Sheet;
+    expect([...printed.coupons, ...printed.pending]).toEqual([]);
+    const all = (await printPage(args(page(`/admin/print`)))) as Sheet;
+    const onSheet = [...all.coupons, ...all.pending].map((c) => c.slug);
+    expect(onSheet).toContain(mineReg.slug);
+    expect(onSheet).not.toContain(slug);
 
     const list = (await regListPage(args(page("/admin/registration?branch=" + b.id)))) as {
       table: { data: { slug: string }[] };

@@ -304,6 +304,8 @@ describe("the owner of a taken phone gets back in with a code", () => {
         "shared",
         "slug",
         "status",
+        // The status's label (app/utils/labels.ts): no more than the status says.
+        "status_label",
         "total_prize",
         "verified",
       ].sort(),

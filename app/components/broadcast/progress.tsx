@@ -7,13 +7,10 @@
 import { Link, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useHydrated } from "~/components/useHydrated";
+import { englishLabels } from "~/utils/labels";
 import type { BroadcastStatus, BroadcastView } from "~/models/broadcast.server";
 
-export const STATUS_LABELS: Record<BroadcastStatus, string> = {
-  preparing: "Queueing",
-  sending: "Sending",
-  done: "Done",
-};
+export const STATUS_LABELS: Record<BroadcastStatus, string> = englishLabels("broadcast_status");
 
 /** The recipients of a broadcast: its total, or the numbers stored so far while they are counted. */
 export const recipientsText = (b: Pick<BroadcastView, "total" | "stored" | "counting">) =>

@@ -21,6 +21,7 @@ import { Field, FieldError, SelectField, TextareaField } from "~/components/Fiel
 import {
   emailChars,
   PAYMENT_MODE_LABELS,
+  REGISTRATION_FIELD_LABELS,
   PAYMENT_MODES,
   vehicleNumber,
   type registrationSchema,
@@ -125,7 +126,8 @@ export function RegistrationFields({
       />
       <div className={`field${bill.errors?.length ? " invalid" : ""}`}>
         <label htmlFor={bill.id}>
-          Bill/Chalan No<span className="req"> *</span>
+          {REGISTRATION_FIELD_LABELS.bill_no}
+          <span className="req"> *</span>
         </label>
         <div className="prefixed">
           {branchId !== null ? <span className="prefix">B{branchId}-</span> : null}
@@ -133,7 +135,12 @@ export function RegistrationFields({
         </div>
         <FieldError id={bill.errorId} errors={bill.errors} />
       </div>
-      <Field {...getInputProps(fields.name, { type: "text" })} label="Full Name" required errors={fields.name.errors} />
+      <Field
+        {...getInputProps(fields.name, { type: "text" })}
+        label={REGISTRATION_FIELD_LABELS.name}
+        required
+        errors={fields.name.errors}
+      />
       <Field
         {...getInputProps(fields.address, { type: "text" })}
         label="Address"
@@ -164,9 +171,9 @@ export function RegistrationFields({
       />
       {(
         [
-          [fields.engine_no, "Engine No"],
-          [fields.chasis_no, "Chassis No"],
-          [fields.registration_no, "Vehicle Registration No"],
+          [fields.engine_no, REGISTRATION_FIELD_LABELS.engine_no],
+          [fields.chasis_no, REGISTRATION_FIELD_LABELS.chasis_no],
+          [fields.registration_no, REGISTRATION_FIELD_LABELS.registration_no],
         ] as const
       ).map(([field, label]) => (
         <Field

@@ -1,4 +1,5 @@
 /** Draws.xls: every draw of the filters, oldest first, read in pages so a long campaign streams through. */
+import { label } from "~/utils/labels";
 import { listDraws, type DrawFilters, type DrawListRow } from "~/models/prize-draw.server";
 import type { Scope } from "~/models/scope.server";
 import type { Column } from "~/utils/spreadsheet.server";
@@ -21,7 +22,7 @@ export const DRAW_COLUMNS: Column<DrawListRow>[] = [
   { header: "ID", value: (d) => d.id },
   { header: "Time", value: (d) => displayDateTime(d.created_at) },
   { header: "Thrill", value: (d) => (d.thrill === 2 ? "Second" : "Third") },
-  { header: "Entry type", value: (d) => d.entry_type },
+  { header: "Entry type", value: (d) => label("draw_entry", d.entry_type) },
   { header: "Entry ID", value: (d) => d.entry_id },
   { header: "Name", value: (d) => d.entry?.name ?? "" },
   { header: "Phone", value: (d) => d.entry?.phone ?? "" },

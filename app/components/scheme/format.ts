@@ -1,4 +1,5 @@
 /** Display helpers of the scheme screens (client-safe). */
+import { englishLabels } from "~/utils/labels";
 import { ALLOCATION_TYPE_LABELS, groupDigits, isAllocationType } from "~/models/prize-constants";
 
 export const typeLabel = (type: string) => (isAllocationType(type) ? ALLOCATION_TYPE_LABELS[type] : type);
@@ -9,10 +10,6 @@ export const rupees = (amount: number) => `Rs. ${groupDigits(Math.round(amount))
 /** An expected count shown to two decimals. */
 export const expected = (value: number) => value.toFixed(2);
 
-export const OUTCOME_LABELS: Record<string, string> = {
-  pool: "Won a pool",
-  fallback: "Base table",
-  none: "No prize",
-};
+export const OUTCOME_LABELS: Record<string, string> = englishLabels("draw_outcome");
 
 export const THRILL_LABELS: Record<number, string> = { 2: "Second", 3: "Third" };

@@ -1,0 +1,199 @@
+/**
+ * The human labels of every enumeration staff meet: one table per
+ * enumeration, value → { en, ne }. Lists, details, the .xls downloads and the
+ * API's `*_label` fields all read them from here, so a stored code (CASH_EXCHANGE,
+ * TESTRIDE, registration_branch) is never what a person reads.
+ * Client-safe: no server imports. Each table is typed by its column or schema,
+ * so a value added to db/schema.ts or app/schemas/* fails to compile until it
+ * has its labels (and app/utils/labels.test.ts walks the enums at run time).
+ */
+import type { Draw, Preregistration, Registration, SmsBroadcast, SmsMessage, TestRide, User } from "@db/schema";
+import type { AllocationType } from "~/models/prize-constants";
+import type { SMS_PURPOSES } from "~/schemas/sms";
+import type { Source } from "~/schemas/preregistration";
+
+export type Label = { en: string; ne: string };
+export type Lang = keyof Label;
+
+const PAYMENT_MODE: Record<Registration["payment_mode"], Label> = {
+  CASH: { en: "Cash", ne: "नगद" },
+  CASH_EXCHANGE: { en: "Cash + Exchange", ne: "नगद + एक्सचेन्ज" },
+  FINANCE: { en: "Finance", ne: "फाइनान्स" },
+  FINANCE_EXCHANGE: { en: "Finance + Exchange", ne: "फाइनान्स + एक्सचेन्ज" },
+  SELF_FINANCE: { en: "Self Finance", ne: "सेल्फ फाइनान्स" },
+  SELF_FINANCE_EXCHANGE: { en: "Self Finance + Exchange", ne: "सेल्फ फाइनान्स + एक्सचेन्ज" },
+};
+
+/** The public form's wording (app/utils/i18n.ts "source.*") in both languages. */
+const SOURCE: Record<Source, Label> = {
+  NEWSPAPER: { en: "Newspaper", ne: "पत्रपत्रिका" },
+  "SOCIAL MEDIA": { en: "Social media", ne: "सामाजिक सञ्जाल" },
+  RADIO: { en: "Radio", ne: "रेडियो" },
+  TVC: { en: "TV commercial", ne: "टिभी विज्ञापन" },
+  "EXISTING CUSTOMER": { en: "Existing customer", ne: "हालका ग्राहक" },
+  LEAFLET: { en: "Leaflet", ne: "पर्चा" },
+  "EXCHANGE MELA": { en: "Exchange mela", ne: "एक्सचेन्ज मेला" },
+  "ROAD SHOW": { en: "Road show", ne: "रोड शो" },
+  "BRAND WEBSITE": { en: "Brand website", ne: "ब्रान्डको वेबसाइट" },
+  "ONLINE MEDIA": { en: "Online media", ne: "अनलाइन मिडिया" },
+  "TEST RIDE": { en: "Test ride", ne: "टेस्ट राइड" },
+  OTHERS: { en: "Others", ne: "अन्य" },
+};
+
+const PREREGISTRATION_STATUS: Record<Preregistration["status"], Label> = {
+  unverified: { en: "Unverified", ne: "प्रमाणित नभएको" },
+  verified: { en: "Verified", ne: "प्रमाणित" },
+  purchased: { en: "Purchased", ne: "खरिद भएको" },
+};
+
+const REGISTRATION_STATUS: Record<Registration["status"], Label> = {
+  pending: { en: "Waiting for the customer's code", ne: "ग्राहकको कोड पर्खँदै" },
+  confirmed: { en: "Confirmed, coupon not drawn", ne: "पुष्टि भयो, कुपन निकालिएको छैन" },
+  drawn: { en: "Coupon drawn", ne: "कुपन निकालिएको" },
+};
+
+const TEST_RIDE_TYPE: Record<TestRide["type"], Label> = {
+  TESTRIDE: { en: "Test Ride", ne: "टेस्ट राइड" },
+  BOOKING: { en: "Booking", ne: "बुकिङ" },
+};
+
+const SEX: Record<User["sex"], Label> = {
+  MALE: { en: "Male", ne: "पुरुष" },
+  FEMALE: { en: "Female", ne: "महिला" },
+  OTHERS: { en: "Others", ne: "अन्य" },
+};
+
+const ALLOCATION_TYPE: Record<AllocationType, Label> = {
+  preregistration_public: { en: "Pre-registration (public)", ne: "पूर्व-दर्ता (सार्वजनिक)" },
+  preregistration_branch: { en: "Pre-registration (branch)", ne: "पूर्व-दर्ता (शाखा)" },
+  registration_branch: { en: "Registration (branch)", ne: "दर्ता (शाखा)" },
+};
+
+const DRAW_ENTRY: Record<Draw["entry_type"], Label> = {
+  preregistration: { en: "Pre-registration", ne: "पूर्व-दर्ता" },
+  registration: { en: "Registration", ne: "दर्ता" },
+};
+
+const DRAW_OUTCOME: Record<Draw["outcome"], Label> = {
+  pool: { en: "Won a pool", ne: "पुलबाट जितेको" },
+  fallback: { en: "Base table", ne: "आधार तालिका" },
+  none: { en: "No prize", ne: "पुरस्कार छैन" },
+};
+
+const BROADCAST_TYPE: Record<SmsBroadcast["type"], Label> = {
+  ALL: { en: "All", ne: "सबै" },
+  BRANCH: { en: "Branch", ne: "शाखा" },
+  REGISTRANTS: { en: "Customer", ne: "ग्राहक" },
+  MOBILE: { en: "Mobile", ne: "मोबाइल" },
+};
+
+/** A broadcast's progress as shown (a stored "queued" broadcast is still being queued). */
+const BROADCAST_STATUS: Record<"preparing" | "sending" | "done", Label> = {
+  preparing: { en: "Queueing", ne: "लाइनमा राख्दै" },
+  sending: { en: "Sending", ne: "पठाउँदै" },
+  done: { en: "Done", ne: "सकियो" },
+};
+
+const SMS_STATUS: Record<SmsMessage["status"], Label> = {
+  queued: { en: "Waiting", ne: "पर्खँदै" },
+  sent: { en: "Sent", ne: "पठाइयो" },
+  failed: { en: "Failed", ne: "असफल" },
+};
+
+const SMS_PURPOSE: Record<(typeof SMS_PURPOSES)[number], Label> = {
+  otp: { en: "Verification code", ne: "प्रमाणीकरण कोड" },
+  "purchase-code": { en: "Purchase code", ne: "खरिद कोड" },
+  notify: { en: "Prize notice", ne: "पुरस्कार सूचना" },
+  "password-reset": { en: "Password reset", ne: "पासवर्ड रिसेट" },
+  broadcast: { en: "Broadcast", ne: "सामूहिक सन्देश" },
+};
+
+/** Every enumeration's table, by name. */
+export const LABELS = {
+  payment_mode: PAYMENT_MODE,
+  source: SOURCE,
+  preregistration_status: PREREGISTRATION_STATUS,
+  registration_status: REGISTRATION_STATUS,
+  test_ride_type: TEST_RIDE_TYPE,
+  sex: SEX,
+  allocation_type: ALLOCATION_TYPE,
+  draw_entry: DRAW_ENTRY,
+  draw_outcome: DRAW_OUTCOME,
+  broadcast_type: BROADCAST_TYPE,
+  broadcast_status: BROADCAST_STATUS,
+  sms_status: SMS_STATUS,
+  sms_purpose: SMS_PURPOSE,
+} as const;
+
+export type Enumeration = keyof typeof LABELS;
+export type EnumValue<E extends Enumeration> = keyof (typeof LABELS)[E] & string;
+
+/**
+ * A value's label in a language (English by default). A value the table does
+ * not know (an old row, a free-text source) is shown as stored; null and
+ * empty stay empty.
+ */
+export function label<E extends Enumeration>(
+  enumeration: E,
+  value: EnumValue<E> | string | null | undefined,
+  lang: Lang = "en",
+): string {
+  if (value === null || value === undefined || value === "") return "";
+  const table = LABELS[enumeration] as Record<string, Label>;
+  return Object.hasOwn(table, value) ? table[value][lang] : value;
+}
+
+/** One enumeration's English labels as a plain record (for selects and older callers). */
+export function englishLabels<E extends Enumeration>(enumeration: E): Record<EnumValue<E>, string> {
+  const table = LABELS[enumeration] as Record<string, Label>;
+  return Object.fromEntries(Object.entries(table).map(([k, v]) => [k, v.en])) as Record<EnumValue<E>, string>;
+}
+
+/** The options of a select over an enumeration, in its declared order. */
+export const labelOptions = <E extends Enumeration>(
+  enumeration: E,
+  values: readonly EnumValue<E>[],
+  lang: Lang = "en",
+) => values.map((value) => ({ value, label: label(enumeration, value, lang) }));
+
+/**
+ * The API's fields whose values come from an enumeration, and the tables a
+ * value may belong to (their values do not overlap, so the value tells which).
+ */
+const FIELD_ENUMERATIONS: Record<string, readonly Enumeration[]> = {
+  payment_mode: ["payment_mode"],
+  source: ["source"],
+  status: ["preregistration_status", "registration_status", "sms_status", "broadcast_status"],
+  type: ["test_ride_type", "allocation_type", "broadcast_type"],
+  pool_type: ["allocation_type"],
+  sex: ["sex"],
+  outcome: ["draw_outcome"],
+  entry_type: ["draw_entry"],
+  purpose: ["sms_purpose"],
+};
+
+function fieldLabel(field: string, value: unknown): string | undefined {
+  const tables = FIELD_ENUMERATIONS[field];
+  if (!tables || typeof value !== "string") return undefined;
+  for (const name of tables) {
+    const table = LABELS[name] as Record<string, Label>;
+    if (Object.hasOwn(table, value)) return table[value].en;
+  }
+  return undefined;
+}
+
+/**
+ * An API answer with a `<field>_label` (English) beside every enumerated
+ * value, at any depth; the raw values stay as they were for existing clients.
+ */
+export function withLabels<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(withLabels) as T;
+  if (value === null || typeof value !== "object" || value.constructor !== Object) return value;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    out[k] = withLabels(v);
+    const l = fieldLabel(k, v);
+    if (l !== undefined && !Object.hasOwn(value as object, `${k}_label`)) out[`${k}_label`] = l;
+  }
+  return out as T;
+}
