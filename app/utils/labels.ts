@@ -24,7 +24,7 @@ const PAYMENT_MODE: Record<Registration["payment_mode"], Label> = {
   SELF_FINANCE_EXCHANGE: { en: "Self Finance + Exchange", ne: "सेल्फ फाइनान्स + एक्सचेन्ज" },
 };
 
-/** The public form's wording (app/utils/i18n.ts "source.*") in both languages. */
+/** Sources of information: the public form's options (both languages) and the staff screens. */
 const SOURCE: Record<Source, Label> = {
   NEWSPAPER: { en: "Newspaper", ne: "पत्रपत्रिका" },
   "SOCIAL MEDIA": { en: "Social media", ne: "सामाजिक सञ्जाल" },

@@ -17,7 +17,8 @@
 import { getInputProps, getSelectProps, getTextareaProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Field, FieldError, SelectField, TextareaField } from "~/components/Field";
 import { FILTERS, PREREGISTRATION_MESSAGES, SOURCE_OPTIONS } from "~/schemas/preregistration";
-import { t, tm, type Lang, type TextKey } from "~/utils/i18n";
+import { t, tm, type Lang } from "~/utils/i18n";
+import { labelOptions } from "~/utils/labels";
 import { maskPhone, normalizePhone } from "~/utils/phone";
 import { HONEYPOT_FIELD_NAME } from "./constants";
 
@@ -283,7 +284,7 @@ export function PreregistrationForm({
           {...getSelectProps(fields.source)}
           errors={err("source")}
           placeholder={choose}
-          options={SOURCE_OPTIONS.map((s) => ({ value: s, label: t(lang, `source.${s}` as TextKey) }))}
+          options={labelOptions("source", SOURCE_OPTIONS, lang)}
         />
         <TextareaField
           label={t(lang, "form.note")}
