@@ -80,7 +80,6 @@ const en = {
   "confirm.text": "We will send a verification code by SMS to this number:",
   "confirm.goBack": "Go Back",
 
-
   "verify.title": "Verify OTP",
   "verify.sent": "We have sent a 6-digit code by SMS to {phone}. It is valid for 10 minutes.",
   "verify.code": "OTP",
@@ -230,7 +229,6 @@ const ne: Record<TextKey, string> = {
   "confirm.title": "कृपया आफ्नो फोन नम्बर पुष्टि गर्नुहोस्।",
   "confirm.text": "हामी यो नम्बरमा SMS मार्फत प्रमाणीकरण कोड पठाउनेछौं:",
   "confirm.goBack": "पछाडि जानुहोस्",
-
 
   "verify.title": "OTP प्रमाणित गर्नुहोस्",
   "verify.sent": "हामीले {phone} मा SMS मार्फत ६ अङ्कको कोड पठाएका छौं। यो १० मिनेटसम्म मान्य हुन्छ।",
