@@ -70,13 +70,25 @@ export default function Registrations() {
           </>
         }
         columns={[
-          { key: "name", header: "Name" },
+          { key: "name", header: "Name", wrap: true },
           { key: "phone", header: "Phone" },
           { key: "bill_no", header: "Bill No" },
-          { key: "model", header: "Model", render: (r) => r.bike_model.title },
-          { key: "payment_mode", header: "Payment Mode", render: (r) => label("payment_mode", r.payment_mode) },
+          { key: "model", header: "Model", wrap: true, render: (r) => r.bike_model.title },
+          {
+            key: "payment_mode",
+            header: "Payment Mode",
+            wrap: true,
+            render: (r) => label("payment_mode", r.payment_mode),
+          },
           ...(headOffice
-            ? [{ key: "branch", header: "Branch", render: (r: (typeof table.data)[number]) => r.branch.title }]
+            ? [
+                {
+                  key: "branch",
+                  header: "Branch",
+                  wrap: true,
+                  render: (r: (typeof table.data)[number]) => r.branch.title,
+                },
+              ]
             : []),
           { key: "status", header: "Status", wrap: true, render: (r) => label("registration_status", r.status) },
           { key: "prize", header: "Total Prize", render: (r) => prizeLabel(r.prizes.total) },
