@@ -46,8 +46,9 @@ export async function chooseImage(page: Page, project: string, filename: string)
     await expect(modal).toBeVisible();
     // A single-select choice confirms itself after 200 ms (spec 001 §9).
     const clicked = Date.now();
+    // (Its pressed state lasts those 200 ms only: a busy machine may be past it before a check could
+    // look, so the choice is checked by the dialog closing no sooner and the picker showing the image.)
     await modal.getByRole("button", { name: filename, exact: true }).click();
-    await expect(modal.getByRole("button", { name: filename, exact: true })).toHaveAttribute("aria-pressed", "true");
     await expect(modal).toBeHidden();
     expect(Date.now() - clicked).toBeGreaterThanOrEqual(190);
     await expect(page.locator(".picker-current img")).toHaveAttribute("alt", new RegExp(escape(filename)));
