@@ -7,13 +7,7 @@
  */
 import { $generateNodesFromDOM } from "@lexical/html";
 import { $createLinkNode, $isLinkNode, $toggleLink } from "@lexical/link";
-import {
-  $isListNode,
-  INSERT_ORDERED_LIST_COMMAND,
-  INSERT_UNORDERED_LIST_COMMAND,
-  ListNode,
-  REMOVE_LIST_COMMAND,
-} from "@lexical/list";
+import { $insertList, $isListNode, $removeList, ListNode } from "@lexical/list";
 import { LexicalComposer, type InitialConfigType } from "@lexical/react/LexicalComposer";
 import { useLexicalComposerContext } from "@lexical/react/LexicalComposerContext";
 import { ContentEditable } from "@lexical/react/LexicalContentEditable";
@@ -35,9 +29,11 @@ import {
   $setSelection,
   CAN_REDO_COMMAND,
   CAN_UNDO_COMMAND,
+  COMMAND_PRIORITY_CRITICAL,
   COMMAND_PRIORITY_LOW,
   FORMAT_TEXT_COMMAND,
   REDO_COMMAND,
+  SELECTION_CHANGE_COMMAND,
   UNDO_COMMAND,
   type BaseSelection,
 } from "lexical";
@@ -142,48 +138,54 @@ function Toolbar() {
   const last = useRef<BaseSelection | null>(null);
   const linkInput = useRef<HTMLInputElement>(null);
 
-  useEffect(
-    () =>
-      mergeRegister(
-        editor.registerUpdateListener(({ editorState }) =>
-          editorState.read(() => {
-            const selection = $getSelection();
-            if (!$isRangeSelection(selection)) return;
-            last.current = selection.clone();
-            const anchor = selection.anchor.getNode();
-            const top = anchor.getKey() === "root" ? null : anchor.getTopLevelElement();
-            let block: Block = "paragraph";
-            if ($isListNode(top)) {
-              const list = $getNearestNodeOfType(anchor, ListNode) ?? top;
-              block = list.getListType() === "number" ? "number" : "bullet";
-            } else if ($isHeadingNode(top)) {
-              const tag = top.getTag();
-              block = tag === "h3" || tag === "h4" ? tag : "h2";
-            }
-            const parent = anchor.getParent();
-            const link = $isLinkNode(parent) ? parent.getURL() : $isLinkNode(anchor) ? anchor.getURL() : null;
-            setState({ bold: selection.hasFormat("bold"), italic: selection.hasFormat("italic"), block, link });
-          }),
-        ),
-        editor.registerCommand(
-          CAN_UNDO_COMMAND,
-          (payload) => {
-            setCanUndo(payload);
-            return false;
-          },
-          COMMAND_PRIORITY_LOW,
-        ),
-        editor.registerCommand(
-          CAN_REDO_COMMAND,
-          (payload) => {
-            setCanRedo(payload);
-            return false;
-          },
-          COMMAND_PRIORITY_LOW,
-        ),
+  useEffect(() => {
+    /** The toolbar follows the selection: after every change and every move of the caret. */
+    const $follow = () => {
+      const selection = $getSelection();
+      if (!$isRangeSelection(selection)) return;
+      last.current = selection.clone();
+      const anchor = selection.anchor.getNode();
+      const top = anchor.getKey() === "root" ? null : anchor.getTopLevelElement();
+      let block: Block = "paragraph";
+      if ($isListNode(top)) {
+        const list = $getNearestNodeOfType(anchor, ListNode) ?? top;
+        block = list.getListType() === "number" ? "number" : "bullet";
+      } else if ($isHeadingNode(top)) {
+        const tag = top.getTag();
+        block = tag === "h3" || tag === "h4" ? tag : "h2";
+      }
+      const parent = anchor.getParent();
+      const link = $isLinkNode(parent) ? parent.getURL() : $isLinkNode(anchor) ? anchor.getURL() : null;
+      setState({ bold: selection.hasFormat("bold"), italic: selection.hasFormat("italic"), block, link });
+    };
+    return mergeRegister(
+      editor.registerUpdateListener(({ editorState }) => editorState.read($follow)),
+      editor.registerCommand(
+        SELECTION_CHANGE_COMMAND,
+        () => {
+          $follow();
+          return false;
+        },
+        COMMAND_PRIORITY_CRITICAL,
       ),
-    [editor],
-  );
+      editor.registerCommand(
+        CAN_UNDO_COMMAND,
+        (payload) => {
+          setCanUndo(payload);
+          return false;
+        },
+        COMMAND_PRIORITY_LOW,
+      ),
+      editor.registerCommand(
+        CAN_REDO_COMMAND,
+        (payload) => {
+          setCanRedo(payload);
+          return false;
+        },
+        COMMAND_PRIORITY_LOW,
+      ),
+    );
+  }, [editor]);
 
   useEffect(() => {
     if (linkForm) linkInput.current?.focus();
@@ -200,13 +202,7 @@ function Toolbar() {
 
   const setBlock = (block: Block) => {
     if (block === "bullet" || block === "number") {
-      if (state.block === block) editor.dispatchCommand(REMOVE_LIST_COMMAND, undefined);
-      else
-        editor.dispatchCommand(
-          block === "bullet" ? INSERT_UNORDERED_LIST_COMMAND : INSERT_ORDERED_LIST_COMMAND,
-          undefined,
-        );
-      editor.focus();
+      change(() => (state.block === block ? $removeList() : $insertList(block)));
       return;
     }
     change(() => {

@@ -265,7 +265,10 @@ test.describe("the public pages' scripts under the policy", () => {
     await dialog.getByLabel("Province").selectOption("Gandaki");
     await expect(dialog.getByLabel("District").locator("option").nth(1)).toHaveText("Kaski");
     await expect(dialog.getByLabel("District").locator("option")).toHaveCount(2);
+    // Closing goes back in history: wait for it, so it cannot interrupt the next navigation.
     await page.keyboard.press("Escape");
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(/\/$/);
 
     await page.goto("/showrooms");
     await expect(page.locator("html")).toHaveClass(/\bjs\b/);
