@@ -425,13 +425,14 @@ function audienceOfRow(row: SmsBroadcast): Audience {
 }
 
 /**
- * Stores the next chunk of a broadcast's messages in one transaction: the
+ * Stores the next chunk of a broadcast's messages in one transaction (`arms`:
+ * its audience's sources, when the caller has them already): the
  * next phones after its cursor, the valid ones as queued messages (the
  * others counted as skipped), the cursor moved on. The last chunk marks it
  * prepared (total = the messages stored) and writes the final counts' audit
  * row. Returns whether more is left.
  */
-export function storeNextChunk(id: number, chunk = PREPARE_CHUNK): boolean {
+export function storeNextChunk(id: number, chunk = PREPARE_CHUNK, arms?: Arm[]): boolean {
   const more = db.transaction(
     (tx) => {
       const row = tx
@@ -440,7 +441,7 @@ export function storeNextChunk(id: number, chunk = PREPARE_CHUNK): boolean {
         .where(and(eq(B.id, id), isNull(B.prepared_at)))
         .get();
       if (!row) return false;
-      const { phones, done } = nextPhones(tx, armsOf(audienceOfRow(row)), row.cursor, chunk);
+      const { phones, done } = nextPhones(tx, arms ?? armsOf(audienceOfRow(row)), row.cursor, chunk);
       const valid = phones.filter(isValid);
       const stored = queueBroadcastChunk(tx, id, row.text, valid);
       const skipped = phones.length - valid.length;
@@ -498,9 +499,13 @@ export function prepareBroadcast(id: number): Promise<void> {
     try {
       // Chunks sized to hold the event loop about SLICE_MS (fewer rows on a slow disk or a large database).
       let size = 100;
+      // The choice never changes once sent: read (and a typed list parsed) once, not once per chunk.
+      const row = db.select().from(B).where(eq(B.id, id)).get();
+      if (!row || row.prepared_at) return;
+      const arms = armsOf(audienceOfRow(row));
       for (;;) {
         const started = performance.now();
-        if (!storeNextChunk(id, size)) break;
+        if (!storeNextChunk(id, size, arms)) break;
         const took = performance.now() - started;
         if (took > 2 * SLICE_MS) size = Math.max(MIN_CHUNK, size >> 1);
         else if (took < SLICE_MS / 2) size = Math.min(PREPARE_CHUNK, size * 2);
