@@ -154,6 +154,8 @@ async function startApp(port: number, extraEnv: Record<string, string> = {}): Pr
       SMS_PROVIDER: "outbox",
       RECAPTCHA_SITE_KEY: "",
       RECAPTCHA_SECRET: "",
+      // As `npm run serve` and the systemd unit start it (docs/operations.md, "Memory").
+      MALLOC_MMAP_THRESHOLD_: "131072",
       ...extraEnv,
     },
     stdio: ["ignore", "ignore", "inherit", "ipc"], // ipc: the event-loop monitor's figures
@@ -655,6 +657,9 @@ async function main() {
       const appVerify = await verifyThroughput(base, entries);
       log(`GET / for ${DURATION} s with ${CONNECTIONS} connections …`);
       const appGet = await getThroughput(`${base}/`);
+      // What the stack costs before any work: Express, the adapter and Remix's routing, no database.
+      log(`GET /api/v1/enquiry (a route that only answers 405) for ${DURATION} s …`);
+      const appEmpty = await getThroughput(`${base}/api/v1/enquiry`);
       await stop(app);
       const barePort = await freePort();
       const bare = await startBare(barePort);
@@ -674,6 +679,11 @@ async function main() {
           `${counts(appVerify)}; each a right code and its draw`,
         ],
         ["GET / (the landing page)", summary(appGet), counts(appGet)],
+        [
+          "Ceiling: this server, a route doing nothing (405)",
+          summary(appEmpty),
+          `Express + Remix routing alone; the enquiry POST runs at ${(rps(appPost) / rps(appEmpty)).toFixed(2)}× of it`,
+        ],
         ["Floor: bare node:http + one durable SQLite insert", summary(barePost), counts(barePost)],
         ["Floor: bare node:http, a static 15 KB page", summary(bareGet), counts(bareGet)],
       );
