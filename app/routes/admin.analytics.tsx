@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { BarChart } from "~/components/charts/BarChart";
 import { ChartFigure, ChartTable } from "~/components/charts/ChartFigure";
+import { DayInput } from "~/components/DayInput";
 import { FunnelChart } from "~/components/charts/FunnelChart";
 import { LineChart } from "~/components/charts/LineChart";
 import { formatCount, formatPercent, formatRupees, slashDate } from "~/components/charts/scale";
@@ -84,8 +85,7 @@ function RangeForm({
     return (
       <label className={error ? "invalid" : undefined}>
         <span>{label}</span>
-        <input
-          type="date"
+        <DayInput
           name={name}
           defaultValue={typed[name] || (invalid ? "" : figures.range[name])}
           aria-invalid={error ? true : undefined}
