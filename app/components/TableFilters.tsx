@@ -68,13 +68,22 @@ export function FilterDate({
 }) {
   const [params] = useSearchParams();
   const value = params.get(name) ?? "";
+  // Named by its label's text alone: the message in the label is its description.
+  const labelId = `filter-${name}-label`;
   return (
     <label className={errors?.length ? "invalid" : undefined}>
-      <span>{label}</span>
+      <span id={labelId}>{label}</span>
       {type === "date" ? (
-        <DayInput name={name} defaultValue={value} {...invalidProps(name, errors)} />
+        <DayInput name={name} defaultValue={value} aria-labelledby={labelId} {...invalidProps(name, errors)} />
       ) : (
-        <input type={type} name={name} step={step} defaultValue={value} {...invalidProps(name, errors)} />
+        <input
+          type={type}
+          name={name}
+          step={step}
+          defaultValue={value}
+          aria-labelledby={labelId}
+          {...invalidProps(name, errors)}
+        />
       )}
       <FilterError id={`filter-${name}-error`} errors={errors} />
     </label>

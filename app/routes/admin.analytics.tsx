@@ -84,9 +84,10 @@ function RangeForm({
     const error = errors[name]?.[0];
     return (
       <label className={error ? "invalid" : undefined}>
-        <span>{label}</span>
+        <span id={`range-${name}-label`}>{label}</span>
         <DayInput
           name={name}
+          aria-labelledby={`range-${name}-label`}
           defaultValue={typed[name] || (invalid ? "" : figures.range[name])}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `range-${name}-error` : undefined}

@@ -32,9 +32,10 @@ export function PayoutPreview({ preview, branches, keep, typedDate, dateErrors }
           <input key={k} type="hidden" name={k} value={v} />
         ))}
         <label className={dateError ? "invalid" : undefined}>
-          <span>Date</span>
+          <span id="preview-date-label">Date</span>
           <DayInput
             name="preview_date"
+            aria-labelledby="preview-date-label"
             defaultValue={dateError ? typedDate : preview.date}
             required
             aria-invalid={dateError ? true : undefined}
