@@ -4,6 +4,7 @@
  * (the list answers "?from=abc" with the message under From, not an error page).
  */
 import { useSearchParams } from "@remix-run/react";
+import { DayInput } from "./DayInput";
 import type { Errors } from "./Field";
 
 /** The message under a filter: a span, as a label may only hold phrasing content. */
@@ -16,10 +17,6 @@ function FilterError({ id, errors }: { id: string; errors?: Errors }) {
     </span>
   );
 }
-
-/** The typed form of a day: the display format, yyyy/MM/dd (a dash is read too). */
-export const DATE_PLACEHOLDER = "yyyy/mm/dd";
-export const DATE_PATTERN = "\\d{4}[\\/\\-]\\d{1,2}[\\/\\-]\\d{1,2}";
 
 const invalidProps = (name: string, errors?: Errors) =>
   errors?.length ? { "aria-invalid": true, "aria-describedby": `filter-${name}-error` } : {};
@@ -52,7 +49,10 @@ export function FilterSelect({
   );
 }
 
-/** A date filter; `type="datetime-local"` with an hour step for the test-ride list's pickers. */
+/**
+ * A date filter: a day typed as yyyy/MM/dd (`DayInput`), or `type="datetime-local"`
+ * with an hour step for the test-ride list's pickers.
+ */
 export function FilterDate({
   name,
   label,
@@ -68,25 +68,22 @@ export function FilterDate({
 }) {
   const [params] = useSearchParams();
   const value = params.get(name) ?? "";
+  // Named by its label's text alone: the message in the label is its description.
+  const labelId = `filter-${name}-label`;
   return (
     <label className={errors?.length ? "invalid" : undefined}>
-      <span>{label}</span>
+      <span id={labelId}>{label}</span>
       {type === "date" ? (
-        // A day reads as every date on screen does (yyyy/MM/dd), whatever the browser's locale.
+        <DayInput name={name} defaultValue={value} aria-labelledby={labelId} {...invalidProps(name, errors)} />
+      ) : (
         <input
-          type="text"
+          type={type}
           name={name}
-          inputMode="numeric"
-          placeholder={DATE_PLACEHOLDER}
-          pattern={DATE_PATTERN}
-          title={`A date as ${DATE_PLACEHOLDER}`}
-          autoComplete="off"
-          size={11}
-          defaultValue={value.replaceAll("-", "/")}
+          step={step}
+          defaultValue={value}
+          aria-labelledby={labelId}
           {...invalidProps(name, errors)}
         />
-      ) : (
-        <input type={type} name={name} step={step} defaultValue={value} {...invalidProps(name, errors)} />
       )}
       <FilterError id={`filter-${name}-error`} errors={errors} />
     </label>

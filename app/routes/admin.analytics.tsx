@@ -2,6 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { BarChart } from "~/components/charts/BarChart";
 import { ChartFigure, ChartTable } from "~/components/charts/ChartFigure";
+import { DayInput } from "~/components/DayInput";
 import { FunnelChart } from "~/components/charts/FunnelChart";
 import { LineChart } from "~/components/charts/LineChart";
 import { formatCount, formatPercent, formatRupees, slashDate } from "~/components/charts/scale";
@@ -83,10 +84,10 @@ function RangeForm({
     const error = errors[name]?.[0];
     return (
       <label className={error ? "invalid" : undefined}>
-        <span>{label}</span>
-        <input
-          type="date"
+        <span id={`range-${name}-label`}>{label}</span>
+        <DayInput
           name={name}
+          aria-labelledby={`range-${name}-label`}
           defaultValue={typed[name] || (invalid ? "" : figures.range[name])}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? `range-${name}-error` : undefined}

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import type { AuditEntry } from "@db/schema";
 import { DataTable } from "~/components/DataTable";
-import { FieldError } from "~/components/Field";
+import { FilterDate } from "~/components/TableFilters";
 import { auditFacets, describeChanges, listAudit } from "~/models/audit.server";
 import { auditFiltersSchema } from "~/schemas/audit";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
@@ -79,16 +79,8 @@ export default function AuditTrail() {
               <span>User</span>
               <input name="user" defaultValue={params.get("user") ?? ""} />
             </label>
-            <label>
-              <span>From</span>
-              <input type="date" name="from" defaultValue={params.get("from") ?? ""} />
-              <FieldError errors={errors.from} />
-            </label>
-            <label>
-              <span>To</span>
-              <input type="date" name="to" defaultValue={params.get("to") ?? ""} />
-              <FieldError errors={errors.to} />
-            </label>
+            <FilterDate name="from" label="From" errors={errors.from} />
+            <FilterDate name="to" label="To" errors={errors.to} />
           </>
         }
         actions={

@@ -2,8 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { broadcastLinks } from "~/components/broadcast/styles";
 import { DataTable } from "~/components/DataTable";
-import { ReportDateFilter } from "~/components/referrer/ReportDateFilter";
-import { FilterErrors } from "~/components/TableFilters";
+import { FilterDate, FilterErrors } from "~/components/TableFilters";
 import { failureStatus } from "~/models/failure";
 import { referrerReport, type ReferrerRow } from "~/models/referrer.server";
 import { referrerFiltersSchema, showReportDate } from "~/schemas/referrer";
@@ -69,8 +68,8 @@ export default function Referrers() {
         filters={
           <>
             <FilterErrors errors={filterErrors} shown={["from", "to", "search"]} />
-            <ReportDateFilter name="from" label="From" errors={filterErrors?.from} />
-            <ReportDateFilter name="to" label="To" errors={filterErrors?.to} />
+            <FilterDate name="from" label="From" errors={filterErrors?.from} />
+            <FilterDate name="to" label="To" errors={filterErrors?.to} />
           </>
         }
         actions={

@@ -11,7 +11,7 @@ import { allocationCountSchema } from "~/schemas/allocation";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
 import { notFound } from "~/utils/http.server";
-import { displayDateTime } from "~/utils/time";
+import { displayDateTime, displayDay } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -61,7 +61,7 @@ export default function SchemeDetail() {
   const rows: [string, string | number][] = [
     ["Type", typeLabel(scheme.type)],
     ["Branch", scheme.branch ?? "Public"],
-    ["Date", scheme.date],
+    ["Date", displayDay(scheme.date)],
     ["Amount", rupees(scheme.amount)],
     ["Count", scheme.count],
     ["Probability", `${scheme.probability} in 100`],

@@ -2,7 +2,8 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { DataTable } from "~/components/DataTable";
-import { allocationFilters } from "~/components/scheme/filters.server";
+import { FilterDate } from "~/components/TableFilters";
+import { allocationFilters, dayErrors } from "~/components/scheme/filters.server";
 import { rupees, typeLabel } from "~/components/scheme/format";
 import { PayoutPreview } from "~/components/scheme/PayoutPreview";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
@@ -18,7 +19,8 @@ import { readForm } from "~/utils/body.server";
 import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constants";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { isIsoDate, kathmanduDate } from "~/utils/time";
+import { readDay } from "~/schemas/primitives";
+import { displayDay, kathmanduDate } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -36,11 +38,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const branches = poolBranchOptions(user.scope);
 
-  const previewDate = params.get("preview_date") ?? "";
+  const previewDate = params.get("preview_date")?.trim() ?? "";
   const previewBranch = Number(params.get("preview_branch"));
   const entries = Number.parseInt(params.get("entries") ?? "", 10);
   const preview = payoutPreview(user.scope, {
-    date: isIsoDate(previewDate) ? previewDate : kathmanduDate(),
+    date: (previewDate && readDay(previewDate)) || kathmanduDate(),
     branchId: branches.some((b) => b.id === previewBranch) ? previewBranch : null,
     entries: Number.isFinite(entries) && entries >= 0 ? entries : DEFAULT_PREVIEW_ENTRIES,
   });
@@ -49,6 +51,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
     table: listAllocations(user.scope, parseTableParams(params), allocationFilters(params)),
     branches,
     preview,
+    previewDate,
+    // A day that does not read is ignored, and said under its field.
+    errors: dayErrors(params, ["date", "preview_date"]),
   };
 }
 
@@ -84,7 +89,7 @@ function DeleteRow({ row }: { row: AllocationRow }) {
 }
 
 export default function Schemes() {
-  const { table, branches, preview } = useLoaderData<typeof loader>();
+  const { table, branches, preview, previewDate, errors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const pick = (keys: string[]): Record<string, string> =>
     Object.fromEntries(keys.flatMap((k) => (params.get(k) ? [[k, params.get(k)!]] : [])));
@@ -129,10 +134,7 @@ export default function Schemes() {
                   ))}
                 </select>
               </label>
-              <label>
-                <span>Date</span>
-                <input type="date" name="date" defaultValue={params.get("date") ?? ""} />
-              </label>
+              <FilterDate name="date" label="Date" errors={errors.date} />
             </>
           }
           actions={
@@ -143,7 +145,7 @@ export default function Schemes() {
           columns={[
             { key: "type", header: "Type", render: (r) => typeLabel(r.type) },
             { key: "branch", header: "Branch", render: (r) => r.branch?.title ?? "Public" },
-            { key: "date", header: "Date" },
+            { key: "date", header: "Date", render: (r) => displayDay(r.date) },
             { key: "amount", header: "Amount", render: (r) => rupees(r.amount) },
             { key: "count", header: "Count" },
             { key: "probability", header: "Probability", render: (r) => `${r.probability} in 100` },
@@ -153,7 +155,13 @@ export default function Schemes() {
           ]}
         />
       </div>
-      <PayoutPreview preview={preview} branches={branches} keep={pick(LIST_KEYS)} />
+      <PayoutPreview
+        preview={preview}
+        branches={branches}
+        keep={pick(LIST_KEYS)}
+        typedDate={previewDate}
+        dateErrors={errors.preview_date}
+      />
     </>
   );
 }

@@ -4,6 +4,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useHydrated } from "~/components/useHydrated";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 
+import { DayField } from "~/components/DayInput";
 import { Field, SelectField } from "~/components/Field";
 import { schemeFormData } from "~/components/scheme/allocation-form";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
@@ -140,10 +141,9 @@ export default function CreateScheme() {
             options={branches.map((b) => ({ value: b.id, label: b.title }))}
           />
         </div>
-        <Field
+        <DayField
           label="Date"
           name="date"
-          type="date"
           key={fields.date.key}
           defaultValue={str(fields.date.initialValue)}
           errors={fields.date.errors}

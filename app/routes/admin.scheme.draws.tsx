@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
+import { FilterDate } from "~/components/TableFilters";
 import { DrawAudit } from "~/components/scheme/DrawAudit";
-import { drawFilters } from "~/components/scheme/filters.server";
+import { dayErrors, drawFilters } from "~/components/scheme/filters.server";
 import { OUTCOME_LABELS, rupees, THRILL_LABELS, typeLabel } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
@@ -11,7 +12,7 @@ import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constan
 import { listDraws, type DrawListRow } from "~/models/prize-draw.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { displayDateTime } from "~/utils/time";
+import { displayDateTime, displayDay } from "~/utils/time";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
@@ -27,6 +28,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     table: listDraws(parseTableParams(params), drawFilters(params), user.scope),
     branches: poolBranchOptions(user.scope),
+    // A day that does not read is ignored, and said under its field.
+    errors: dayErrors(params, ["from", "to"]),
   };
 }
 
@@ -41,7 +44,7 @@ function EntryCell({ row }: { row: DrawListRow }) {
 }
 
 export default function DrawAuditPage() {
-  const { table, branches } = useLoaderData<typeof loader>();
+  const { table, branches, errors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const keep = new URLSearchParams();
   for (const k of FILTER_KEYS) if (params.get(k)) keep.set(k, params.get(k)!);
@@ -80,14 +83,8 @@ export default function DrawAuditPage() {
           searchLabel="Search name or phone"
           filters={
             <>
-              <label>
-                <span>From</span>
-                <input type="date" name="from" defaultValue={params.get("from") ?? ""} />
-              </label>
-              <label>
-                <span>To</span>
-                <input type="date" name="to" defaultValue={params.get("to") ?? ""} />
-              </label>
+              <FilterDate name="from" label="From" errors={errors.from} />
+              <FilterDate name="to" label="To" errors={errors.to} />
               {select(
                 "pool_type",
                 "Pool type",
@@ -123,7 +120,7 @@ export default function DrawAuditPage() {
             { key: "audit", header: "Pools and rolls", render: (r) => <DrawAudit pools={r.pools} rolls={r.rolls} /> },
             { key: "pool_type", header: "Pool type", render: (r) => typeLabel(r.pool_type) },
             { key: "branch", header: "Branch", render: (r) => r.branch?.title ?? "Public" },
-            { key: "date", header: "Date" },
+            { key: "date", header: "Date", render: (r) => displayDay(r.date) },
           ]}
         />
       </div>

@@ -6,12 +6,13 @@
  */
 import { z } from "zod";
 import { ALLOCATION_TYPES, amountsForType, isAllocationType, typeNeedsBranch } from "~/models/prize-constants";
+import { day, DAY_MESSAGE } from "./primitives";
 
 export const ALLOCATION_MESSAGES = {
   type: "Choose a scheme type.",
   branchRequired: "Choose a branch for this type.",
   branchForbidden: "A public pre-registration scheme has no branch; leave the branch empty.",
-  date: "Enter the date as YYYY-MM-DD.",
+  date: DAY_MESSAGE,
   amountRequired: "Choose an amount.",
   amountNotInList: "Choose an amount from the list for this type.",
   count: "The count must be between 1 and 5.",
@@ -39,14 +40,6 @@ function intField(min: number, max: number, message: string) {
   return z.number({ error: message }).refine((n) => Number.isInteger(n) && n >= min && n <= max, { error: message });
 }
 
-function isCalendarDate(text: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const dt = new Date(Date.UTC(y, mo - 1, d));
-  return dt.getUTCFullYear() === y && dt.getUTCMonth() === mo - 1 && dt.getUTCDate() === d;
-}
-
 export const allocationSchema = z
   .object({
     type: z.preprocess(emptyToUndefined, z.enum(ALLOCATION_TYPES, { error: ALLOCATION_MESSAGES.type })),
@@ -57,10 +50,8 @@ export const allocationSchema = z
         .refine((n) => Number.isInteger(n) && n > 0, { error: ALLOCATION_MESSAGES.branchRequired })
         .optional(),
     ),
-    date: z.preprocess(
-      (v) => (typeof v === "string" ? v.trim() : emptyToUndefined(v)),
-      z.string({ error: ALLOCATION_MESSAGES.date }).refine(isCalendarDate, { error: ALLOCATION_MESSAGES.date }),
-    ),
+    /** A Kathmandu day typed as yyyy/MM/dd (yyyy-MM-dd is read too), stored as yyyy-MM-dd. */
+    date: z.preprocess((v) => (typeof v === "string" ? v.trim() : emptyToUndefined(v)), day(ALLOCATION_MESSAGES.date)),
     amount: z.preprocess(toNumber, z.number({ error: ALLOCATION_MESSAGES.amountRequired })),
     count: z.preprocess(toNumber, intField(1, 5, ALLOCATION_MESSAGES.count).default(1)),
     probability: z.preprocess(toNumber, intField(0, 100, ALLOCATION_MESSAGES.probability).default(0)),

@@ -1,13 +1,17 @@
-/** The audit trail's list filters (page, download). */
+/**
+ * The audit trail's list filters (page, download). From and To are Kathmandu
+ * days typed as yyyy/MM/dd (yyyy-MM-dd and a date-time are read too).
+ */
 import { z } from "zod";
-import { checkDateRange, dateRangeShape, optionalText } from "./primitives";
+import { checkDateRange, DAY_MESSAGE, optionalDate, optionalText } from "./primitives";
 
 export const auditFiltersSchema = z
   .object({
     action: optionalText(60),
     entity_type: optionalText(40),
     user: optionalText(100),
-    ...dateRangeShape,
+    from: optionalDate(DAY_MESSAGE),
+    to: optionalDate(DAY_MESSAGE),
   })
   .superRefine(checkDateRange);
 

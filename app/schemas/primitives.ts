@@ -97,6 +97,41 @@ export const optionalDate = (message = DATE_MESSAGE) =>
     z.string().refine(isDateOrDateTime, { error: message }).optional(),
   );
 
+/** The message of a day that does not read, in the form the day inputs show. */
+export const DAY_MESSAGE = "Enter the date as yyyy/MM/dd.";
+
+/**
+ * A day as typed, "2026/11/21" (or "2026/1/5"), or as old links and API
+ * clients write it, "2026-11-21": "2026-11-21"; null when it is not a real day.
+ */
+export function readDay(value: string): string | null {
+  const m = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(value.trim());
+  if (!m || !isCalendarDate(+m[1], +m[2], +m[3])) return null;
+  return `${m[1]}-${m[2].padStart(2, "0")}-${m[3].padStart(2, "0")}`;
+}
+
+/**
+ * A day (`readDay`) as "yyyy-MM-dd"; `message` when it does not read. The
+ * failure does not end the object's checks (its other rules still report), so
+ * a check of a range compares only days that read (`bothDays`).
+ */
+export const day = (message = DAY_MESSAGE) =>
+  z
+    .string({ error: message })
+    .refine((s) => readDay(s) !== null, { error: message })
+    .transform((s) => readDay(s)!);
+
+/** From and To as "yyyy-MM-dd" when both are given and read, else null. */
+export function bothDays(value: { from?: string; to?: string }): { from: string; to: string } | null {
+  const from = value.from ? readDay(value.from) : null;
+  const to = value.to ? readDay(value.to) : null;
+  return from && to ? { from, to } : null;
+}
+
+/** An optional day: "", whitespace and absent are not given. */
+export const optionalDay = (message = DAY_MESSAGE) =>
+  z.preprocess((v) => text(v)?.trim() || undefined, day(message).optional());
+
 /**
  * A list's from/to filter: both optional, each a date or date-time; "to" may
  * not come before "from". The model turns it into UTC bounds with

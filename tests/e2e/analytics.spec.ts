@@ -76,10 +76,14 @@ test("the figures of a chosen range match the database; the range is chosen in t
   const to = kathmanduDay(-2);
   await login(page, USERS.admin);
   await page.goto("/admin/analytics");
-  await page.getByRole("form", { name: "Date range" }).getByLabel("From").fill(from);
-  await page.getByRole("form", { name: "Date range" }).getByLabel("To").fill(to);
+  const range = page.getByRole("form", { name: "Date range" });
+  await range.getByLabel("From").fill(slash(from));
+  await range.getByLabel("To").fill(slash(to));
   await page.getByRole("button", { name: "Show" }).click();
-  await expect(page).toHaveURL(new RegExp(`from=${from}&to=${to}`));
+  await expect(page).toHaveURL(
+    new RegExp(`from=${encodeURIComponent(slash(from))}&to=${encodeURIComponent(slash(to))}`),
+  );
+  await expect(range.getByLabel("From")).toHaveValue(slash(from));
   await expect(page.getByText(`${slash(from)} to ${slash(to)} (14 days, Kathmandu days)`)).toBeVisible();
 
   const [start, end] = utcBounds(from, to);
@@ -134,9 +138,12 @@ test("the figures of a chosen range match the database; the range is chosen in t
 
 test("a date that does not read shows its message and the campaign so far", async ({ page }) => {
   await login(page, USERS.admin);
-  const res = await page.goto("/admin/analytics?from=2026-13-40&to=2026-11-01");
+  const res = await page.goto("/admin/analytics?from=2026/13/40&to=2026-11-01");
   expect(res?.status()).toBe(422);
-  await expect(page.locator("#range-from-error")).toHaveText("Enter the date as YYYY-MM-DD.");
+  await expect(page.locator("#range-from-error")).toHaveText("Enter the date as yyyy/MM/dd.");
+  await expect(page.getByRole("form", { name: "Date range" }).getByLabel("From")).toHaveValue("2026/13/40");
+  // An old link's yyyy-MM-dd shows as yyyy/MM/dd.
+  await expect(page.getByRole("form", { name: "Date range" }).getByLabel("To")).toHaveValue("2026/11/01");
   await expect(page.getByText("The dates could not be read, so the campaign so far is shown.")).toBeVisible();
   await expect(page.getByText(/^The campaign so far:/)).toBeVisible();
   await expect(page.getByRole("form", { name: "Date range" }).getByLabel("From")).toHaveAttribute(

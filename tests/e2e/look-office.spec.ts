@@ -1,7 +1,7 @@
 /**
  * The back office as staff see it: screenshots at 1366 and 360 px wide, the
- * registration list's toolbar and scrolling table, toasts, and axe over every
- * list and form with JavaScript on and off.
+ * registration list's toolbar and scrolling table, toasts, the day inputs
+ * (yyyy/MM/dd), and axe over every list and form with JavaScript on and off.
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
@@ -185,6 +185,81 @@ test("the registration list's toolbar keeps one line and its table shows that it
   await page.setViewportSize({ width: 360, height: 740 });
   const overflow = await scroller.evaluate((el) => el.scrollWidth > el.clientWidth);
   expect(overflow).toBe(true);
+});
+
+test("every day input reads yyyy/MM/dd: its placeholder, its value after a filter, a bad date's message under it", async ({
+  page,
+}) => {
+  const DAY_MESSAGE = "Enter the date as yyyy/MM/dd.";
+  const DAY = /^\d{4}\/\d{2}\/\d{2}$/;
+  await login(page, USERS.admin);
+  // A text input, not the browser's date input (which shows the browser's locale, mm/dd/yyyy).
+  const dayInputs: [string, string[]][] = [
+    ["/admin/registration", ["from", "to"]],
+    ["/admin/audit", ["from", "to"]],
+    ["/admin/scheme", ["date", "preview_date"]],
+    ["/admin/scheme/create", ["date"]],
+    ["/admin/scheme/draws", ["from", "to"]],
+    ["/admin/analytics", ["from", "to"]],
+    ["/admin/referrer", ["from", "to"]],
+  ];
+  for (const [path, names] of dayInputs) {
+    await page.goto(path);
+    for (const name of names) {
+      const input = page.locator(`form input[name="${name}"]`);
+      await expect(input, `${path} ${name}`).toHaveAttribute("type", "text");
+      await expect(input, `${path} ${name}`).toHaveAttribute("placeholder", "yyyy/mm/dd");
+      await expect(input, `${path} ${name}`).toHaveAttribute("inputmode", "numeric");
+    }
+  }
+  // Days a page fills in itself read yyyy/MM/dd too.
+  await page.goto("/admin/scheme/create");
+  await expect(page.getByLabel("Date", { exact: true })).toHaveValue(DAY);
+  await page.goto("/admin/analytics");
+  await expect(page.getByRole("form", { name: "Date range" }).getByLabel("From")).toHaveValue(DAY);
+  await page.goto("/admin/scheme");
+  await expect(page.locator(".scheme-preview").getByLabel("Date")).toHaveValue(DAY);
+
+  // A filter typed yyyy/MM/dd keeps its value as typed; an old link's yyyy-MM-dd shows as yyyy/MM/dd.
+  await page.goto("/admin/audit");
+  await page.getByLabel("From", { exact: true }).fill("2026/01/05");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/from=2026%2F01%2F05/);
+  await expect(page.getByLabel("From", { exact: true })).toHaveValue("2026/01/05");
+  await expect(page.locator("#filter-from-error")).toHaveCount(0);
+  await page.goto("/admin/scheme/draws?from=2032-01-14");
+  await expect(page.getByLabel("From", { exact: true })).toHaveValue("2032/01/14");
+
+  // A day that does not read: its message under its field.
+  await page.goto("/admin/audit");
+  await page.getByLabel("To", { exact: true }).fill("2026/02/30");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.locator("#filter-to-error")).toHaveText(DAY_MESSAGE);
+  await expect(page.getByLabel("To", { exact: true })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByLabel("To", { exact: true })).toHaveValue("2026/02/30");
+
+  await page.goto("/admin/scheme/draws");
+  await page.getByLabel("From", { exact: true }).fill("2032/13/01");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.locator("#filter-from-error")).toHaveText(DAY_MESSAGE);
+
+  await page.goto("/admin/scheme");
+  await page.getByLabel("Date", { exact: true }).first().fill("2032/02/30");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.locator("#filter-date-error")).toHaveText(DAY_MESSAGE);
+  const preview = page.locator(".scheme-preview");
+  await preview.getByLabel("Date").fill("2032/04/31");
+  await preview.getByRole("button", { name: "Preview" }).click();
+  await expect(preview.locator("#preview-date-error")).toHaveText(DAY_MESSAGE);
+  await expect(preview.getByLabel("Date")).toHaveValue("2032/04/31");
+
+  await page.goto("/admin/scheme/create");
+  await page.getByLabel("Date", { exact: true }).fill("2032/02/30");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(
+    page.locator(".field", { has: page.getByLabel("Date", { exact: true }) }).locator(".field-error"),
+  ).toHaveText(DAY_MESSAGE);
+  await expect(page).toHaveURL(/\/admin\/scheme\/create/);
 });
 
 test("a forbidden screen is said in a toast that can be dismissed and covers no action", async ({ page }) => {

@@ -5,6 +5,9 @@ import { isJs, login, USERS, writeDb } from "./helpers";
 /** Each project gets its own dates and names: both run at once against one server. */
 const tag = (project: string) => (isJs(project) ? { month: "01", name: "Js" } : { month: "02", name: "NoJs" });
 
+/** A stored day ("2032-01-10") as staff type and read it: "2032/01/10". */
+const typed = (date: string) => date.replaceAll("-", "/");
+
 function insertScheme(row: {
   type: string;
   branch_id: number | null;
@@ -66,10 +69,10 @@ test("create a scheme: the amounts follow the type, the branch shows for branch 
     await expect(page.getByRole("button", { name: "Update amounts" })).toHaveCount(0);
   } else {
     // Without JavaScript the server re-renders the amounts for the chosen type, keeping the values.
-    await page.getByLabel("Date").fill(date);
+    await page.getByLabel("Date").fill(typed(date));
     await page.getByRole("button", { name: "Update amounts" }).click();
     await expect(page.getByLabel("Type")).toHaveValue("registration_branch");
-    await expect(page.getByLabel("Date")).toHaveValue(date);
+    await expect(page.getByLabel("Date")).toHaveValue(typed(date));
   }
   await expect(amountOption(page, 100000)).toHaveCount(1);
   await expect(amountOption(page, 1000)).toHaveCount(1);
@@ -77,7 +80,7 @@ test("create a scheme: the amounts follow the type, the branch shows for branch 
   await expect(page.getByLabel("Branch")).toBeVisible();
 
   await page.getByLabel("Branch").selectOption({ label: "Kathmandu Central" });
-  await page.getByLabel("Date").fill(date);
+  await page.getByLabel("Date").fill(typed(date));
   await page.getByLabel("Count (between 1 and 5)").fill("2");
   await page.getByLabel("Amount").selectOption("100000");
   await page.getByLabel("Probability (in 100)").fill("10");
@@ -85,10 +88,12 @@ test("create a scheme: the amounts follow the type, the branch shows for branch 
 
   await expect(page).toHaveURL(/\/admin\/scheme$/);
   await expect(page.locator(".toast")).toContainText("Success!");
-  await page.getByLabel("Date", { exact: true }).first().fill(date);
+  await page.getByLabel("Date", { exact: true }).first().fill(typed(date));
   await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page.getByLabel("Date", { exact: true }).first()).toHaveValue(typed(date));
   const row = page.getByRole("row", { name: /Registration \(branch\)/ });
   await expect(row).toHaveCount(1);
+  await expect(row.locator("td").nth(2)).toHaveText(typed(date));
   await expect(row).toContainText("Kathmandu Central");
   await expect(row).toContainText("Rs. 1,00,000");
   await expect(row).toContainText("10 in 100");
@@ -101,7 +106,7 @@ test("a count of 6 shows the error under the count and keeps the values", async 
   const { month } = tag(info.project.name);
   await login(page, USERS.admin);
   await page.goto("/admin/scheme/create");
-  await page.getByLabel("Date").fill(`2032-${month}-11`);
+  await page.getByLabel("Date").fill(`2032/${month}/11`);
   await page.getByLabel("Amount").selectOption("4000");
   await page.getByLabel("Count (between 1 and 5)").fill("6");
   // Enter saves (without JavaScript too: the default button is Save, not "Update amounts").
@@ -171,11 +176,13 @@ test("the payout preview shows expected winners and cost for a date", async ({ p
   await login(page, USERS.admin);
   await page.goto("/admin/scheme");
   const panel = page.locator(".scheme-preview");
-  await panel.getByLabel("Date").fill(date);
+  await panel.getByLabel("Date").fill(typed(date));
   await panel.getByLabel("Branch").selectOption({ label: "Kathmandu Central" });
   await panel.getByLabel("Entries of each type").fill("10");
   await panel.getByRole("button", { name: "Preview" }).click();
   await expect(page).toHaveURL(/preview_date=/);
+  await expect(panel.getByLabel("Date")).toHaveValue(typed(date));
+  await expect(panel).toContainText(`of each type on ${typed(date)},`);
   // 10 public entries against 2 sure prizes: both paid, 8 get the base table (average Rs 5,500).
   const pub = panel.locator(".preview-type", { hasText: "Pre-registration (public)" });
   await expect(pub.getByRole("row", { name: /Rs\. 50,000/ })).toContainText("2.00");
@@ -224,20 +231,23 @@ test("the draw audit lists draws with filters, expandable trails and a download"
     await expect(page.getByLabel(label, { exact: true })).toBeVisible();
   await expect(page.getByText(/Showing \d+ - \d+ of \d+ entries/)).toBeVisible();
 
-  await page.getByLabel("From", { exact: true }).fill(date);
-  await page.getByLabel("To", { exact: true }).fill(date);
+  await page.getByLabel("From", { exact: true }).fill(typed(date));
+  await page.getByLabel("To", { exact: true }).fill(typed(date));
   await page.getByLabel("Outcome").selectOption("pool");
   await page.getByRole("button", { name: "Filter" }).click();
   const row = page.getByRole("row", { name: new RegExp(person) });
   await expect(row).toHaveCount(1);
   await expect(row).toContainText("Won a pool");
   await expect(row).toContainText("Rs. 50,000");
+  await expect(row.locator('td[data-label="Date"]')).toHaveText(typed(date));
   await row.getByText("1 pool, 1 roll").click();
   await expect(row.getByText("Pools considered")).toBeVisible();
   await expect(row.getByText(/rolled 0\.123456, win/)).toBeVisible();
   await expect(page.getByRole("link", { name: "Download" })).toHaveAttribute(
     "href",
-    new RegExp(`/api/v1/draws/download\\?from=${date}&to=${date}&outcome=pool`),
+    new RegExp(
+      `/api/v1/draws/download\\?from=${encodeURIComponent(typed(date))}&to=${encodeURIComponent(typed(date))}&outcome=pool`,
+    ),
   );
 
   await page.getByLabel("Outcome").selectOption("none");

@@ -109,7 +109,7 @@ describe("POST /api/v1/allocation", () => {
     );
     expect(bad.status).toBe(422);
     const errors = (await bad.json()).errors;
-    expect(errors.date).toEqual(["Enter the date as YYYY-MM-DD."]);
+    expect(errors.date).toEqual(["Enter the date as yyyy/MM/dd."]);
     expect(errors.probability).toEqual(["The probability must be a whole number between 0 and 100."]);
     expect(errors.branch_id).toEqual(["A public pre-registration scheme has no branch; leave the branch empty."]);
 

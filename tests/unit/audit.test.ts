@@ -67,7 +67,7 @@ describe("audit trail screen", () => {
       table: { data: { action: string }[] };
       errors: Record<string, string[]>;
     };
-    expect(bad.errors.from?.[0]).toMatch(/YYYY-MM-DD/);
+    expect(bad.errors.from?.[0]).toBe("Enter the date as yyyy/MM/dd.");
     expect(bad.table.data.map((r) => r.action)).toEqual(["video.delete"]);
     const file = (await call(downloadLoader, "http://localhost/api/v1/audit/download?entity_type=branch", {
       Cookie: cookie,

@@ -1,10 +1,15 @@
 /**
  * The payout preview of the scheme screen: for a date, a branch and a number of
  * entries, the expected winners and cost per amount of every pool type, from
- * the exact expectation the model computes. A GET form, so it works without JavaScript.
+ * the exact expectation the model computes. A GET form, so it works without
+ * JavaScript. A date that does not read shows its message under the field
+ * (and the preview of today).
  */
 import { Form } from "@remix-run/react";
+import { DayInput } from "~/components/DayInput";
+import type { Errors } from "~/components/Field";
 import type { PayoutPreview as Preview } from "~/models/allocation.server";
+import { displayDay } from "~/utils/time";
 import { expected, rupees, typeLabel } from "./format";
 
 type Props = {
@@ -12,9 +17,13 @@ type Props = {
   branches: { id: number; title: string }[];
   /** Query values of the list (kept when the preview is submitted). */
   keep: Record<string, string>;
+  /** The date as typed, and its message when it does not read. */
+  typedDate?: string;
+  dateErrors?: Errors;
 };
 
-export function PayoutPreview({ preview, branches, keep }: Props) {
+export function PayoutPreview({ preview, branches, keep, typedDate, dateErrors }: Props) {
+  const dateError = dateErrors?.[0];
   return (
     <section className="card scheme-preview" aria-labelledby="preview-title">
       <h2 id="preview-title">Payout preview</h2>
@@ -22,9 +31,21 @@ export function PayoutPreview({ preview, branches, keep }: Props) {
         {Object.entries(keep).map(([k, v]) => (
           <input key={k} type="hidden" name={k} value={v} />
         ))}
-        <label>
-          <span>Date</span>
-          <input type="date" name="preview_date" defaultValue={preview.date} required />
+        <label className={dateError ? "invalid" : undefined}>
+          <span id="preview-date-label">Date</span>
+          <DayInput
+            name="preview_date"
+            aria-labelledby="preview-date-label"
+            defaultValue={dateError ? typedDate : preview.date}
+            required
+            aria-invalid={dateError ? true : undefined}
+            aria-describedby={dateError ? "preview-date-error" : undefined}
+          />
+          {dateError ? (
+            <span className="field-error" id="preview-date-error" role="alert">
+              {dateError}
+            </span>
+          ) : null}
         </label>
         <label>
           <span>Branch</span>
@@ -45,7 +66,7 @@ export function PayoutPreview({ preview, branches, keep }: Props) {
       </Form>
       <p className="muted">
         Exact expectation for {preview.entries} further {preview.entries === 1 ? "entry" : "entries"} of each type on{" "}
-        {preview.date}, counting only prizes not yet paid. Entries no pool pays get the base table.
+        {displayDay(preview.date)}, counting only prizes not yet paid. Entries no pool pays get the base table.
       </p>
       {preview.types.map((t) => (
         <div key={t.type} className="preview-type">
