@@ -175,7 +175,7 @@ describe("search and filters", () => {
     expect(parse("from=abc")).toMatchObject({
       ok: false,
       code: "invalid",
-      errors: { from: ["Enter the date as YYYY-MM-DD (or YYYY-MM-DDTHH:mm)."] },
+      errors: { from: ["Enter the date as yyyy/MM/dd (or yyyy/MM/dd HH:mm)."] },
     });
     expect(parse("bike_model=x")).toMatchObject({ errors: { bike_model: ["Choose a bike model from the list."] } });
     expect(parse("status=bogus&prize=-1")).toMatchObject({

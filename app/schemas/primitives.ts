@@ -71,8 +71,8 @@ function isCalendarDate(y: number, m: number, d: number): boolean {
   return dt.getUTCFullYear() === y && dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
 }
 
-/** "2026-11-21" or "2026-11-21T14:00" (a Kathmandu day or wall-clock hour), checked to be a real date. */
-export const DATE_MESSAGE = "Enter the date as YYYY-MM-DD (or YYYY-MM-DDTHH:mm).";
+/** "2026/11/21" or "2026/11/21 14:00" (a Kathmandu day or wall-clock hour; dashes are read too), checked to be a real date. */
+export const DATE_MESSAGE = "Enter the date as yyyy/MM/dd (or yyyy/MM/dd HH:mm).";
 
 export function isDateOrDateTime(value: string): boolean {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]([01]\d|2[0-3]):([0-5]\d))?$/.exec(value);

@@ -4,7 +4,7 @@ import { expect, test } from "@playwright/test";
 import { insertTestRide, login, USERS } from "./helpers";
 import { clearOfKathmanduMidnight } from "../clock";
 
-const DATE_MESSAGE = "Enter the date as YYYY-MM-DD (or YYYY-MM-DDTHH:mm).";
+const DATE_MESSAGE = "Enter the date as yyyy/MM/dd (or yyyy/MM/dd HH:mm).";
 
 /** Today in Kathmandu as YYYY-MM-DD. */
 const kathmanduToday = () =>

@@ -162,14 +162,14 @@ describe("a public pre-registration and its screenshot", () => {
     const res = await call(preList(args(api("/api/v1/preregistration?from=abc&bike_model=x", staffA.token))));
     expect(res.status).toBe(422);
     expect((await res.json()).errors).toEqual({
-      from: ["Enter the date as YYYY-MM-DD (or YYYY-MM-DDTHH:mm)."],
+      from: ["Enter the date as yyyy/MM/dd (or yyyy/MM/dd HH:mm)."],
       bike_model: ["Choose a bike model from the list."],
     });
     const shown = (await preListPage(args(page("/admin/preregistration?from=abc", staffA.cookie)))) as {
       filterErrors: Record<string, string[]>;
       table: { recordsFiltered: number };
     };
-    expect(shown.filterErrors).toEqual({ from: ["Enter the date as YYYY-MM-DD (or YYYY-MM-DDTHH:mm)."] });
+    expect(shown.filterErrors).toEqual({ from: ["Enter the date as yyyy/MM/dd (or yyyy/MM/dd HH:mm)."] });
     expect(shown.table.recordsFiltered).toBeGreaterThanOrEqual(0);
   });
 });
