@@ -8,6 +8,7 @@ import { createRequestHandler } from "@remix-run/node";
 import { createRemixRequest } from "@remix-run/express/dist/server.js";
 import compression from "compression";
 import express from "express";
+import fs from "node:fs";
 import onHeaders from "on-headers";
 
 process.env.NODE_ENV ??= "production";
@@ -25,7 +26,16 @@ app.use(securityHeaders());
 app.set("trust proxy", process.env.TRUST_PROXY ?? false);
 app.use(compression());
 app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
-app.use(express.static(`${buildDir}/client`, { maxAge: "1h" }));
+// The other files of the client build (favicon.ico, ...), by their names listed once: a page or API request
+// never costs a look at the disk.
+const clientFiles = new Set(
+  fs
+    .readdirSync(`${buildDir}/client`, { withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => `/${entry.name}`),
+);
+const clientStatic = express.static(`${buildDir}/client`, { maxAge: "1h" });
+app.use((req, res, next) => (clientFiles.has(req.path) ? clientStatic(req, res, next) : next()));
 
 /** The address the app sees (rate limits, the audit trail): set here, never taken from the client. */
 app.use((req, _res, next) => {
