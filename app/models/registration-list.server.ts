@@ -142,14 +142,26 @@ const selection = {
  * learns another branch's customer's name or slug through a referral.
  */
 function joined(scope: Scope) {
+  const on = joins(scope);
   return db
     .select(selection)
     .from(R)
-    .innerJoin(P, eq(P.id, R.preregistration_id))
-    .leftJoin(bikeModels, eq(bikeModels.id, R.bike_model_id))
-    .leftJoin(branches, eq(branches.id, R.branch_id))
-    .leftJoin(preBranch, eq(preBranch.id, sql`coalesce(${P.branch_id}, ${P.nearest_branch_id})`))
-    .leftJoin(referrer, and(eq(referrer.id, R.registration_id), branchCondition(referrer.branch_id, scope)));
+    .innerJoin(P, on.pre)
+    .leftJoin(bikeModels, on.bikeModel)
+    .leftJoin(branches, on.branch)
+    .leftJoin(preBranch, on.preBranch)
+    .leftJoin(referrer, on.referrer);
+}
+
+/** The join conditions of every read of registrations with their relations (the list, the download). */
+function joins(scope: Scope) {
+  return {
+    pre: eq(P.id, R.preregistration_id),
+    bikeModel: eq(bikeModels.id, R.bike_model_id),
+    branch: eq(branches.id, R.branch_id),
+    preBranch: eq(preBranch.id, sql`coalesce(${P.branch_id}, ${P.nearest_branch_id})`),
+    referrer: and(eq(referrer.id, R.registration_id), branchCondition(referrer.branch_id, scope)),
+  };
 }
 
 type Flat = ReturnType<ReturnType<typeof joined>["all"]>[number];
@@ -272,22 +284,93 @@ export function* exportRegistrations(
   filters: RegistrationFilters,
   { limit = Number.MAX_SAFE_INTEGER } = {},
 ): Generator<RegistrationRow> {
-  const where = activeMatching(scope, filters);
+  const page = (where: SQL | undefined, n: number) => joined(scope).where(where).orderBy(desc(R.id)).limit(n).all();
+  for (const row of newestFirst(activeMatching(scope, filters), page, limit)) yield shape(row);
+}
+
+/** Rows of `page(where, n)` newest first, read EXPORT_PAGE_ROWS at a time from the highest id down (at most `limit`). */
+function* newestFirst<T extends { id: number }>(
+  where: SQL | undefined,
+  page: (where: SQL | undefined, n: number) => T[],
+  limit = Number.MAX_SAFE_INTEGER,
+): Generator<T> {
   const pageSize = Math.min(EXPORT_PAGE_ROWS, limit);
   let left = limit;
   for (let lastId = Number.MAX_SAFE_INTEGER; left > 0;) {
-    const page = joined(scope)
-      .where(and(where, lt(R.id, lastId)))
-      .orderBy(desc(R.id))
-      .limit(Math.min(pageSize, left))
-      .all();
-    if (!page.length) return;
-    for (const row of page) yield shape(row);
-    left -= page.length;
-    lastId = page[page.length - 1].id;
-    if (page.length < pageSize) return;
+    const rows = page(and(where, lt(R.id, lastId)), Math.min(pageSize, left));
+    if (!rows.length) return;
+    yield* rows;
+    left -= rows.length;
+    lastId = rows[rows.length - 1].id;
+    if (rows.length < pageSize) return;
   }
 }
+
+/**
+ * What Registrations.xls reads of a registration, flat: its columns only,
+ * without the nested objects the screens build (a 100,000-row download
+ * allocates a fraction of what the full rows cost).
+ */
+const sheetSelection = {
+  id: R.id,
+  slug: R.slug,
+  bill_no: R.bill_no,
+  name: R.name,
+  address: R.address,
+  phone: R.phone,
+  email: R.email,
+  citizenship_no: R.citizenship_no,
+  pan: R.pan,
+  bike_model_title: bikeModels.title,
+  engine_no: R.engine_no,
+  chasis_no: R.chasis_no,
+  registration_no: R.registration_no,
+  payment_mode: R.payment_mode,
+  branch_title: branches.title,
+  branch_city: branches.city,
+  purchase_date: R.purchase_date,
+  status: R.status,
+  pre_shared: P.shared,
+  pre_is_verified: P.is_verified,
+  pre_prize: P.prize,
+  coupon_amount: R.coupon_amount,
+  coupon_code: R.coupon_code,
+  referred_by: R.referred_by,
+  registration_id: R.registration_id,
+  referrer_slug: referrer.slug,
+  referrer_name: referrer.name,
+  note: R.note,
+  created_at: R.created_at,
+};
+
+function sheetJoined(scope: Scope) {
+  const on = joins(scope);
+  return db
+    .select(sheetSelection)
+    .from(R)
+    .innerJoin(P, on.pre)
+    .leftJoin(bikeModels, on.bikeModel)
+    .leftJoin(branches, on.branch)
+    .leftJoin(referrer, on.referrer);
+}
+
+export type RegistrationSheetRow = ReturnType<ReturnType<typeof sheetJoined>["all"]>[number];
+
+/** The rows of Registrations.xls: the list's filters, newest first, read in pages. */
+export function registrationSheetRows(scope: Scope, filters: RegistrationFilters): Generator<RegistrationSheetRow> {
+  const page = (where: SQL | undefined, n: number) =>
+    sheetJoined(scope).where(where).orderBy(desc(R.id)).limit(n).all();
+  return newestFirst(activeMatching(scope, filters), page);
+}
+
+/** The three thrills and their total, as the list's rows carry them. */
+const sheetPrizes = (r: RegistrationSheetRow) =>
+  prizeBreakdown({
+    shared: r.pre_shared,
+    is_verified: r.pre_is_verified,
+    prize: r.pre_prize,
+    coupon_amount: r.coupon_amount,
+  });
 
 /** How many active rows match the filters (the print sheet's "of N"). */
 export function countMatching(scope: Scope, filters: RegistrationFilters): number {
@@ -296,31 +379,40 @@ export function countMatching(scope: Scope, filters: RegistrationFilters): numbe
 
 /** The columns of Registrations.xls. */
 export const REGISTRATION_COLUMNS = [
-  { header: "Slug", value: (r: RegistrationRow) => r.slug },
-  { header: "Bill No", value: (r: RegistrationRow) => r.bill_no },
-  { header: "Name", value: (r: RegistrationRow) => r.name },
-  { header: "Address", value: (r: RegistrationRow) => r.address },
-  { header: "Phone", value: (r: RegistrationRow) => r.phone },
-  { header: "Email", value: (r: RegistrationRow) => r.email },
-  { header: "Citizenship No", value: (r: RegistrationRow) => r.citizenship_no },
-  { header: "PAN", value: (r: RegistrationRow) => r.pan },
-  { header: "Model", value: (r: RegistrationRow) => r.bike_model.title },
-  { header: "Engine No", value: (r: RegistrationRow) => r.engine_no },
-  { header: "Chassis No", value: (r: RegistrationRow) => r.chasis_no },
-  { header: "Registration No", value: (r: RegistrationRow) => r.registration_no },
-  { header: "Payment Mode", value: (r: RegistrationRow) => label("payment_mode", r.payment_mode) },
-  { header: "Branch", value: (r: RegistrationRow) => r.branch.title },
-  { header: "City", value: (r: RegistrationRow) => r.branch.city },
-  { header: "Date of Purchase", value: (r: RegistrationRow) => displayDay(r.purchase_date) },
-  { header: "Status", value: (r: RegistrationRow) => label("registration_status", r.status) },
-  { header: "First Thrill", value: (r: RegistrationRow) => r.prizes.first },
-  { header: "Second Thrill", value: (r: RegistrationRow) => r.prizes.second },
-  { header: "Third Thrill", value: (r: RegistrationRow) => r.prizes.third },
-  { header: "Total Prize", value: (r: RegistrationRow) => r.prizes.total },
-  { header: "Coupon Code", value: (r: RegistrationRow) => r.coupon_code },
-  { header: "Referred By", value: (r: RegistrationRow) => referrerText(r) },
-  { header: "Note", value: (r: RegistrationRow) => r.note },
-  { header: "Registered", value: (r: RegistrationRow) => displayDateTime(r.created_at) },
+  { header: "Slug", value: (r: RegistrationSheetRow) => r.slug },
+  { header: "Bill No", value: (r: RegistrationSheetRow) => r.bill_no },
+  { header: "Name", value: (r: RegistrationSheetRow) => r.name },
+  { header: "Address", value: (r: RegistrationSheetRow) => r.address },
+  { header: "Phone", value: (r: RegistrationSheetRow) => r.phone },
+  { header: "Email", value: (r: RegistrationSheetRow) => r.email },
+  { header: "Citizenship No", value: (r: RegistrationSheetRow) => r.citizenship_no },
+  { header: "PAN", value: (r: RegistrationSheetRow) => r.pan },
+  { header: "Model", value: (r: RegistrationSheetRow) => r.bike_model_title ?? "" },
+  { header: "Engine No", value: (r: RegistrationSheetRow) => r.engine_no },
+  { header: "Chassis No", value: (r: RegistrationSheetRow) => r.chasis_no },
+  { header: "Registration No", value: (r: RegistrationSheetRow) => r.registration_no },
+  { header: "Payment Mode", value: (r: RegistrationSheetRow) => label("payment_mode", r.payment_mode) },
+  { header: "Branch", value: (r: RegistrationSheetRow) => r.branch_title ?? "" },
+  { header: "City", value: (r: RegistrationSheetRow) => r.branch_city ?? "" },
+  { header: "Date of Purchase", value: (r: RegistrationSheetRow) => displayDay(r.purchase_date) },
+  { header: "Status", value: (r: RegistrationSheetRow) => label("registration_status", r.status) },
+  { header: "First Thrill", value: (r: RegistrationSheetRow) => sheetPrizes(r).first },
+  { header: "Second Thrill", value: (r: RegistrationSheetRow) => sheetPrizes(r).second },
+  { header: "Third Thrill", value: (r: RegistrationSheetRow) => sheetPrizes(r).third },
+  { header: "Total Prize", value: (r: RegistrationSheetRow) => sheetPrizes(r).total },
+  { header: "Coupon Code", value: (r: RegistrationSheetRow) => r.coupon_code },
+  {
+    header: "Referred By",
+    value: (r: RegistrationSheetRow) =>
+      referrerText({
+        referred_by: r.referred_by,
+        referrer: r.referrer_slug ? { name: r.referrer_name ?? "" } : null,
+
+        registration_id: r.registration_id,
+      }),
+  },
+  { header: "Note", value: (r: RegistrationSheetRow) => r.note },
+  { header: "Registered", value: (r: RegistrationSheetRow) => displayDateTime(r.created_at) },
 ];
 
 // ---------------------------------------------------------------- one registration

@@ -1,12 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { exportRegistrations, readRegistrationFilters, REGISTRATION_COLUMNS } from "~/models/registration.server";
+import { readRegistrationFilters, REGISTRATION_COLUMNS, registrationSheetRows } from "~/models/registration.server";
 import { readForm } from "~/utils/api.server";
 import { xlsDownload } from "~/utils/spreadsheet.server";
 import { requireStaff } from "~/utils/staff-request.server";
 
 async function download(request: Request, params: URLSearchParams) {
   const user = await requireStaff(request, "read-registration");
-  const rows = exportRegistrations(user.scope, readRegistrationFilters(params));
+  const rows = registrationSheetRows(user.scope, readRegistrationFilters(params));
   return xlsDownload(request, {
     filename: "Registrations.xls",
     sheet: "Registrations",

@@ -1,6 +1,7 @@
 // The .xls downloads through their route modules: values read back exactly as on screen (never
 // rewritten, never formulas), and a large export leaves the server free to answer other requests.
 import XLSX from "sheetjs-style";
+import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { loader as regDownload } from "~/routes/api.v1.registration.download";
@@ -8,6 +9,8 @@ import { loader as preDownload } from "~/routes/api.v1.preregistration.download"
 import { loader as regList } from "~/routes/api.v1.registration";
 import { issueToken } from "~/utils/api.server";
 import { randomSlug } from "~/utils/crypto.server";
+import { referrerText } from "~/models/labels";
+import { displayDateTime, displayDay } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration, makeUser } from "../fixtures";
 
 const ctx = { clientAddress: "10.9.0.2" };
@@ -32,26 +35,38 @@ async function answer(p: Promise<unknown>): Promise<Response> {
 }
 
 let seq = 0;
-function insertRegistration(values: { slug?: string; name?: string; bill_no?: string; note?: string | null }) {
+/** A registration's columns at a branch, with a purchased pre-registration of its own. */
+function insertRegistrationValues(branchId: number) {
   const n = seq++;
-  const pre = makePreregistration({ branch_id: branch.id, nearest_branch_id: branch.id, status: "purchased" });
+  const pre = makePreregistration({ branch_id: branchId, nearest_branch_id: branchId, status: "purchased" });
+  return {
+    slug: randomSlug(),
+    bill_no: `XB-${n}`,
+    name: `Buyer ${n}`,
+    address: "Patan",
+    citizenship_no: "1234567890",
+    phone: pre.phone,
+    bike_model_id: model.id,
+    engine_no: `XEN-${n}-${pre.id}`,
+    chasis_no: `XCH-${n}-${pre.id}`,
+    registration_no: `XRG-${n}-${pre.id}`,
+    branch_id: branchId,
+    preregistration_id: pre.id,
+    purchase_date: "2026-11-20",
+    coupon_code: `XCP-${n}-${pre.id}`,
+    note: null as string | null,
+  };
+}
+
+function insertRegistration(values: { slug?: string; name?: string; bill_no?: string; note?: string | null }) {
+  const base = insertRegistrationValues(branch.id);
   return db
     .insert(schema.registrations)
     .values({
-      slug: values.slug ?? randomSlug(),
-      bill_no: values.bill_no ?? `XB-${n}`,
-      name: values.name ?? `Buyer ${n}`,
-      address: "Patan",
-      citizenship_no: "1234567890",
-      phone: pre.phone,
-      bike_model_id: model.id,
-      engine_no: `XEN-${n}-${pre.id}`,
-      chasis_no: `XCH-${n}-${pre.id}`,
-      registration_no: `XRG-${n}-${pre.id}`,
-      branch_id: branch.id,
-      preregistration_id: pre.id,
-      purchase_date: "2026-11-20",
-      coupon_code: `XCP-${n}-${pre.id}`,
+      ...base,
+      slug: values.slug ?? base.slug,
+      bill_no: values.bill_no ?? base.bill_no,
+      name: values.name ?? base.name,
       note: values.note ?? null,
     })
     .returning()
@@ -91,6 +106,96 @@ describe("exported values read exactly as on screen", () => {
         expect(cell.f).toBeUndefined();
       }
     }
+  });
+
+  it("every cell of a Registrations.xls row reads as the list shows that row", async () => {
+    const typed = insertRegistration({ name: "Typed Referral" });
+    const referrer = insertRegistration({ name: "Referring Buyer" });
+    const referred = insertRegistration({ name: "Referred Buyer" });
+    const elsewhere = makeBranch({ title: "Far Branch" });
+    const outside = db
+      .insert(schema.registrations)
+      .values({ ...insertRegistrationValues(elsewhere.id), name: "Far Referrer" })
+      .returning()
+      .get();
+    const abroad = insertRegistration({ name: "Referred From Afar" });
+    db.update(schema.registrations)
+      .set({
+        referred_by: "A walk-in friend",
+        payment_mode: "FINANCE_EXCHANGE",
+        coupon_amount: 7000,
+        email: "t@x.test",
+      })
+      .where(eq(schema.registrations.id, typed.id))
+      .run();
+    db.update(schema.registrations)
+      .set({ registration_id: referrer.id })
+      .where(eq(schema.registrations.id, referred.id))
+      .run();
+    db.update(schema.registrations)
+      .set({ registration_id: outside.id })
+      .where(eq(schema.registrations.id, abroad.id))
+      .run();
+    db.update(schema.preregistrations)
+      .set({ prize: 12000, is_verified: true, shared: true })
+      .where(eq(schema.preregistrations.id, typed.preregistration_id))
+      .run();
+
+    // A branch manager's token: the referrer of another branch is named only as such.
+    const manager = await makeUser("branch-manager", branch.id);
+    const scoped = (path: string) => ({
+      ...get(path),
+      request: new Request(`http://localhost${path}`, {
+        headers: { Authorization: `Bearer ${issueToken(manager.id, false).token}` },
+      }),
+    });
+    const list = await (await answer(regList(scoped("/api/v1/registration?length=100")))).json();
+    const res = await answer(regDownload(scoped("/api/v1/registration/download")));
+    const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(
+      XLSX.read(Buffer.from(await res.arrayBuffer()), { type: "buffer" }).Sheets.Registrations,
+      { defval: "" },
+    );
+    const cell = (v: unknown) => (v === null || v === undefined ? "" : v);
+    for (const made of [typed, referrer, referred, abroad]) {
+      const shown = list.data.find((r: { slug: string }) => r.slug === made.slug);
+      const sheet = rows.find((r) => r.Slug === made.slug);
+      expect(shown).toBeDefined();
+      expect(sheet).toEqual({
+        Slug: shown.slug,
+        "Bill No": shown.bill_no,
+        Name: shown.name,
+        Address: shown.address,
+        Phone: shown.phone,
+        Email: cell(shown.email),
+        "Citizenship No": shown.citizenship_no,
+        PAN: cell(shown.pan),
+        Model: shown.bike_model.title,
+        "Engine No": shown.engine_no,
+        "Chassis No": shown.chasis_no,
+        "Registration No": shown.registration_no,
+        "Payment Mode": shown.payment_mode_label,
+        Branch: shown.branch.title,
+        City: shown.branch.city,
+        "Date of Purchase": displayDay(shown.purchase_date),
+        Status: shown.status_label,
+        "First Thrill": shown.prizes.first,
+        "Second Thrill": shown.prizes.second,
+        "Third Thrill": shown.prizes.third,
+        "Total Prize": shown.prizes.total,
+        "Coupon Code": shown.coupon_code,
+        "Referred By": referrerText(shown),
+        Note: cell(shown.note),
+        Registered: displayDateTime(shown.created_at),
+      });
+    }
+    expect(rows.find((r) => r.Slug === typed.slug)).toMatchObject({
+      "Referred By": "A walk-in friend",
+      "Payment Mode": "Finance + Exchange",
+      "Second Thrill": 12000,
+      "Third Thrill": 7000,
+    });
+    expect(rows.find((r) => r.Slug === referred.slug)?.["Referred By"]).toBe("Referring Buyer");
+    expect(rows.find((r) => r.Slug === abroad.slug)?.["Referred By"]).toBe("A customer of another branch");
   });
 
   it("pre-registration names and notes starting with - = + @ read back unchanged", async () => {
