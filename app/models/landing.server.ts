@@ -20,7 +20,7 @@ const { allocations } = schema;
 
 /** The largest prize a public visitor can win today (0 when nothing is on offer). */
 export function topPrize(date: string = kathmanduDate()): number {
-  // Kept per day; a pool paid out later that day shows until the public data next changes (its payouts move no version).
+  // Kept per day and version: a pool's last prize paid moves the public version (migration 0011).
   return cachedPublic(`landing:top-prize:${date}`, () => {
     const pool =
       db

@@ -16,23 +16,9 @@ import { nowIso } from "~/utils/time";
 /** The database or an open transaction on it. */
 export type Executor = BaseSQLiteDatabase<"sync", Database.RunResult, typeof schema>;
 
-export type BaseTableKind = "second" | "third";
-export type BaseTableRow = { amount: number; weight: number };
+import { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES, type BaseTableKind, type BaseTableRow } from "./base-tables";
 
-export const BASE_TABLE_KEYS: Record<BaseTableKind, string> = {
-  second: "second_thrill_base_table",
-  third: "third_thrill_base_table",
-};
-
-export const DEFAULT_BASE_TABLES: Record<BaseTableKind, readonly BaseTableRow[]> = {
-  second: [
-    { amount: 4000, weight: 1 },
-    { amount: 5000, weight: 1 },
-    { amount: 6000, weight: 1 },
-    { amount: 7000, weight: 1 },
-  ],
-  third: [],
-};
+export { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES, type BaseTableKind, type BaseTableRow };
 
 export const BASE_TABLE_MESSAGES = {
   amount: "Each amount must be a whole number of rupees above 0.",

@@ -1,11 +1,13 @@
 // Public reads are kept until what they show changes, whoever changes it: another connection (another
-// server process) included. A prize payout does not throw the cache away; a new pool does.
+// server process) included. A prize payout does not throw the cache away, unless it was a pool's last; a new
+// pool does.
 import Database from "better-sqlite3";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { databasePath, db, schema } from "@db/index";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranches } from "~/models/branch.server";
+import { topPrize } from "~/models/landing.server";
 import { cachedPublic, publicVersion } from "~/models/public-cache.server";
 import { makeAllocation, makeBikeModel, makeBranch } from "../fixtures";
 
@@ -60,6 +62,25 @@ describe("the public read cache", () => {
     expect(publicVersion()).toBe(v);
     makeAllocation({ type: "registration_branch", branch_id: branch.id, date: "2031-01-01", amount: 4000, count: 1 });
     expect(publicVersion()).toBe(v + 1);
+  });
+
+  it("a pool's last prize paid moves it once (the landing's headline), and so does a prize given back", () => {
+    const date = "2031-02-01";
+    const top = makeAllocation({ type: "preregistration_public", date, amount: 50000, count: 2 });
+    makeAllocation({ type: "preregistration_public", date, amount: 10000, count: 5 });
+    expect(topPrize(date)).toBe(50000);
+    const pay = (paid: number) =>
+      db.update(schema.allocations).set({ paid }).where(eq(schema.allocations.id, top.id)).run();
+    const v = publicVersion();
+    pay(1);
+    expect(publicVersion()).toBe(v);
+    expect(topPrize(date)).toBe(50000);
+    pay(2);
+    expect(publicVersion()).toBe(v + 1);
+    expect(topPrize(date)).toBe(10000);
+    pay(1);
+    expect(publicVersion()).toBe(v + 2);
+    expect(topPrize(date)).toBe(50000);
   });
 
   it("hands out values no request can change", () => {
