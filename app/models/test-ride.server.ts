@@ -10,7 +10,7 @@
  * counters.
  */
 import { label } from "~/utils/labels";
-import { and, count, desc, eq, gte, isNull, lt, or, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gte, isNull, lt, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema, type Tx } from "@db/index";
 import type { TestRide } from "@db/schema";
@@ -123,10 +123,10 @@ export function listTestRides(scope: Scope, params: TableParams, filters: TestRi
   });
 }
 
-const byKey = (key: string) =>
-  /^\d+$/.test(key) ? or(eq(testRides.slug, key), eq(testRides.id, Number(key))) : eq(testRides.slug, key);
+/** A booking is addressed by its slug only: a sequential number is not a key (it answers not found). */
+const byKey = (slug: string) => eq(testRides.slug, slug);
 
-/** One booking by slug or id, only inside the scope. */
+/** One booking by its slug, only inside the scope. */
 export function getTestRide(scope: Scope, key: string): TestRideRow | null {
   const row = joined(scope)
     .where(and(byKey(key), ...baseConditions(scope)))

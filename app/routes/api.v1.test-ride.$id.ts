@@ -4,14 +4,17 @@ import { deleteTestRide, getTestRide, TEST_RIDE_NOT_FOUND } from "~/models/test-
 import { apiData, requireApiUser } from "~/utils/api.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
-/** GET /api/v1/test-ride/{id}: one booking of the caller's scope (by id or slug). */
+/**
+ * GET /api/v1/test-ride/{id}: one booking of the caller's scope, by its slug
+ * (never a sequential number: a numeric id is not found).
+ */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
   const ride = getTestRide(user.scope, params.id!);
   return ride ? apiData(ride) : apiFailure(fail.notFound(TEST_RIDE_NOT_FOUND));
 }
 
-/** DELETE /api/v1/test-ride/{id}: soft delete; 404 out of the caller's scope. */
+/** DELETE /api/v1/test-ride/{id} (the slug): soft delete; 404 out of the caller's scope. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireApiUser(request);
   if (request.method !== "DELETE") return methodNotAllowed();

@@ -1,4 +1,4 @@
-// A branch user cannot read or change another branch's record through a guessed slug, in the page or the API.
+// A branch user cannot read or change another branch's record through a guessed slug, in the page or the API; a sequential number addresses nothing.
 import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { db, schema } from "@db/index";
@@ -87,15 +87,41 @@ describe("branch scope", () => {
       detailLoader({ request: page(`/admin/test-ride/${theirs.slug}`), context: ctx, params: { slug: theirs.slug } }),
     );
     expect(res.status).toBe(404);
-    // by numeric id as well
-    const byId = await call(
-      detailLoader({
-        request: page(`/admin/test-ride/${theirs.id}`),
+  });
+
+  it("a booking's sequential number is not an address: its own branch's record by numeric id is 404 in page and API", async () => {
+    const id = String(mine.id);
+    const pageRes = await call(
+      detailLoader({ request: page(`/admin/test-ride/${id}`), context: ctx, params: { slug: id } }),
+    );
+    expect(pageRes.status).toBe(404);
+    const apiRes = await call(
+      apiDetailLoader({ request: api(`/api/v1/test-ride/${id}`), context: ctx, params: { id } }),
+    );
+    expect(apiRes.status).toBe(404);
+    expect(await apiRes.json()).toEqual({ message: "Test ride not found." });
+    const adminRes = await call(
+      apiDetailLoader({ request: api(`/api/v1/test-ride/${id}`, {}, adminToken), context: ctx, params: { id } }),
+    );
+    expect(adminRes.status).toBe(404);
+    const del = await call(
+      apiDeleteAction({ request: api(`/api/v1/test-ride/${id}`, { method: "DELETE" }), context: ctx, params: { id } }),
+    );
+    expect(del.status).toBe(404);
+    const pageDel = await call(
+      detailAction({
+        request: page(`/admin/test-ride/${id}`, { method: "POST", body: new URLSearchParams({ intent: "delete" }) }),
         context: ctx,
-        params: { slug: String(theirs.id) },
+        params: { slug: id },
       }),
     );
-    expect(byId.status).toBe(404);
+    expect(pageDel.status).toBe(404);
+    expect(db.select().from(schema.testRides).where(eq(schema.testRides.id, mine.id)).get()?.deleted_at).toBeNull();
+    // The same record by its slug is there.
+    const bySlug = await call(
+      apiDetailLoader({ request: api(`/api/v1/test-ride/${mine.slug}`), context: ctx, params: { id: mine.slug } }),
+    );
+    expect((await bySlug.json()).data.slug).toBe(mine.slug);
   });
 
   it("the page cannot delete another branch's record", async () => {
@@ -141,9 +167,9 @@ describe("branch scope", () => {
     ).toBe(404);
     const del = await call(
       apiDeleteAction({
-        request: api(`/api/v1/test-ride/${theirs.id}`, { method: "DELETE" }),
+        request: api(`/api/v1/test-ride/${theirs.slug}`, { method: "DELETE" }),
         context: ctx,
-        params: { id: String(theirs.id) },
+        params: { id: theirs.slug },
       }),
     );
     expect(del.status).toBe(404);
