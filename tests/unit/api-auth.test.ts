@@ -1,4 +1,4 @@
-// API conventions: bearer tokens, 401/403/422, {data, message}, token revocation and expiry.
+// API conventions: bearer tokens, 401/403/422/429, {data, message}, login lockout, token revocation and expiry.
 import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { db, schema } from "@db/index";
@@ -7,7 +7,9 @@ import { action as meAction } from "~/routes/api.v1.auth.me";
 import { action as logoutAction } from "~/routes/api.v1.auth.logout";
 import { loader as rolesLoader } from "~/routes/api.v1.role";
 import { loader as settingsLoader } from "~/routes/api.v1.settings";
+import { ADDRESS_HEADER } from "~/utils/auth.server";
 import { sha256 } from "~/utils/crypto.server";
+import { LIMITS } from "~/utils/rate-limit.server";
 import { makeBranch, makeUser } from "../fixtures";
 
 const ctx = { clientAddress: "10.3.0.1" };
@@ -79,6 +81,47 @@ describe("POST /api/v1/auth/login", () => {
     expect(body.errors.email).toEqual(["Email must be a valid email address."]);
     expect(body.errors.password).toEqual(["Password is required."]);
     expect(typeof body.message).toBe("string");
+  });
+
+  it("locks the account after repeated wrong passwords: 429 with a numeric Retry-After and {message}, even for the right password", async () => {
+    const user = await makeUser("branch-staff", makeBranch().id);
+    const from = (address: string, password: string) =>
+      call(
+        loginAction({
+          request: new Request("http://localhost/api/v1/auth/login", {
+            method: "POST",
+            headers: { "Content-Type": "application/json", [ADDRESS_HEADER]: address },
+            body: JSON.stringify({ email: user.email, password }),
+          }),
+          context: ctx,
+          params: {},
+        }),
+      );
+    const allowed = LIMITS["login-account"].points;
+    for (let i = 0; i < allowed; i++) expect((await from("10.3.9.1", `wrong-${i}`)).status).toBe(401);
+    const tokensBefore = db.select().from(schema.apiTokens).where(eq(schema.apiTokens.user_id, user.id)).all().length;
+    // The next try is refused, and so is the right password, from this address or another one.
+    for (const [address, password] of [
+      ["10.3.9.1", "wrong-again"],
+      ["10.3.9.1", user.password],
+      ["10.3.9.2", user.password],
+    ]) {
+      const res = await from(address, password);
+      expect(res.status).toBe(429);
+      const retryAfter = res.headers.get("Retry-After");
+      expect(retryAfter).toMatch(/^\d+$/);
+      expect(Number(retryAfter)).toBeGreaterThan(0);
+      expect(Number(retryAfter)).toBeLessThanOrEqual(LIMITS["login-account"].duration);
+      expect(res.headers.get("Content-Type")).toMatch(/^application\/json/);
+      const body = await res.json();
+      expect(body).toMatchObject({
+        message: expect.stringMatching(/^Too many attempts\. Please try again in \d+ minute\(s\)\.$/),
+      });
+      expect(body.access_token).toBeUndefined();
+    }
+    expect(db.select().from(schema.apiTokens).where(eq(schema.apiTokens.user_id, user.id)).all()).toHaveLength(
+      tokensBefore,
+    );
   });
 
   it("remember_me gives a longer-lived token", async () => {
