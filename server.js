@@ -53,9 +53,18 @@ app.use((req, res, next) => {
   next();
 });
 
-/** Legacy ?_data= requests are not used with single fetch: refused, so no route is reached by them. */
+/** A state-changing request from another site (one rule, app/utils/same-origin.server.ts). */
+const isCrossSite = (req) =>
+  isCrossSiteRequest(req.method, { get: (name) => req.get(name) ?? null }, req.get("host") ?? null);
+
+/**
+ * Legacy ?_data= requests are not used with single fetch: refused, so no route is reached by them. A cross-site
+ * one is left to the cross-site refusal below: it answers 403 like every other cross-site post, whatever the query.
+ */
 app.use((req, res, next) => {
-  if (req.query._data !== undefined) return res.status(400).json({ message: "Unsupported request." });
+  if (req.query._data !== undefined && !isCrossSite(req)) {
+    return res.status(400).json({ message: "Unsupported request." });
+  }
   next();
 });
 
@@ -76,14 +85,16 @@ app.use((req, res, next) => {
   req.resume();
 });
 
-/** A state-changing request from another site: refused before any route runs (one rule, app/utils/same-origin.server.ts). */
+/** A state-changing request from another site: refused before any route runs, whatever its query. */
 app.use((req, res, next) => {
-  const headers = { get: (name) => req.get(name) ?? null };
-  if (!isCrossSiteRequest(req.method, headers, req.get("host") ?? null)) return next();
+  if (!isCrossSite(req)) return next();
   if (req.path.startsWith("/api/")) return res.status(403).json({ message: "Cross-site requests are not accepted." });
   // The 403 page in the site's chrome (public or back office, by the refused address), rendered by the app.
+  // Nothing of the refused address's query (?_data=, ?index) goes on.
+  const query = { reason: "cross-site", from: req.path };
   req.method = "GET";
-  req.url = req.originalUrl = `/forbidden?${new URLSearchParams({ reason: "cross-site", from: req.path })}`;
+  req.url = req.originalUrl = `/forbidden?${new URLSearchParams(query)}`;
+  req.query = query;
   req.headers["content-length"] = "0";
   delete req.headers["content-type"];
   req.resume();

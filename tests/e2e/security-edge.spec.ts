@@ -52,7 +52,7 @@ test("redirect targets stay on this site, and odd ones answer a clean redirect",
   expect(new URL(ctx.headers().location, baseURL).host).toBe(site);
 });
 
-test("a cross-site form post is refused with the 403 page, with or without ?_data=, and nothing is saved", async ({
+test("a cross-site form post is refused with the 403 page, with or without ?_data= or .data, and nothing is saved", async ({
   playwright,
   baseURL,
 }) => {
@@ -63,18 +63,29 @@ test("a cross-site form post is refused with the 403 page, with or without ?_dat
   for (const path of [
     "/admin/scheme/create",
     "/admin/scheme/create?_data=routes%2Fadmin.scheme.create",
+    "/admin/scheme/create?index&_data=routes%2Fadmin.scheme.create",
     "/admin/scheme/create.data",
+    "/admin/scheme/create.data?_data=routes%2Fadmin.scheme.create",
   ]) {
-    const res = await admin.post(path, { form, headers: { Origin: "https://evil.example" } });
-    if (path.includes("_data")) {
-      expect(res.status(), path).toBe(400); // legacy data requests are turned away before any route
-    } else {
-      expect(res.status(), path).toBe(403);
-      if (!path.endsWith(".data")) expect(await res.text()).toContain("sent from another site");
+    for (const headers of [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }]) {
+      const res = await admin.post(path, { form, headers });
+      expect(res.status(), `${path} ${JSON.stringify(headers)}`).toBe(403);
+      if (!path.includes(".data")) expect(await res.text()).toContain("sent from another site");
     }
   }
-  const fetchSite = await admin.post("/admin/scheme/create", { form, headers: { "Sec-Fetch-Site": "cross-site" } });
-  expect(fetchSite.status()).toBe(403);
+  // The API's refusal is JSON, whatever the query.
+  for (const path of ["/api/v1/allocation", "/api/v1/allocation?_data=routes%2Fapi.v1.allocation"]) {
+    const res = await admin.post(path, { data: form, headers: { Origin: "https://evil.example" } });
+    expect(res.status(), path).toBe(403);
+    expect(await res.json(), path).toEqual({ message: "Cross-site requests are not accepted." });
+  }
+  expect(count()).toBe(before);
+  // From this site a legacy data request is still turned away before any route (400), and saves nothing.
+  const legacy = await admin.post("/admin/scheme/create?_data=routes%2Fadmin.scheme.create", {
+    form,
+    headers: { Origin: baseURL! },
+  });
+  expect(legacy.status()).toBe(400);
   expect(count()).toBe(before);
   // The same post from this site is saved.
   const ok = await admin.post("/admin/scheme/create", { form, headers: { Origin: baseURL! } });
