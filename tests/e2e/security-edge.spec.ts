@@ -60,6 +60,7 @@ test("a cross-site form post is refused with the 403 page, with or without ?_dat
   const count = () => readDb((db) => (db.prepare("select count(*) n from allocations").get() as { n: number }).n);
   const before = count();
   const form = { type: "preregistration_public", date: "2030-01-01", amount: "4000", count: "1", probability: "0" };
+  const refused: Record<string, string>[] = [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }];
   for (const path of [
     "/admin/scheme/create",
     "/admin/scheme/create?_data=routes%2Fadmin.scheme.create",
@@ -67,7 +68,7 @@ test("a cross-site form post is refused with the 403 page, with or without ?_dat
     "/admin/scheme/create.data",
     "/admin/scheme/create.data?_data=routes%2Fadmin.scheme.create",
   ]) {
-    for (const headers of [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }]) {
+    for (const headers of refused) {
       const res = await admin.post(path, { form, headers });
       expect(res.status(), `${path} ${JSON.stringify(headers)}`).toBe(403);
       if (!path.includes(".data")) expect(await res.text()).toContain("sent from another site");
