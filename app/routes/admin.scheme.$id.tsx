@@ -10,7 +10,7 @@ import { failureStatus } from "~/models/failure";
 import { allocationCountSchema } from "~/schemas/allocation";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
-import { notFound } from "~/utils/http.server";
+import { notFound, pageFailure } from "~/utils/http.server";
 import { displayDateTime, displayDay } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
@@ -30,7 +30,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { scheme: { ...scheme, remaining: scheme.count - scheme.paid, branch: branch?.title ?? null } };
 }
 
-/** intent=count changes the count (never below what was paid); intent=delete deletes a pool that paid nothing. */
+/**
+ * intent=count changes the count (never below what was paid); intent=delete deletes a pool that paid nothing.
+ * A pool out of the user's reach (another branch's, or gone) is a 404, as for the loader.
+ */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const id = Number(params.id);
@@ -41,11 +44,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
       const parsed = parseValue({ kind: "form", form }, allocationCountSchema);
       const result = parsed.ok ? updateAllocationCount(user, id, parsed.value) : parsed;
       if (result.ok) return redirectWithToast(here, success("Count saved."));
+      if (result.code === "not_found") throw pageFailure(result);
       if (result.code !== "invalid") return redirectWithToast(here, oops(result.message));
       return data({ count: String(form.get("count") ?? ""), errors: result.errors }, { status: failureStatus(result) });
     }
     case "delete": {
       const result = deleteAllocation(user, id);
+      if (!result.ok && result.code === "not_found") throw pageFailure(result);
       return result.ok
         ? redirectWithToast("/admin/scheme", success("Scheme deleted."))
         : redirectWithToast(here, oops(result.message));

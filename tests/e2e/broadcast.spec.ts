@@ -1,7 +1,7 @@
 // SMS broadcast, with JavaScript on and off: a typed list with a bad number is refused naming its position; a
 // correct one shows the preview (recipients, characters and SMS parts of an English and a Nepali text), is sent,
 // and its page shows the counts reach sent while the server's worker sends; the outbox holds one message per
-// distinct number. The customer picker finds a customer by name.
+// distinct number. The customer picker finds a customer by name, and keeps earlier choices across searches.
 import { expect, test, type Page } from "@playwright/test";
 import { isJs, login, readDb, USERS } from "./helpers";
 
@@ -124,6 +124,49 @@ test("the customer category: a customer found by name is chosen and previewed", 
   await expect(field(page, "Category")).toHaveText("Customer");
   await expect(field(page, "Reaches")).toContainText("Ram Bahadur Thapa");
   await expect(field(page, "Recipients")).toHaveText("1 distinct number");
+});
+
+test("the customer picker keeps earlier choices across searches: one found by name, one by phone, both sent to", async ({
+  page,
+}, info) => {
+  const sita = readDb((db) =>
+    db
+      .prepare("select name, phone from registrations where name = 'Sita Kumari Shrestha' and deleted_at is null")
+      .get(),
+  ) as { name: string; phone: string };
+  await login(page, USERS.admin);
+  await page.goto("/admin/sms");
+  await page.getByLabel("Category", { exact: true }).selectOption("REGISTRANTS");
+  const search = page.getByLabel("Find a customer by name or phone");
+  const ram = page.getByRole("checkbox", { name: /Ram Bahadur Thapa/ });
+  const second = page.getByRole("checkbox", { name: new RegExp(sita.name) });
+  await search.fill("Ram Bahadur");
+  if (isJs(info.project.name)) {
+    await page.getByRole("button", { name: /^Add Ram Bahadur Thapa/ }).click();
+    await search.fill(sita.phone);
+    await page.getByRole("button", { name: new RegExp(`^Add ${sita.name}`) }).click();
+  } else {
+    await page.getByRole("button", { name: "Search customers" }).click();
+    await ram.check();
+    // The second search posts the form back: the customer ticked from the first stays chosen.
+    await search.fill(sita.phone);
+    await page.getByRole("button", { name: "Search customers" }).click();
+    await expect(page.getByRole("list", { name: "Chosen customers" }).getByRole("checkbox")).toHaveCount(1);
+    await expect(ram).toBeChecked();
+    await page
+      .getByRole("list", { name: "Customers found" })
+      .getByRole("checkbox", { name: new RegExp(sita.name) })
+      .check();
+  }
+  await expect(ram).toBeChecked();
+  await expect(second).toBeChecked();
+  await page.getByLabel("Message", { exact: true }).fill("Thank you both for riding with us!");
+  await page.getByRole("button", { name: "Send", exact: true }).click();
+  await expect(page.getByRole("heading", { name: "Check before sending" })).toBeVisible();
+  await expect(field(page, "Category")).toHaveText("Customer");
+  await expect(field(page, "Reaches")).toContainText("Ram Bahadur Thapa");
+  await expect(field(page, "Reaches")).toContainText(sita.name);
+  await expect(field(page, "Recipients")).toHaveText("2 distinct numbers");
 });
 
 test("a category without its choice gets the field's message; a branch user cannot open SMS", async ({ page }) => {

@@ -1,6 +1,7 @@
 // Referrers, with JavaScript on and off: a test ride booked through a customer's share link shows that customer as
 // referrer in the test-ride list and counts in the referrer report, whose figures are the database's; a date that
-// does not read shows its message under its filter; the test-ride list keeps the spec's pickers, columns and file.
+// does not read shows its message under its filter; the test-ride list keeps the spec's pickers, columns and file;
+// the registration detail shows the customer's share link.
 import { expect, test } from "@playwright/test";
 import { isJs, login, readDb, USERS } from "./helpers";
 import { freshPhone } from "./public-helpers";
@@ -73,6 +74,23 @@ test("a booking through a share link names the referrer in the test-ride list an
   await expect(report.locator('td[data-label="Test Rides"]')).toHaveText(String(counts.rides));
   await expect(report.locator('td[data-label="Pre-Registrations"]')).toHaveText(String(counts.pres));
   expect(counts.rides).toBeGreaterThanOrEqual(4); // three seeded, and this one
+});
+
+test("the registration detail shows the customer's own share link, /r/{share_code}", async ({ page }) => {
+  const ram = sharer();
+  expect(ram.code).toBeTruthy();
+  await login(page, USERS.admin);
+  await page.goto(`/admin/registration/${ram.slug}`);
+  const row = page
+    .getByRole("region", { name: "Registration", exact: true })
+    .locator("dl > div")
+    .filter({ hasText: "Share link" });
+  const link = row.getByRole("link");
+  await expect(link).toHaveText(new RegExp(`/r/${ram.code}$`));
+  await expect(link).toHaveAttribute("href", new RegExp(`/r/${ram.code}$`));
+  // A code the server knows: the landing page with the referral noted (an unknown one goes to / alone).
+  const res = await page.request.get(`/r/${ram.code}`, { maxRedirects: 0 });
+  expect(res.headers()["location"]).toBe("/?utm_source=referral");
 });
 
 test("the report's dates read yyyy/MM/dd; a date that does not read shows its message under From", async ({ page }) => {

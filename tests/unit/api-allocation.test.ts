@@ -1,15 +1,21 @@
-// The allocation (scheme) API: GET list (DataTables), POST create, GET/DELETE one, PATCH count, and the draw audit API.
+// The allocation (scheme) API: GET list (DataTables), POST create, GET/DELETE one, PATCH count, and the draw audit API;
+// a branch user holding manage-allocation reaches its own branch's pools only, through the API and the pages.
 import { beforeAll, describe, expect, it } from "vitest";
 import { eq } from "drizzle-orm";
 import { db, schema } from "@db/index";
 import { drawSecondThrill } from "~/models/prize-draw.server";
+import { createRole } from "~/models/role.server";
+import { SYSTEM_ACTOR } from "~/models/scope.server";
+import { createUser } from "~/models/user.server";
+import { loader as pageLoader, action as pageAction } from "~/routes/admin.scheme.$id";
 import { loader as listLoader, action as createAction } from "~/routes/api.v1.allocation";
 import { loader as oneLoader, action as oneAction } from "~/routes/api.v1.allocation.$id";
 import { loader as drawsLoader } from "~/routes/api.v1.draws";
 import { loader as downloadLoader } from "~/routes/api.v1.draws.download";
 import { issueToken } from "~/utils/api.server";
+import { sessionStorage } from "~/utils/session.server";
 import { kathmanduDate } from "~/utils/time";
-import { makeBranch, makePreregistration, makeUser } from "../fixtures";
+import { makeAllocation, makeBranch, makePreregistration, makeUser } from "../fixtures";
 import { clearOfKathmanduMidnight } from "../clock";
 
 const context = { clientAddress: "127.0.0.1" };
@@ -245,5 +251,75 @@ describe("the draw audit API", () => {
       downloadLoader({ request: req("GET", "/api/v1/draws/download", staffToken), context, params: {} }),
     );
     expect(denied.status).toBe(403);
+  });
+});
+
+describe("a branch user holding manage-allocation, and another branch's pool", () => {
+  // A role giving manage-allocation to a branch user: its own branch's pools are in reach, another branch's (and
+  // the public ones) are not, through the API and through the pages alike: 404, and the pool stays as it was.
+  let ownId: number;
+  let otherId: number;
+  let branchToken: string;
+  let branchCookie: string;
+  const row = (id: number) => db.select().from(schema.allocations).where(eq(schema.allocations.id, id)).get();
+
+  beforeAll(async () => {
+    const role = createRole(SYSTEM_ACTOR, { title: "Branch Schemes", permissions: ["manage-allocation"] });
+    if (!role.ok) throw new Error(role.message);
+    const user = await createUser({
+      first_name: "Branch",
+      last_name: "Schemes",
+      email: "branch-schemes@example.test",
+      role_id: role.role.id,
+      branch_id: branchId,
+      password: "Secret-pass-9",
+    });
+    branchToken = issueToken(user.id, false).token;
+    const session = await sessionStorage.getSession();
+    session.set("userId", user.id);
+    branchCookie = (await sessionStorage.commitSession(session)).split(";")[0];
+    const other = makeBranch().id;
+    const pool = { type: "registration_branch", date: DATE, amount: 5000, count: 2, probability: 10 };
+    ownId = makeAllocation({ ...pool, branch_id: branchId }).id;
+    otherId = makeAllocation({ ...pool, branch_id: other }).id;
+  });
+
+  const page = async (fn: typeof pageLoader | typeof pageAction, id: number, body?: Record<string, string>) => {
+    const request = new Request(`http://localhost/admin/scheme/${id}`, {
+      method: body ? "POST" : "GET",
+      headers: { Cookie: branchCookie, Origin: "http://localhost" },
+      body: body ? new URLSearchParams(body) : undefined,
+    });
+    const out = await call(fn({ request, context, params: { id: String(id) } }));
+    return out instanceof Response ? out.status : 200;
+  };
+
+  it("the API: GET, PATCH and DELETE of another branch's pool answer 404 and change nothing", async () => {
+    const before = row(otherId);
+    expect((await one("GET", ownId, branchToken)).status).toBe(200);
+    expect((await one("GET", otherId, branchToken)).status).toBe(404);
+    expect((await one("PATCH", otherId, branchToken, { count: 5 })).status).toBe(404);
+    expect((await one("DELETE", otherId, branchToken)).status).toBe(404);
+    expect(row(otherId)).toEqual(before);
+    // The list holds its own branch's pools only.
+    const listed = await (await list(`?date=${DATE}&length=100`, branchToken)).json();
+    expect(listed.data.map((p: { id: number }) => p.id)).toContain(ownId);
+    expect(listed.data.every((p: { branch_id: number | null }) => p.branch_id === branchId)).toBe(true);
+  });
+
+  it("the page /admin/scheme/{id}: its loader and both actions answer 404 and change nothing", async () => {
+    const before = row(otherId);
+    expect(await page(pageLoader, ownId)).toBe(200);
+    expect(await page(pageLoader, otherId)).toBe(404);
+    expect(await page(pageAction, otherId, { intent: "count", count: "5" })).toBe(404);
+    expect(await page(pageAction, otherId, { intent: "delete" })).toBe(404);
+    expect(row(otherId)).toEqual(before);
+    expect(
+      db
+        .select()
+        .from(schema.auditLog)
+        .all()
+        .filter((a) => a.entity_id === String(otherId) && a.user_email === "branch-schemes@example.test"),
+    ).toEqual([]);
   });
 });

@@ -2,8 +2,6 @@
 // accepted at once (its messages stored afterwards in chunks, the event loop free between), every number sent
 // once, numbers the gateway refused sent again by "send the failed ones again". The workers run at a high rate
 // here; the times are printed, not asserted (the benchmark measures them against the goals).
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -12,37 +10,20 @@ import { getBroadcast, prepareBroadcast, retryFailedMessages, sendBroadcast } fr
 import type { ScopedActor } from "~/models/scope.server";
 import { httpGatewayProvider, startSmsWorker } from "~/models/sms.server";
 import { broadcastSchema } from "~/schemas/broadcast";
+import { startFakeGateway, type FakeGateway } from "../fake-sms-gateway";
 
 const N = 100_000;
 const BASE = 9_700_000_000;
 const actor: ScopedActor = { id: null, email: "ho@example.test", address: null, scope: { branchId: null } };
 
 /** The fake gateway: counts each number it took; refuses numbers ending in 13 while `refusing`. */
-const taken = new Map<string, number>();
-let refused = 0;
 let refusing = true;
-let gateway: http.Server;
+let gateway: FakeGateway;
 let url = "";
 
 beforeAll(async () => {
-  gateway = http.createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (c) => (body += c));
-    req.on("end", () => {
-      const to = new URLSearchParams(body).get("to") ?? "";
-      if (refusing && to.endsWith("13")) {
-        refused++;
-        res.writeHead(403, { "content-type": "application/json" });
-        return res.end(JSON.stringify({ response_code: 1007, response: "Invalid Receiver" }));
-      }
-      taken.set(to, (taken.get(to) ?? 0) + 1);
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ count: 1, response_code: 200, response: "1 mesages has been queued for delivery" }));
-    });
-  });
-  await new Promise<void>((resolve) => gateway.listen(0, "127.0.0.1", resolve));
-  url = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/v2/sms/`;
+  gateway = await startFakeGateway({ refuse: (to) => refusing && to.endsWith("13") });
+  url = gateway.url;
   process.env.SMS_PROVIDER = "http";
   process.env.SMS_GATEWAY_URL = url;
   process.env.SMS_GATEWAY_TOKEN = "scale-token";
@@ -67,8 +48,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  gateway.closeAllConnections();
-  await new Promise<void>((resolve) => gateway.close(() => resolve()));
+  await gateway.close();
   delete process.env.SMS_PROVIDER;
 });
 
@@ -114,9 +94,9 @@ describe("a broadcast to 100,000 numbers", () => {
     const sending = performance.now() - t1;
     const refusedNumbers = N / 100;
     expect(first).toMatchObject({ total: N, sent: N - refusedNumbers, failed: refusedNumbers, status: "done" });
-    expect(refused).toBe(refusedNumbers);
-    expect(taken.size).toBe(N - refusedNumbers);
-    expect([...taken.values()].every((n) => n === 1)).toBe(true);
+    expect(gateway.refused()).toBe(refusedNumbers);
+    expect(gateway.taken.size).toBe(N - refusedNumbers);
+    expect([...gateway.taken.values()].every((n) => n === 1)).toBe(true);
 
     // "Send the failed ones again": the gateway takes them now.
     refusing = false;
@@ -124,8 +104,8 @@ describe("a broadcast to 100,000 numbers", () => {
     expect(again).toEqual({ ok: true, requeued: refusedNumbers });
     const done = await sendAll(sent.broadcast.id);
     expect(done).toMatchObject({ total: N, sent: N, failed: 0, queued: 0, status: "done" });
-    expect(taken.size).toBe(N);
-    expect([...taken.values()].every((n) => n === 1)).toBe(true);
+    expect(gateway.taken.size).toBe(N);
+    expect([...gateway.taken.values()].every((n) => n === 1)).toBe(true);
     const statuses = db.$client
       .prepare(`select status, count(*) n from sms_messages where broadcast_id = ? group by status`)
       .all(sent.broadcast.id);

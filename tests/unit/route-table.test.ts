@@ -1,7 +1,8 @@
 // The back-office route/permission contract. Every route module under app/routes/admin* declares the
 // permission it needs (`export const handle = { permission }`); this file fails when one declares
 // nothing, when a declaration differs from the specification's table (ADMIN_ROUTES), and when a
-// module's loader or action lets through an anonymous visitor or a user without the permission.
+// module's loader or action lets through an anonymous visitor or a user without the permission; and
+// every row of the table has its module, which answers 200 on a real record to a user holding the permission.
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { action as loginAction } from "~/routes/login";
@@ -13,10 +14,12 @@ import {
   PERMISSIONS,
   SEEDED_ROLES,
   type Requirement,
+  type RouteRule,
 } from "~/utils/permissions";
 import { readToast } from "~/utils/toast.server";
 import { randomSlug } from "~/utils/crypto.server";
-import { makeBikeModel, makeBranch } from "../fixtures";
+import { makeAllocation, makeBikeModel, makeBranch, makePreregistration, makeUser } from "../fixtures";
+import { makeRegistration, makeTestRide } from "../referral-fixtures";
 
 type Args = { request: Request; context: { clientAddress: string }; params: Record<string, string> };
 type RouteModule = {
@@ -89,30 +92,29 @@ async function call(
   return out;
 }
 
-/** A role holding exactly one permission (or none), with a user at a branch. */
-async function userWith(permission: string | null) {
-  const role = db
-    .insert(schema.roles)
-    .values({ slug: `only-${permission ?? "none"}`, title: `Only ${permission ?? "none"}` })
-    .returning()
-    .get();
-  if (permission) {
-    const p = db
-      .select()
-      .from(schema.permissions)
-      .all()
-      .find((x) => x.name === permission)!;
+/** A role holding exactly these permissions, with a user at a branch. */
+async function userHolding(name: string, permissions: string[]) {
+  const role = db.insert(schema.roles).values({ slug: name, title: name }).returning().get();
+  for (const p of db
+    .select()
+    .from(schema.permissions)
+    .all()
+    .filter((x) => permissions.includes(x.name))) {
     db.insert(schema.rolePermissions).values({ role_id: role.id, permission_id: p.id }).run();
   }
   const user = await createUser({
     first_name: "T",
-    email: `only-${permission ?? "none"}@example.test`,
+    email: `${name}@example.test`,
     role_id: role.id,
     branch_id: branchId,
     password: "Secret-pass-9",
   });
   return sessionFor(user.email);
 }
+
+/** A role holding exactly one permission (or none), with a user at a branch. */
+const userWith = (permission: string | null) =>
+  userHolding(`only-${permission ?? "none"}`, permission ? [permission] : []);
 
 let branchId: number;
 const sessions = new Map<string | null, string>();
@@ -284,6 +286,116 @@ describe("the catalogue routes of spec 001 §2.1", () => {
     expect((splat.mod as { ErrorBoundary?: unknown }).ErrorBoundary).toBeTypeOf("function");
     for (const { mod, pattern } of routes.filter((r) => CATALOGUE.some((c) => c.pattern === r.pattern)))
       expect((mod as { ErrorBoundary?: unknown }).ErrorBoundary, pattern).toBeTypeOf("function");
+  });
+});
+
+describe("every route of the table (spec 001 §2.1, spec 000 §2)", () => {
+  it("every row of ADMIN_ROUTES has its route module", () => {
+    const patterns = new Set(routes.map((r) => r.pattern));
+    for (const r of ADMIN_ROUTES) expect(patterns.has(r.pattern), `${r.pattern} has no module`).toBe(true);
+  });
+
+  it("each answers 200 with its page for a user holding its permission, on a real record", async () => {
+    const DAY = "2031-03-14";
+    const unverified = makePreregistration({ branch_id: branchId });
+    const verified = () => makePreregistration({ branch_id: branchId, is_verified: true, status: "verified" });
+    const drawn = makeRegistration(branchId, { status: "drawn", confirmed_at: "2026-01-01T00:00:00.000Z" });
+    const pending = makeRegistration(branchId);
+    const broadcast = db
+      .insert(schema.smsBroadcasts)
+      .values({
+        type: "MOBILE",
+        text: "Route table",
+        mobiles: JSON.stringify(["9851000001"]),
+        total: 1,
+        stored: 1,
+        sent: 1,
+        status: "done",
+        scope_branch_id: branchId,
+        prepared_at: "2026-01-01T00:00:00.000Z",
+      })
+      .returning()
+      .get();
+    // The record each route with a parameter opens, within the reach of the users at branchId.
+    const records: Record<string, string> = {
+      "/admin/preregistration/:slug": unverified.slug,
+      "/admin/preregistration/:slug/edit": unverified.slug,
+      "/admin/preregistration/:slug/verify": unverified.slug,
+      "/admin/preregistration/:slug/draw": verified().slug,
+      "/admin/registration/create/:slug": verified().slug,
+      "/admin/registration/:slug": drawn.slug,
+      "/admin/registration/:slug/edit": drawn.slug,
+      "/admin/registration/:slug/verify": pending.slug,
+      "/admin/registration/:slug/draw": drawn.slug,
+      "/admin/user/:slug": (await makeUser("branch-staff", branchId)).slug,
+      // A user may edit only users whose permissions it holds too: one whose role holds none.
+      "/admin/user/:slug/edit": db
+        .select()
+        .from(schema.users)
+        .all()
+        .find((u) => u.email === "only-none@example.test")!.slug,
+      "/admin/branch/:slug": db
+        .select()
+        .from(schema.branches)
+        .all()
+        .find((b) => b.id === branchId)!.slug,
+      "/admin/bike-model/:slug": makeBikeModel("Every Route Model").slug,
+      "/admin/video/:id": db
+        .insert(schema.videos)
+        .values({ slug: randomSlug(), title: "Every Route Video", url: "https://example.com/e", amount: 100000 })
+        .returning()
+        .get().slug,
+      "/admin/scheme/:id": String(
+        makeAllocation({
+          type: "registration_branch",
+          branch_id: branchId,
+          date: DAY,
+          amount: 5000,
+          count: 2,
+          probability: 10,
+        }).id,
+      ),
+      "/admin/sms/:id": String(broadcast.id),
+      "/admin/test-ride/:slug": makeTestRide(branchId).slug,
+    };
+    records["/admin/branch/:slug/edit"] = records["/admin/branch/:slug"];
+    records["/admin/bike-model/:slug/edit"] = records["/admin/bike-model/:slug"];
+    records["/admin/video/:id/edit"] = records["/admin/video/:id"];
+    // The registration form also needs update-registration (the Edit button's permission, spec 000 §2).
+    const editor = await userHolding("read-and-update-registration", ["read-registration", "update-registration"]);
+    const cookieFor = (rule: RouteRule) =>
+      rule.pattern === "/admin/registration/:slug/edit"
+        ? editor
+        : rule.permission === EVERY_PERMISSION
+          ? everything
+          : sessions.get(rule.permission)!;
+
+    for (const rule of ADMIN_ROUTES) {
+      const param = rule.pattern.match(/:([a-z]+)/)?.[1];
+      if (param) expect(records[rule.pattern], `${rule.pattern} has no record`).toBeTruthy();
+      const path = param ? rule.pattern.replace(`:${param}`, records[rule.pattern]) : rule.pattern;
+      // "/admin" is the layout's and the dashboard's.
+      for (const { file, mod } of routes.filter((r) => r.pattern === rule.pattern)) {
+        let res: unknown;
+        try {
+          res = await mod.loader!({
+            request: new Request(`http://localhost${path}`, { headers: { Cookie: cookieFor(rule) } }),
+            context: ctx,
+            params: param ? { [param]: records[rule.pattern] } : {},
+          });
+        } catch (e) {
+          res = e;
+        }
+        const label = `${path} (${file.replace(/^.*\/routes\//, "")}) with ${rule.permission ?? "login only"}`;
+        if (res instanceof Response) {
+          expect(res.status, `${label} → ${res.headers.get("Location") ?? (await res.text())}`).toBe(200);
+        } else {
+          const d = res as { type?: string; init?: { status?: number } } | null;
+          expect(d?.type === "DataWithResponseInit" ? (d.init?.status ?? 200) : 200, label).toBe(200);
+          expect(res, label).toBeTypeOf("object");
+        }
+      }
+    }
   });
 });
 
