@@ -800,6 +800,8 @@ export function sendContinueCode(visitor: Visitor, phone: string): Result<Contin
         phone: entry.phone,
         text: accessText,
         smsPurpose: "otp",
+        // Not shown anywhere (decision 4); the verify page follows the verification code's SMS alone.
+        tracked: false,
       });
       sent = issued.ok;
     }
