@@ -87,6 +87,12 @@ export type IssueInput = {
   phone: string;
   text: (code: string) => string;
   smsPurpose: SmsPurpose;
+  /**
+   * Whether the SMS names its subject, so `codeDelivery(smsPurpose, subjectId)` reports it
+   * (default true). A code whose delivery is never shown (the continue step's access code,
+   * decision 4) leaves it out, so it cannot stand in for the subject's other code.
+   */
+  tracked?: boolean;
 };
 
 /** A code issued inside a transaction: its expiry, or why none may be sent now. */
@@ -131,7 +137,7 @@ export function issueCodeIn(tx: Executor, input: IssueInput): Issued {
       to: issued.phone,
       text: issued.text,
       purpose: input.smsPurpose,
-      subjectId: input.subjectId,
+      subjectId: input.tracked === false ? null : input.subjectId,
       validUntil: issued.expiresAt,
     });
   }

@@ -55,7 +55,7 @@ import { canResendAt, checkCodeIn, currentCode, issueCodeIn, OTP_RULES } from ".
 import { referralFor } from "./referrer.server";
 import type { Scope, ScopedActor } from "./scope.server";
 import { isRegistrationOpen } from "./settings.server";
-import { wakeSmsWorker } from "./sms.server";
+import { codeDelivery, wakeSmsWorker } from "./sms.server";
 import { transact, transactTogether } from "./transaction.server";
 
 const { preregistrations: P, preregistrationGrants: G, bikeModels, branches, registrations } = schema;
@@ -584,9 +584,24 @@ export function ownerView(entry: Preregistration): PublicPreregistration & Owner
   return { ...publicView(entry), ...ownerDetails(entry) };
 }
 
-/** When the visitor may ask for a new code (never the code itself). */
-export function verificationState(entry: Preregistration) {
-  return { resendAt: canResendAt("preregistration", entry.id).toISOString() };
+/**
+ * How the SMS of an entry's latest verification code fares, as the visitor is told (decision 8):
+ * `failed` (it will not arrive: the code could not be sent, resend), `retrying` (the gateway
+ * failed, it is being tried again), `queued` (not handed over yet) or `sent`. Null for an entry
+ * already verified or without a code.
+ */
+export type CodeSms = "queued" | "retrying" | "sent" | "failed";
+
+export function codeSmsOf(entry: Pick<Preregistration, "id" | "is_verified">): CodeSms | null {
+  if (entry.is_verified) return null;
+  const sms = codeDelivery("otp", entry.id);
+  if (!sms) return null;
+  return sms.status === "queued" && sms.attempts > 0 ? "retrying" : sms.status;
+}
+
+/** When the visitor may ask for a new code, and how its SMS fares (never the code itself). */
+export function verificationState(entry: Preregistration): { resendAt: string; codeSms: CodeSms | null } {
+  return { resendAt: canResendAt("preregistration", entry.id).toISOString(), codeSms: codeSmsOf(entry) };
 }
 
 /** The public entry by slug (never a deleted one). */
@@ -800,6 +815,8 @@ export function sendContinueCode(visitor: Visitor, phone: string): Result<Contin
         phone: entry.phone,
         text: accessText,
         smsPurpose: "otp",
+        // Not shown anywhere (decision 4); the verify page follows the verification code's SMS alone.
+        tracked: false,
       });
       sent = issued.ok;
     }

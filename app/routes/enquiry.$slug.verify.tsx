@@ -3,6 +3,7 @@ import { useActionData, useLoaderData } from "@remix-run/react";
 import type { SubmissionResult } from "@conform-to/react";
 import { publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
+import { CodeSmsNotice } from "~/components/public/CodeSmsNotice";
 import { EntryDetails } from "~/components/public/EntryDetails";
 import { FormBanner } from "~/components/public/PreregistrationForm";
 import { ModalPage } from "~/components/public/PublicShell";
@@ -40,12 +41,15 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const entry = findPublicEntry(params.slug ?? "");
   if (!entry) throw notFound();
   if (entry.is_verified) throw redirect(`/enquiry/${entry.slug}/draw`);
+  const { resendAt, codeSms } = verificationState(entry);
   return data(
     {
       chrome: publicChrome(request),
       slug: entry.slug,
       phone: maskPhone(entry.phone),
-      resendAt: verificationState(entry).resendAt,
+      resendAt,
+      // The code's SMS failed (the visitor is told to resend) or is being retried (decision 8).
+      codeSms,
       details: (await ownsEntry(request, entry.slug)) ? ownerDetails(entry) : null,
       // The number was just changed within a minute of the last code: the code comes with Resend code.
       changed: new URL(request.url).searchParams.get("changed") === "1",
@@ -89,20 +93,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function VerifyOtp() {
-  const { chrome, slug, phone, resendAt, details, changed } = useLoaderData<typeof loader>();
+  const { chrome, slug, phone, resendAt, codeSms, details, changed } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>() as Answer | undefined;
   const { lang } = chrome;
   const errors = answer?.result?.error ?? {};
   const codeError = errors.code?.[0] ? tm(lang, errors.code[0]) : "";
   return (
     <ModalPage chrome={chrome} title={t(lang, "verify.title")} scripts={[VERIFY_SCRIPT]}>
-      {changed && !answer ? (
-        <p className="banner banner-ok" role="status">
-          {t(lang, "verify.changed", { phone })}
-        </p>
-      ) : (
-        <p>{t(lang, "verify.sent", { phone })}</p>
-      )}
+      <CodeSmsNotice lang={lang} phone={phone} codeSms={codeSms} changed={changed && !answer} />
       {details ? (
         <p className="change-number">
           <a href={`/enquiry?${new URLSearchParams({ change: slug })}`}>{t(lang, "verify.changeNumber")}</a>

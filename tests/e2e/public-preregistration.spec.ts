@@ -10,6 +10,7 @@ import {
   PHONE_VIEWPORT,
   saveAndConfirm,
   withRegistrationLock,
+  writeDb,
 } from "./public-helpers";
 
 test.use({ viewport: PHONE_VIEWPORT });
@@ -69,6 +70,40 @@ test("empty code, wrong code, and the sixth try refused", async ({ page }) => {
     is_verified: number;
   };
   expect(row.is_verified).toBe(0);
+});
+
+test("a code whose SMS could not be sent: the page says so and Resend code sends a new one", async ({ page }) => {
+  const visitor = newVisitor();
+  await page.goto("/enquiry");
+  await fillPreregistration(page, visitor);
+  const slug = await saveAndConfirm(page, visitor);
+  const masked = `${visitor.phone.slice(0, 2)}XXXXXX${visitor.phone.slice(-2)}`;
+  await expect(page.getByText(`We have sent a 6-digit code by SMS to ${masked}.`)).toBeVisible();
+
+  // The gateway gave up on it (after the worker's send, so nothing overwrites it); a minute has passed.
+  const entry = "(select id from preregistrations where slug = ?)";
+  const codeSms = `select id, status from sms_messages where purpose = 'otp' and subject_id = ${entry} order by id desc`;
+  const sms = () => readDb((db) => db.prepare(codeSms).get(slug)) as { id: number; status: string };
+  await expect.poll(() => sms().status).toBe("sent");
+  writeDb((db) => {
+    db.prepare(
+      "update sms_messages set status = 'failed', error = 'SMS gateway answered HTTP 503 (gave up after 5 attempts)' where id = ?",
+    ).run(sms().id);
+    db.prepare(
+      `update one_time_codes set created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-2 minutes') where purpose = 'preregistration' and subject_id = ${entry}`,
+    ).run(slug);
+  });
+  await page.goto(`/enquiry/${slug}/verify`);
+  const notSent = page.getByRole("alert").filter({ hasText: `The code could not be sent to ${masked}.` });
+  await expect(notSent).toContainText("Please tap Resend code to get a new one.");
+  await expect(page.getByText("We have sent a 6-digit code")).toHaveCount(0);
+
+  await page.getByRole("button", { name: "Resend code" }).click();
+  await expect(page.getByRole("status").filter({ hasText: "A new code has been sent." })).toBeVisible();
+  await expect(notSent).toHaveCount(0);
+  await expect(page.getByText(`We have sent a 6-digit code by SMS to ${masked}.`)).toBeVisible();
+  await enterCode(page, lastCode(visitor.phone));
+  await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/draw$`));
 });
 
 test("two visitors cannot take the same phone; its owner continues with a code sent to it", async ({ page }) => {

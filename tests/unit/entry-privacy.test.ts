@@ -296,6 +296,8 @@ describe("the owner of a taken phone gets back in with a code", () => {
     );
     expect(Object.keys(body(stranger).data).sort()).toEqual(
       [
+        // How the code's SMS fares (decision 8): a status, nothing of the code.
+        "code_sms",
         "created_at",
         "first_thrill",
         "is_verified",
