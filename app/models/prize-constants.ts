@@ -4,12 +4,13 @@
  * computed here and nowhere else.
  */
 
+import { ALLOCATION_TYPES } from "@db/enums";
 import { englishLabels } from "~/utils/labels";
 import { formatRupees } from "~/utils/rupees";
 
 export type PrizeOption = { amount: number; label: string };
 
-export const ALLOCATION_TYPES = ["preregistration_public", "preregistration_branch", "registration_branch"] as const;
+export { ALLOCATION_TYPES };
 export type AllocationType = (typeof ALLOCATION_TYPES)[number];
 
 export const ALLOCATION_TYPE_LABELS: Record<AllocationType, string> = englishLabels("allocation_type");

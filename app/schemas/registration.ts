@@ -6,6 +6,7 @@
  * empty strings into undefined, "on" into true and numeric text into numbers).
  */
 import { z } from "zod";
+import { PAYMENT_MODES, REGISTRATION_STATUSES } from "@db/enums";
 import { englishLabels } from "~/utils/labels";
 import {
   FIELD_MESSAGES,
@@ -18,14 +19,7 @@ import {
   toNumber,
 } from "./primitives";
 
-export const PAYMENT_MODES = [
-  "CASH",
-  "CASH_EXCHANGE",
-  "FINANCE",
-  "FINANCE_EXCHANGE",
-  "SELF_FINANCE",
-  "SELF_FINANCE_EXCHANGE",
-] as const;
+export { PAYMENT_MODES };
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
 /** English labels of the payment modes (the one table is app/utils/labels.ts). */
@@ -154,7 +148,7 @@ export const registrationCodeSchema = z.object({
 export const registrantSearchSchema = z.object({ q: z.string().trim().max(60).default("") });
 
 /** The states of a registration: made (code sent), confirmed with the customer's code, coupon drawn. */
-export const REGISTRATION_STATUSES = ["pending", "confirmed", "drawn"] as const;
+export { REGISTRATION_STATUSES };
 export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
 
 export const REGISTRATION_FILTER_MESSAGES = {

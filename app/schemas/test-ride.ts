@@ -6,12 +6,13 @@
  * error fields; the form shows the district error under the city field too.
  */
 import { z } from "zod";
+import { TEST_RIDE_TYPES } from "@db/enums";
 import { normalizePhone } from "~/utils/phone";
 import { FILTERS, FORM_TOKEN } from "./preregistration";
 import { dateRangeShape, requiredId, text as str } from "./primitives";
 import { checkReadableRange } from "./registration";
 
-export const TEST_RIDE_TYPES = ["TESTRIDE", "BOOKING"] as const;
+export { TEST_RIDE_TYPES };
 export type TestRideType = (typeof TEST_RIDE_TYPES)[number];
 
 export const TEST_RIDE_MESSAGES = {
