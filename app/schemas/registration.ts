@@ -14,7 +14,8 @@ import {
   dateRangeShape,
   isDateOrDateTime,
   optionalId,
-  optionalText as optionalQueryText,
+  optionalText as sharedOptionalText,
+  requiredText,
   text as asText,
   toNumber,
 } from "./primitives";
@@ -79,16 +80,18 @@ export const vehicleNumber = (v: string) => v.replace(/[^A-Za-z0-9\-._]/g, "").t
 /** Keeps letters, digits, hyphen, dot, underscore and @ (spec §5, email). */
 export const emailChars = (v: string) => v.replace(/[^A-Za-z0-9\-._@]/g, "");
 
-const text = (required: string, max: number) =>
-  z.string({ error: required }).trim().min(1, required).max(max, REGISTRATION_MESSAGES.tooLong(max));
+const text = (required: string, max: number) => requiredText(max, required, REGISTRATION_MESSAGES.tooLong(max));
 
-const optionalText = (max: number) => z.string().trim().max(max, REGISTRATION_MESSAGES.tooLong(max)).optional();
+const optionalText = (max: number) => sharedOptionalText(max, REGISTRATION_MESSAGES.tooLong(max));
 
 const vehicle = (required: string) =>
-  z
-    .string({ error: required })
-    .transform(vehicleNumber)
-    .pipe(z.string().min(1, required).max(50, REGISTRATION_MESSAGES.tooLong(50)));
+  z.preprocess(
+    (v) => {
+      const s = asText(v);
+      return s === undefined ? undefined : vehicleNumber(s) || undefined;
+    },
+    z.string({ error: required }).max(50, { error: REGISTRATION_MESSAGES.tooLong(50) }),
+  );
 
 const fields = {
   bill_no: text(REGISTRATION_MESSAGES.billNo, 40),
@@ -200,7 +203,7 @@ export const registrationFiltersSchema = z
     /** Name, phone, citizenship/PAN, bill, engine, chassis or vehicle number (first 100 characters). */
     search: z.preprocess((v) => asText(v)?.trim().slice(0, 100) || undefined, z.string().optional()),
     /** One registration (print a single coupon pair). */
-    slug: optionalQueryText(64),
+    slug: sharedOptionalText(64),
   })
   .superRefine(checkReadableRange);
 
