@@ -17,11 +17,11 @@
  * and an entry is drawn at most once, across processes too.
  */
 import { and, count as countRows, desc, eq, gte, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import { db, schema } from "@db/index";
+import { db, schema, type Executor } from "@db/index";
 import type { Draw } from "@db/schema";
 import { type Scope, HEAD_OFFICE, branchCondition } from "~/models/scope.server";
 import type { AllocationType } from "~/models/prize-constants";
-import { readBaseTable, type BaseTableRow, type Executor } from "~/models/prize-settings.server";
+import { readBaseTable, type BaseTableRow } from "~/models/prize-settings.server";
 import { randomUnit } from "~/utils/crypto.server";
 import { likeContains, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { kathmanduDate, now as clockNow } from "~/utils/time";

@@ -7,18 +7,12 @@
  *   (default empty: no coupon).
  */
 import { eq } from "drizzle-orm";
-import type Database from "better-sqlite3";
-import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import { db, schema } from "@db/index";
+import { db, schema, type Executor } from "@db/index";
 import { audit, diff, type Actor } from "~/models/audit.server";
 import { fail, type FieldErrors, type Result } from "~/models/failure";
 import { transact } from "~/models/transaction.server";
 import { BASE_TABLE_MESSAGES, baseTableSchema } from "~/schemas/base-table";
 import { nowIso } from "~/utils/time";
-
-/** The database or an open transaction on it. */
-export type Executor = BaseSQLiteDatabase<"sync", Database.RunResult, typeof schema>;
-
 import { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES, type BaseTableKind, type BaseTableRow } from "./base-tables";
 
 export { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES, type BaseTableKind, type BaseTableRow };
