@@ -242,6 +242,16 @@ export function findPickerFile(exec: Executor, id: number | null | undefined): P
   return row ? presentFile(row) : null;
 }
 
+/** The recent images of a type (and general), with the record's current image kept in the list. */
+export function pickerChoices(type: PickerType, currentId?: number | null): PickerFile[] {
+  const files = listPickerFiles([type, "general"]);
+  if (currentId && !files.some((f) => f.id === currentId)) {
+    const current = findPickerFile(db, currentId);
+    if (current) files.unshift(current);
+  }
+  return files;
+}
+
 export const FILE_ERRORS = {
   thumbnail: "Choose an image from the picker or upload one.",
   none: "Choose at least one image to upload.",

@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { str, type FormReply } from "~/components/catalogue/form";
-import { pickerChoices, readPickerForm, withUpload } from "~/components/catalogue/picker.server";
+import { readPickerForm, withUpload } from "~/components/catalogue/picker.server";
+import { pickerChoices } from "~/models/file.server";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { Field, FieldError, TextareaField } from "~/components/Field";
 import { FilePicker } from "~/components/FilePicker";
