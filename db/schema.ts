@@ -6,6 +6,14 @@
  */
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  ALLOCATION_TYPES,
+  BROADCAST_TYPES,
+  PAYMENT_MODES,
+  REGISTRATION_STATUSES,
+  SMS_STATUSES,
+  TEST_RIDE_TYPES,
+} from "./enums";
 
 const now = sql`(strftime('%Y-%m-%dT%H:%M:%fZ','now'))`;
 const createdAt = () => text("created_at").notNull().default(now);
@@ -260,11 +268,7 @@ export const registrations = sqliteTable(
     engine_no: text("engine_no").notNull(),
     chasis_no: text("chasis_no").notNull(),
     registration_no: text("registration_no").notNull(),
-    payment_mode: text("payment_mode", {
-      enum: ["CASH", "CASH_EXCHANGE", "FINANCE", "FINANCE_EXCHANGE", "SELF_FINANCE", "SELF_FINANCE_EXCHANGE"],
-    })
-      .notNull()
-      .default("CASH"),
+    payment_mode: text("payment_mode", { enum: PAYMENT_MODES }).notNull().default("CASH"),
     note: text("note"),
     send_sms: bool("send_sms").notNull().default(true),
     branch_id: integer("branch_id")
@@ -276,9 +280,7 @@ export const registrations = sqliteTable(
     registration_id: integer("registration_id"), // referrer: another registration
     referred_by: text("referred_by"),
     shared: bool("shared").notNull().default(false),
-    status: text("status", { enum: ["pending", "confirmed", "drawn"] })
-      .notNull()
-      .default("pending"),
+    status: text("status", { enum: REGISTRATION_STATUSES }).notNull().default("pending"),
     confirmed_at: text("confirmed_at"),
     purchase_date: text("purchase_date").notNull(), // Kathmandu YYYY-MM-DD
     coupon_amount: integer("coupon_amount"), // third-thrill amount, set by the draw
@@ -347,14 +349,12 @@ export const oneTimeCodes = sqliteTable(
   ],
 );
 
-export const allocationTypes = ["preregistration_public", "preregistration_branch", "registration_branch"] as const;
-
 /** A prize pool: `count` prizes of `amount` for one Kathmandu date. */
 export const allocations = sqliteTable(
   "allocations",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    type: text("type", { enum: allocationTypes }).notNull(),
+    type: text("type", { enum: ALLOCATION_TYPES }).notNull(),
     branch_id: integer("branch_id").references(() => branches.id),
     date: text("date").notNull(),
     amount: integer("amount").notNull(),
@@ -380,7 +380,7 @@ export const draws = sqliteTable(
     thrill: integer("thrill").notNull(), // 2 = pre-registration, 3 = registration
     entry_type: text("entry_type", { enum: ["preregistration", "registration"] }).notNull(),
     entry_id: integer("entry_id").notNull(),
-    pool_type: text("pool_type", { enum: allocationTypes }).notNull(),
+    pool_type: text("pool_type", { enum: ALLOCATION_TYPES }).notNull(),
     branch_id: integer("branch_id").references(() => branches.id),
     date: text("date").notNull(), // Kathmandu date the pools were taken from
     allocation_id: integer("allocation_id").references(() => allocations.id),
@@ -403,9 +403,7 @@ export const testRides = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     slug: text("slug").notNull().unique(),
-    type: text("type", { enum: ["TESTRIDE", "BOOKING"] })
-      .notNull()
-      .default("TESTRIDE"),
+    type: text("type", { enum: TEST_RIDE_TYPES }).notNull().default("TESTRIDE"),
     first_name: text("first_name").notNull(),
     last_name: text("last_name").notNull().default(""),
     name: text("name").notNull(),
@@ -468,9 +466,7 @@ export const smsBroadcasts = sqliteTable(
   "sms_broadcasts",
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
-    type: text("type", { enum: ["ALL", "BRANCH", "REGISTRANTS", "MOBILE"] })
-      .notNull()
-      .default("ALL"),
+    type: text("type", { enum: BROADCAST_TYPES }).notNull().default("ALL"),
     text: text("text").notNull(),
     branches: text("branches").notNull().default("[]"),
     registrants: text("registrants").notNull().default("[]"),
@@ -517,9 +513,7 @@ export const smsMessages = sqliteTable(
     to: text("to").notNull(),
     text: text("text").notNull(),
     purpose: text("purpose").notNull(), // otp, purchase-code, notify, password-reset, broadcast
-    status: text("status", { enum: ["queued", "sent", "failed"] })
-      .notNull()
-      .default("queued"),
+    status: text("status", { enum: SMS_STATUSES }).notNull().default("queued"),
     provider: text("provider").notNull(),
     provider_reply: text("provider_reply"),
     error: text("error"),

@@ -2,7 +2,8 @@
  * The fallback (base) tables' names in settings and their defaults: plain
  * data, shared by the draw's settings (prize-settings.server.ts) and tests.
  */
-export type BaseTableKind = "second" | "third";
+export const BASE_TABLE_KINDS = ["second", "third"] as const;
+export type BaseTableKind = (typeof BASE_TABLE_KINDS)[number];
 export type BaseTableRow = { amount: number; weight: number };
 
 export const BASE_TABLE_KEYS: Record<BaseTableKind, string> = {

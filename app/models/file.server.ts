@@ -13,7 +13,7 @@ import { uploadsDir } from "~/utils/config.server";
 import { randomToken } from "~/utils/crypto.server";
 import { can, type Permission, type PermissionHolder } from "~/utils/permissions";
 import { audit, diff } from "./audit.server";
-import { fail, type Failure, type Result } from "./failure";
+import { fail, FailureError, type Failure, type Result } from "./failure";
 import type { ScopedActor } from "./scope.server";
 import { transact } from "./transaction.server";
 
@@ -22,7 +22,19 @@ export const MAX_PIXELS = 40_000_000;
 export const BOUND = { width: 720, height: 1280 };
 export const UPLOAD_FAILED = "Something went wrong! Please check the file and try again.";
 
-export class UploadError extends Error {}
+/**
+ * An image refused by the image rules: a FailureError whose Failure is too
+ * large (over 10 MB) or invalid (type, size in pixels, unreadable) under
+ * `file`; each caller puts the message under its own field.
+ */
+export class UploadError extends FailureError {
+  constructor(message: string, tooLarge = false) {
+    super(tooLarge ? fail.tooLarge(message, "file") : fail.field("file", message));
+    this.name = "UploadError";
+  }
+}
+
+const TOO_LARGE = "The image may not be larger than 10 MB.";
 
 /** File types that hold personal data: served to signed-in staff only. */
 export const PRIVATE_FILE_TYPES = ["screenshot"];
@@ -41,7 +53,7 @@ export type PreparedImage = { data: Buffer; width: number; height: number; filen
  */
 export async function prepareImage(input: Buffer, filename: string): Promise<PreparedImage> {
   if (input.length === 0) throw new UploadError(UPLOAD_FAILED);
-  if (input.length > MAX_UPLOAD_BYTES) throw new UploadError("The image may not be larger than 10 MB.");
+  if (input.length > MAX_UPLOAD_BYTES) throw new UploadError(TOO_LARGE, true);
   // Loaded on the first image, not at start: libvips is about 19 MB a server that takes no image never needs.
   const { default: sharp } = await import("sharp");
   let meta: Metadata;
@@ -122,7 +134,7 @@ export async function storeImage(
 
 /** Reads an uploaded File (multipart) and stores it. */
 export async function storeUpload(file: File, type: string, uploadedBy?: number | null) {
-  if (file.size > MAX_UPLOAD_BYTES) throw new UploadError("The image may not be larger than 10 MB.");
+  if (file.size > MAX_UPLOAD_BYTES) throw new UploadError(TOO_LARGE, true);
   return storeImage(Buffer.from(await file.arrayBuffer()), { type, filename: file.name, uploadedBy });
 }
 
@@ -240,6 +252,16 @@ export function findPickerFile(exec: Executor, id: number | null | undefined): P
     .where(and(eq(schema.files.id, id), notInArray(schema.files.type, PRIVATE_FILE_TYPES)))
     .get();
   return row ? presentFile(row) : null;
+}
+
+/** The recent images of a type (and general), with the record's current image kept in the list. */
+export function pickerChoices(type: PickerType, currentId?: number | null): PickerFile[] {
+  const files = listPickerFiles([type, "general"]);
+  if (currentId && !files.some((f) => f.id === currentId)) {
+    const current = findPickerFile(db, currentId);
+    if (current) files.unshift(current);
+  }
+  return files;
 }
 
 export const FILE_ERRORS = {

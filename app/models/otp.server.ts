@@ -14,7 +14,7 @@ import { db, schema, type Executor } from "@db/index";
 import { randomDigits, safeEqual, sha256 } from "~/utils/crypto.server";
 import { normalizePhone } from "~/utils/phone";
 import { now } from "~/utils/time";
-import { queueMessage, sendSms, type SmsPurpose } from "./sms.server";
+import { queueMessage, type SmsPurpose } from "./sms.server";
 
 const { oneTimeCodes } = schema;
 
@@ -77,10 +77,6 @@ function sendBlock(q: Reader, purpose: CodePurpose, subjectId: number, phone: st
 
 const secondsUntil = (until: Date, at: Date) => Math.max(1, Math.ceil((until.getTime() - at.getTime()) / 1000));
 
-export type IssueResult =
-  | { ok: true; expiresAt: string; smsStatus: "queued" | "sent" | "failed"; smsError: string | null }
-  | { ok: false; reason: "too-soon" | "hourly-cap"; retryAfterSeconds: number };
-
 export type IssueInput = {
   purpose: CodePurpose;
   subjectId: number;
@@ -142,20 +138,6 @@ export function issueCodeIn(tx: Executor, input: IssueInput): Issued {
     });
   }
   return issued;
-}
-
-/**
- * Creates a new code for a subject and sends it by SMS with `text(code)`,
- * waiting for the provider's answer (the SMS outcome is reported; a failed SMS
- * still counts as a send). Refused while the last code is younger than 60 s or
- * the phone already had 5 codes in the last hour. Writes that must commit
- * together with the code use `issueCodeIn` instead.
- */
-export async function issueCode(input: IssueInput): Promise<IssueResult> {
-  const issued = db.transaction((tx) => insertCode(tx, input), { behavior: "immediate" });
-  if (!issued.ok) return issued;
-  const sms = await sendSms({ to: issued.phone, text: issued.text, purpose: input.smsPurpose });
-  return { ok: true, expiresAt: issued.expiresAt, smsStatus: sms.status, smsError: sms.error };
 }
 
 export type VerifyResult =

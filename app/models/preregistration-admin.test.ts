@@ -5,7 +5,7 @@ import { canSeeCodes } from "~/utils/permissions";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
-import { issueCode } from "~/models/otp.server";
+import { issueCodeIn } from "~/models/otp.server";
 import type { ScopedActor } from "~/models/scope.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { kathmanduDate } from "~/utils/time";
@@ -213,13 +213,15 @@ describe("search and filters", () => {
 describe("detail", () => {
   it("shows the latest code only when asked (staff who may see codes)", async () => {
     const pre = makePreregistration({ branch_id: a.id });
-    await issueCode({
-      purpose: "preregistration",
-      subjectId: pre.id,
-      phone: pre.phone,
-      text: (c) => `code ${c}`,
-      smsPurpose: "otp",
-    });
+    db.transaction((tx) =>
+      issueCodeIn(tx, {
+        purpose: "preregistration",
+        subjectId: pre.id,
+        phone: pre.phone,
+        text: (c) => `code ${c}`,
+        smsPurpose: "otp",
+      }),
+    );
     expect(getPreregistrationDetail(A(), pre.slug)?.code).toBeNull();
     expect(getPreregistrationDetail(A(), pre.slug, { showCode: true })?.code).toMatch(/^\d{6}$/);
     expect(canSeeCodes({ permissions: ["read-user"] })).toBe(true);

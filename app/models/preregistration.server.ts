@@ -184,7 +184,9 @@ export async function storeScreenshot(file: File, userId: number | null): Promis
   } catch (error) {
     if (error instanceof UploadError) {
       const message = error.message || UPLOAD_FAILED;
-      return /larger than/.test(message) ? fail.tooLarge(message, "screenshot") : fail.field("screenshot", message);
+      return error.failure.code === "too_large"
+        ? fail.tooLarge(message, "screenshot")
+        : fail.field("screenshot", message);
     }
     throw error;
   }

@@ -4,11 +4,13 @@
  * computed here and nowhere else.
  */
 
+import { ALLOCATION_TYPES } from "@db/enums";
 import { englishLabels } from "~/utils/labels";
+import { formatRupees } from "~/utils/rupees";
 
 export type PrizeOption = { amount: number; label: string };
 
-export const ALLOCATION_TYPES = ["preregistration_public", "preregistration_branch", "registration_branch"] as const;
+export { ALLOCATION_TYPES };
 export type AllocationType = (typeof ALLOCATION_TYPES)[number];
 
 export const ALLOCATION_TYPE_LABELS: Record<AllocationType, string> = englishLabels("allocation_type");
@@ -29,25 +31,9 @@ const AMOUNT_WORDS: Record<number, string> = {
   100000: "One Lakh",
 };
 
-/** Figures with Nepali grouping (last three digits, then pairs): 4000 → "4,000", 250000 → "2,50,000". */
-export function groupDigits(amount: number): string {
-  const negative = amount < 0;
-  const digits = String(Math.trunc(Math.abs(amount)));
-  if (digits.length <= 3) return (negative ? "-" : "") + digits;
-  const last3 = digits.slice(-3);
-  let rest = digits.slice(0, -3);
-  const groups: string[] = [];
-  while (rest.length > 2) {
-    groups.unshift(rest.slice(-2));
-    rest = rest.slice(0, -2);
-  }
-  if (rest) groups.unshift(rest);
-  return (negative ? "-" : "") + [...groups, last3].join(",");
-}
-
 /** "Rs. 4,000"; "One Lakh" for 100000. */
 export function prizeLabel(amount: number): string {
-  return AMOUNT_WORDS[amount] ?? `Rs. ${groupDigits(amount)}`;
+  return AMOUNT_WORDS[amount] ?? formatRupees(amount);
 }
 
 const option = (amount: number): PrizeOption => ({ amount, label: prizeLabel(amount) });

@@ -17,11 +17,12 @@
  * and an entry is drawn at most once, across processes too.
  */
 import { and, count as countRows, desc, eq, gte, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
-import { db, schema } from "@db/index";
+import { db, schema, type Executor } from "@db/index";
 import type { Draw } from "@db/schema";
 import { type Scope, HEAD_OFFICE, branchCondition } from "~/models/scope.server";
+import { fail, FailureError } from "~/models/failure";
 import type { AllocationType } from "~/models/prize-constants";
-import { readBaseTable, type BaseTableRow, type Executor } from "~/models/prize-settings.server";
+import { readBaseTable, type BaseTableRow } from "~/models/prize-settings.server";
 import { randomUnit } from "~/utils/crypto.server";
 import { likeContains, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { kathmanduDate, now as clockNow } from "~/utils/time";
@@ -102,12 +103,18 @@ export function pickWeighted<R extends { weight: number }>(rows: readonly R[], v
 
 export type DrawErrorCode = "not_found" | "not_verified" | "not_confirmed" | "conflict";
 
-export class DrawError extends Error {
+/**
+ * A draw refused, thrown out of the draw's transaction: a FailureError, so a
+ * caller's `transact` rolls back and returns its Failure (not found, or a
+ * conflict with the entry's state or a pool taken meanwhile). `code` says
+ * which, for the callers that retry a pool race.
+ */
+export class DrawError extends FailureError {
   constructor(
     readonly code: DrawErrorCode,
     message: string,
   ) {
-    super(message);
+    super(code === "not_found" ? fail.notFound(message) : fail.conflict(message));
     this.name = "DrawError";
   }
 }

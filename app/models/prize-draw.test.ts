@@ -27,7 +27,8 @@ import {
   rollPools,
   type PoolRoll,
 } from "./prize-draw.server";
-import { BaseTableError, DEFAULT_BASE_TABLES, getBaseTable, setBaseTable } from "./prize-settings.server";
+import { DEFAULT_BASE_TABLES, getBaseTable, setBaseTable } from "./prize-settings.server";
+import { SYSTEM_ACTOR } from "./scope.server";
 
 const { allocations, draws, preregistrations, registrations, settings } = schema;
 
@@ -261,7 +262,7 @@ describe("second thrill", () => {
     );
     expect(amounts).toEqual([4000, 4000, 5000, 6000, 7000, 7000]);
 
-    setBaseTable("second", [
+    setBaseTable(SYSTEM_ACTOR, "second", [
       { amount: 8000, weight: 1 },
       { amount: 9000, weight: 3 },
     ]);
@@ -377,7 +378,7 @@ describe("third thrill", () => {
     const winner = drawThirdThrill(makeRegistration(branch.id).id, { now: AT, random: seq(0.05) });
     expect(winner).toMatchObject({ amount: 100000, outcome: "pool", allocation_id: p.id });
 
-    setBaseTable("third", [
+    setBaseTable(SYSTEM_ACTOR, "third", [
       { amount: 1000, weight: 2 },
       { amount: 2000, weight: 2 },
     ]);
@@ -400,13 +401,10 @@ describe("third thrill", () => {
 describe("base table settings", () => {
   it("validates amounts (positive integers) and weights (positive)", () => {
     const bad = (kind: "second" | "third", rows: unknown) => {
-      try {
-        setBaseTable(kind, rows);
-      } catch (err) {
-        expect(err).toBeInstanceOf(BaseTableError);
-        return (err as BaseTableError).fieldErrors;
-      }
-      throw new Error("accepted");
+      const result = setBaseTable(SYSTEM_ACTOR, kind, rows);
+      if (result.ok) throw new Error("accepted");
+      expect(result.code).toBe("invalid");
+      return result.errors;
     };
     expect(bad("second", [{ amount: 0, weight: 1 }])).toHaveProperty(["rows.0.amount"]);
     expect(bad("second", [{ amount: 4000.5, weight: 1 }])).toHaveProperty(["rows.0.amount"]);
@@ -418,9 +416,12 @@ describe("base table settings", () => {
     ).toHaveProperty(["rows.1.weight"]);
     expect(bad("second", [])).toEqual({ rows: ["The second-thrill base table needs at least one row."] });
     expect(bad("third", "nope")).toHaveProperty("rows");
-    expect(setBaseTable("third", [])).toEqual([]);
+    expect(setBaseTable(SYSTEM_ACTOR, "third", [])).toMatchObject({ ok: true, rows: [] });
     expect(getBaseTable("third")).toEqual([]);
-    expect(setBaseTable("second", [{ amount: "4500", weight: "0.5" }])).toEqual([{ amount: 4500, weight: 0.5 }]);
+    expect(setBaseTable(SYSTEM_ACTOR, "second", [{ amount: "4500", weight: "0.5" }])).toMatchObject({
+      ok: true,
+      rows: [{ amount: 4500, weight: 0.5 }],
+    });
     expect(getBaseTable("second")).toEqual([{ amount: 4500, weight: 0.5 }]);
     clearBaseTables();
     expect(getBaseTable("second")).toEqual(DEFAULT_BASE_TABLES.second);

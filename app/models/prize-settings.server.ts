@@ -7,58 +7,15 @@
  *   (default empty: no coupon).
  */
 import { eq } from "drizzle-orm";
-import type Database from "better-sqlite3";
-import type { BaseSQLiteDatabase } from "drizzle-orm/sqlite-core";
-import { z } from "zod";
-import { db, schema } from "@db/index";
+import { db, schema, type Executor } from "@db/index";
+import { audit, diff, type Actor } from "~/models/audit.server";
+import { fail, type FieldErrors, type Result } from "~/models/failure";
+import { transact } from "~/models/transaction.server";
+import { BASE_TABLE_MESSAGES, baseTableSchema } from "~/schemas/base-table";
 import { nowIso } from "~/utils/time";
-
-/** The database or an open transaction on it. */
-export type Executor = BaseSQLiteDatabase<"sync", Database.RunResult, typeof schema>;
-
 import { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES, type BaseTableKind, type BaseTableRow } from "./base-tables";
 
 export { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES, type BaseTableKind, type BaseTableRow };
-
-export const BASE_TABLE_MESSAGES = {
-  amount: "Each amount must be a whole number of rupees above 0.",
-  weight: "Each weight must be a number above 0.",
-  emptySecond: "The second-thrill base table needs at least one row.",
-  notAList: "The base table must be a list of amounts with weights.",
-} as const;
-
-const toNumber = (v: unknown) => (typeof v === "string" && v.trim() !== "" ? Number(v) : v);
-
-export const baseTableRowSchema = z.object({
-  amount: z.preprocess(
-    toNumber,
-    z.number({ error: BASE_TABLE_MESSAGES.amount }).refine((n) => Number.isSafeInteger(n) && n > 0, {
-      error: BASE_TABLE_MESSAGES.amount,
-    }),
-  ),
-  weight: z.preprocess(
-    toNumber,
-    z.number({ error: BASE_TABLE_MESSAGES.weight }).refine((n) => Number.isFinite(n) && n > 0, {
-      error: BASE_TABLE_MESSAGES.weight,
-    }),
-  ),
-});
-
-export function baseTableSchema(kind: BaseTableKind) {
-  const rows = z.array(baseTableRowSchema, { error: BASE_TABLE_MESSAGES.notAList });
-  return kind === "second" ? rows.min(1, { error: BASE_TABLE_MESSAGES.emptySecond }) : rows;
-}
-
-export class BaseTableError extends Error {
-  readonly code = "invalid_base_table" as const;
-  constructor(
-    message: string,
-    readonly fieldErrors: Record<string, string[]>,
-  ) {
-    super(message);
-    this.name = "BaseTableError";
-  }
-}
 
 /** The stored table, or the default when it is missing or unreadable. */
 export function readBaseTable(exec: Executor, kind: BaseTableKind): BaseTableRow[] {
@@ -82,23 +39,38 @@ export function getBaseTable(kind: BaseTableKind): BaseTableRow[] {
   return readBaseTable(db, kind);
 }
 
-/** Validates and stores a base table; throws BaseTableError with per-row field errors ("rows.0.amount"). */
-export function setBaseTable(kind: BaseTableKind, rows: unknown): BaseTableRow[] {
+/**
+ * Validates and stores a base table, with its audit row. Invalid rows are a
+ * Failure with per-row field errors ("rows.0.amount", by the row's index in
+ * `rows`).
+ */
+export function setBaseTable(actor: Actor, kind: BaseTableKind, rows: unknown): Result<{ rows: BaseTableRow[] }> {
   const parsed = baseTableSchema(kind).safeParse(rows);
   if (!parsed.success) {
-    const fieldErrors: Record<string, string[]> = {};
+    const errors: FieldErrors = {};
     for (const issue of parsed.error.issues) {
-      const key = ["rows", ...issue.path].join(".");
-      (fieldErrors[key] ??= []).push(issue.message);
+      const key = ["rows", ...issue.path.map(String)].join(".");
+      (errors[key] ??= []).push(issue.message);
     }
-    throw new BaseTableError(parsed.error.issues[0]?.message ?? BASE_TABLE_MESSAGES.notAList, fieldErrors);
+    return fail.invalid(errors, parsed.error.issues[0]?.message ?? BASE_TABLE_MESSAGES.notAList);
   }
-  const value = JSON.stringify(parsed.data.map((r) => ({ amount: r.amount, weight: r.weight })));
-  db.insert(schema.settings)
-    .values({ key: BASE_TABLE_KEYS[kind], value, updated_at: nowIso() })
-    .onConflictDoUpdate({ target: schema.settings.key, set: { value, updated_at: nowIso() } })
-    .run();
-  return parsed.data;
+  const table = parsed.data.map((r) => ({ amount: r.amount, weight: r.weight }));
+  const key = BASE_TABLE_KEYS[kind];
+  const value = JSON.stringify(table);
+  return transact((tx) => {
+    const before = readBaseTable(tx, kind);
+    tx.insert(schema.settings)
+      .values({ key, value, updated_at: nowIso() })
+      .onConflictDoUpdate({ target: schema.settings.key, set: { value, updated_at: nowIso() } })
+      .run();
+    audit(tx, actor, {
+      action: "setting.update",
+      entityType: "setting",
+      entityId: key,
+      changes: diff({ [key]: before }, { [key]: table }),
+    });
+    return { ok: true as const, rows: table };
+  });
 }
 
 /** The weighted mean amount of a table (0 for an empty one). */

@@ -32,8 +32,8 @@ const { registrations: R, branches } = schema;
 
 // ---------------------------------------------------------------- share links
 
-/** The live registration a share code belongs to (id and phone), or null. */
-export function findSharer(exec: Executor, code: string): { id: number; phone: string } | null {
+/** The live registration a share code belongs to (id and phone), or null (any code that is not one). */
+export function findSharer(code: string, exec: Executor = db): { id: number; phone: string } | null {
   if (!SHARE_CODE.test(code)) return null;
   return (
     exec
@@ -55,7 +55,7 @@ export function referralFor(
   phone: string,
 ): { referrer_id: number; utm_source: string } | null {
   if (!referral) return null;
-  const sharer = findSharer(exec, referral.code);
+  const sharer = findSharer(referral.code, exec);
   if (!sharer || sharer.phone === (normalizePhone(phone) ?? phone)) return null;
   return { referrer_id: sharer.id, utm_source: referral.source };
 }

@@ -23,7 +23,7 @@ import { findActiveBikeModel } from "~/models/bike-model.server";
 import { fail, FailureError, type Failure, type FieldErrors, type Result } from "~/models/failure";
 import { issueCodeIn, verifyCode, type Issued } from "~/models/otp.server";
 import { prizeLabel } from "~/models/prize-constants";
-import { DrawError, drawThirdThrill } from "~/models/prize-draw.server";
+import { drawThirdThrill } from "~/models/prize-draw.server";
 import { queueMessage, wakeSmsWorker } from "~/models/sms.server";
 import { transact } from "~/models/transaction.server";
 import {
@@ -456,14 +456,9 @@ export function drawCoupon(
   const outcome = transact((tx) => {
     const before = reachable(tx, actor.scope, slug);
     if (before.status === "pending") throw new FailureError(fail.conflict(M.notConfirmed));
-    let created: boolean;
-    try {
-      // The engine's transaction runs inside this one (a savepoint).
-      created = drawThirdThrill(before.id).created;
-    } catch (err) {
-      if (!(err instanceof DrawError)) throw err;
-      throw new FailureError(err.code === "not_found" ? fail.notFound(err.message) : fail.conflict(err.message));
-    }
+    // The engine's transaction runs inside this one (a savepoint); a refused draw (DrawError, a
+    // FailureError) rolls both back and comes out as this call's Failure.
+    const { created } = drawThirdThrill(before.id);
     if (!created) return { ok: true as const, created };
     const after = tx.select().from(R).where(eq(R.id, before.id)).get()!;
     audit(tx, actor, { action: "registration.draw", entityType: ENTITY, entityId: slug, changes: diff(before, after) });

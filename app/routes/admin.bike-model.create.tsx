@@ -1,7 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BikeModelForm } from "~/components/catalogue/BikeModelForm";
-import { pickerChoices, readPickerForm, withUpload } from "~/components/catalogue/picker.server";
+import { readPickerForm, withUpload } from "~/components/catalogue/picker.server";
+import { pickerChoices } from "~/models/file.server";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { createBikeModel } from "~/models/bike-model.server";
 import { bikeModelSchema } from "~/schemas/bike-model";

@@ -1,18 +1,28 @@
+import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { FieldError } from "~/components/Field";
 import { rupees } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
+import { fail, failureStatus } from "~/models/failure";
 import {
-  BaseTableError,
   baseTableMean,
   getBaseTable,
   setBaseTable,
   type BaseTableKind,
   type BaseTableRow,
 } from "~/models/prize-settings.server";
+import {
+  baseTableFormSchema,
+  baseTableKindSchema,
+  BASE_TABLE_MESSAGES,
+  type BaseTableFormValue,
+} from "~/schemas/base-table";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { readForm } from "~/utils/body.server";
+import { pageFailure } from "~/utils/http.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -37,41 +47,26 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { second, third, means: { second: baseTableMean(second), third: baseTableMean(third) } };
 }
 
-type RowValue = { amount: string; weight: string };
-type Failure = {
-  kind: BaseTableKind;
-  values: RowValue[];
-  rowErrors: Record<number, { amount?: string[]; weight?: string[] }>;
-  formErrors: string[];
-};
+/** The refused form: which table, and conform's result (the rows as sent, errors under their inputs). */
+type ActionData = { kind: BaseTableKind; result: SubmissionResult<string[]> };
 
-/** intent=second|third: saves that table from its amount/weight rows; rows left blank are dropped. */
+/** intent=second|third: saves that table from its rows[i].amount / rows[i].weight; rows left blank are dropped. */
 export async function action({ request }: ActionFunctionArgs) {
-  await requireRouteAccess(request, handle);
-  const form = await request.formData();
-  const kind = form.get("intent");
-  if (kind !== "second" && kind !== "third") throw new Response("Bad Request", { status: 400 });
-  const amounts = form.getAll("amount").map(String);
-  const weights = form.getAll("weight").map(String);
-  const values: RowValue[] = amounts.map((amount, i) => ({ amount, weight: weights[i] ?? "" }));
-  const kept = values.map((v, i) => ({ ...v, at: i })).filter((v) => v.amount.trim() !== "" || v.weight.trim() !== "");
-  try {
-    setBaseTable(
-      kind,
-      kept.map(({ amount, weight }) => ({ amount, weight })),
-    );
-  } catch (err) {
-    if (!(err instanceof BaseTableError)) throw err;
-    const failure: Failure = { kind, values, rowErrors: {}, formErrors: [] };
-    for (const [key, messages] of Object.entries(err.fieldErrors)) {
-      const m = /^rows\.(\d+)\.(amount|weight)$/.exec(key);
-      const at = m ? kept[Number(m[1])]?.at : undefined;
-      if (m && at !== undefined) (failure.rowErrors[at] ??= {})[m[2] as "amount" | "weight"] = messages;
-      else failure.formErrors.push(...messages);
-    }
-    return data(failure, { status: 400 });
+  const user = await requireRouteAccess(request, handle);
+  const form = await readForm(request);
+  const kind = baseTableKindSchema.safeParse(form.get("intent"));
+  if (!kind.success) throw pageFailure(fail.badRequest(BASE_TABLE_MESSAGES.kind));
+  const submission = parseWithZod(form, { schema: baseTableFormSchema });
+  if (submission.status !== "success") {
+    return data<ActionData>({ kind: kind.data, result: submission.reply() }, { status: 422 });
   }
-  return redirectWithToast("/admin/scheme/settings", success(`${TITLES[kind]} base table saved.`));
+  const result = setBaseTable(user, submission.value.kind, submission.value.rows);
+  if (!result.ok) {
+    // The form's rules are the model's, so a refusal here is not about one row: above the table.
+    const reply = submission.reply({ formErrors: [result.message] });
+    return data<ActionData>({ kind: kind.data, result: reply }, { status: failureStatus(result) });
+  }
+  return redirectWithToast("/admin/scheme/settings", success(`${TITLES[kind.data]} base table saved.`));
 }
 
 function chance(rows: BaseTableRow[], weight: number) {
@@ -79,19 +74,41 @@ function chance(rows: BaseTableRow[], weight: number) {
   return total > 0 ? `${((weight / total) * 100).toFixed(1)}%` : "";
 }
 
-type TableFormProps = { kind: BaseTableKind; saved: BaseTableRow[]; mean: number; failure?: Failure };
+/** The saved rows as the form shows them, with blank rows to add more. */
+function formRows(saved: BaseTableRow[]) {
+  const rows = saved.map((r) => ({ amount: String(r.amount), weight: String(r.weight) }));
+  while (rows.length < Math.max(MIN_ROWS, saved.length + BLANK_ROWS)) rows.push({ amount: "", weight: "" });
+  return rows;
+}
 
-function TableForm({ kind, saved, mean, failure }: TableFormProps) {
-  const mine = failure?.kind === kind ? failure : undefined;
-  const values: RowValue[] = mine
-    ? mine.values
-    : saved.map((r) => ({ amount: String(r.amount), weight: String(r.weight) }));
-  const rows = [...values];
-  while (rows.length < Math.max(MIN_ROWS, values.length + (mine ? 0 : BLANK_ROWS)))
-    rows.push({ amount: "", weight: "" });
+/** The form's fields as the inputs hold them. */
+type TableFields = { intent: BaseTableKind; rows: { amount: string; weight: string }[] };
+
+type TableFormProps = { kind: BaseTableKind; saved: BaseTableRow[]; mean: number; lastResult?: ActionData["result"] };
+
+function TableForm({ kind, saved, mean, lastResult }: TableFormProps) {
+  const [form, fields] = useForm<TableFields, BaseTableFormValue>({
+    id: `base-table-${kind}`,
+    lastResult,
+    defaultValue: { intent: kind, rows: formRows(saved) },
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: baseTableFormSchema }),
+    shouldValidate: "onBlur",
+    shouldRevalidate: "onInput",
+  });
+  const rows = fields.rows.getFieldList();
+  // The chances are those of the saved table, shown while the form shows it (not after a refusal).
+  const showsSaved = !lastResult;
+  const formErrors = [...(form.errors ?? []), ...(fields.rows.errors ?? [])];
   const id = `table-${kind}`;
   return (
-    <Form method="post" className="card base-table" aria-labelledby={id} noValidate>
+    <Form
+      method="post"
+      id={form.id}
+      onSubmit={form.onSubmit}
+      className="card base-table"
+      aria-labelledby={id}
+      noValidate
+    >
       <h2 id={id}>{TITLES[kind]}</h2>
       <p className="muted">
         {kind === "second"
@@ -99,11 +116,12 @@ function TableForm({ kind, saved, mean, failure }: TableFormProps) {
           : "What a confirmed registration gets when no pool pays it. Leave every row empty for no coupon."}{" "}
         Each row is an amount in rupees and its weight: a row's chance is its weight over the sum of the weights.
       </p>
-      {mine?.formErrors.length ? (
+      {formErrors.length ? (
         <p className="form-error" role="alert">
-          {mine.formErrors[0]}
+          {formErrors[0]}
         </p>
       ) : null}
+      <input type="hidden" name="intent" value={kind} />
       <table>
         <thead>
           <tr>
@@ -113,36 +131,32 @@ function TableForm({ kind, saved, mean, failure }: TableFormProps) {
           </tr>
         </thead>
         <tbody>
-          {rows.map((r, i) => {
-            const errors = mine?.rowErrors[i];
-            const savedRow = !mine ? saved[i] : undefined;
+          {rows.map((row, i) => {
+            const { amount, weight } = row.getFieldset();
+            const savedRow = showsSaved ? saved[i] : undefined;
             return (
-              <tr key={`${mine ? "f" : "s"}-${i}-${r.amount}-${r.weight}`}>
-                <td className={errors?.amount ? "invalid" : undefined}>
+              <tr key={row.key}>
+                <td className={amount.errors ? "invalid" : undefined}>
                   <input
-                    name="amount"
-                    type="number"
+                    {...getInputProps(amount, { type: "number" })}
+                    key={amount.key}
                     min={1}
                     step={1}
                     inputMode="numeric"
                     aria-label={`Amount ${i + 1}`}
-                    aria-invalid={errors?.amount ? true : undefined}
-                    defaultValue={r.amount}
                   />
-                  <FieldError errors={errors?.amount} />
+                  <FieldError id={amount.errorId} errors={amount.errors} />
                 </td>
-                <td className={errors?.weight ? "invalid" : undefined}>
+                <td className={weight.errors ? "invalid" : undefined}>
                   <input
-                    name="weight"
-                    type="number"
+                    {...getInputProps(weight, { type: "number" })}
+                    key={weight.key}
                     min={0}
                     step="any"
                     inputMode="decimal"
                     aria-label={`Weight ${i + 1}`}
-                    aria-invalid={errors?.weight ? true : undefined}
-                    defaultValue={r.weight}
                   />
-                  <FieldError errors={errors?.weight} />
+                  <FieldError id={weight.errorId} errors={weight.errors} />
                 </td>
                 <td>{savedRow ? chance(saved, savedRow.weight) : ""}</td>
               </tr>
@@ -153,7 +167,7 @@ function TableForm({ kind, saved, mean, failure }: TableFormProps) {
       <p>
         Average: <strong>{saved.length ? rupees(mean) : "no coupon"}</strong>
       </p>
-      <button type="submit" name="intent" value={kind} className="primary">
+      <button type="submit" className="primary">
         Save
       </button>
     </Form>
@@ -162,7 +176,7 @@ function TableForm({ kind, saved, mean, failure }: TableFormProps) {
 
 export default function FallbackTables() {
   const { second, third, means } = useLoaderData<typeof loader>();
-  const failure = useActionData<typeof action>();
+  const refused = useActionData<typeof action>();
   return (
     <>
       <div className="scheme-head">
@@ -174,8 +188,21 @@ export default function FallbackTables() {
         row by weight. Changes apply to draws made after saving.
       </p>
       <div className="base-tables">
-        <TableForm kind="second" saved={second} mean={means.second} failure={failure} />
-        <TableForm kind="third" saved={third} mean={means.third} failure={failure} />
+        {/* A saved table starts its form afresh (its rows as stored, blank rows below). */}
+        <TableForm
+          key={`second-${JSON.stringify(second)}`}
+          kind="second"
+          saved={second}
+          mean={means.second}
+          lastResult={refused?.kind === "second" ? refused.result : undefined}
+        />
+        <TableForm
+          key={`third-${JSON.stringify(third)}`}
+          kind="third"
+          saved={third}
+          mean={means.third}
+          lastResult={refused?.kind === "third" ? refused.result : undefined}
+        />
       </div>
     </>
   );

@@ -1,7 +1,9 @@
+import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { str, type FormReply } from "~/components/catalogue/form";
-import { pickerChoices, readPickerForm, withUpload } from "~/components/catalogue/picker.server";
+import { readPickerForm, withUpload } from "~/components/catalogue/picker.server";
+import { pickerChoices } from "~/models/file.server";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { Field, FieldError, TextareaField } from "~/components/Field";
 import { FilePicker } from "~/components/FilePicker";
@@ -108,14 +110,26 @@ const TEXTS = [
 ] as const;
 
 export default function Settings() {
-  const { canEdit, values, versions, changes, files, logoUrl } = useLoaderData<typeof loader>();
+  const data = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>() as FormReply | undefined;
+  // A save starts the form afresh from what was stored (its texts as sanitised); a refusal keeps what was sent.
+  return <SettingsForm key={JSON.stringify(data.versions)} {...data} reply={reply} />;
+}
+
+type SettingsFormProps = ReturnType<typeof useLoaderData<typeof loader>> & { reply?: FormReply };
+
+function SettingsForm({ canEdit, values, versions, changes, files, logoUrl, reply }: SettingsFormProps) {
   const busy = useNavigation().state === "submitting";
-  const sent = reply?.result.initialValue as Record<string, unknown> | undefined;
-  const errors = (reply?.result.error ?? {}) as Record<string, string[] | null>;
+  // Checked by the server (the texts are sanitised there); conform carries the values sent and the errors back.
+  const [form, fields] = useForm<Record<SettingField, string>>({
+    id: "settings",
+    lastResult: reply?.result,
+    defaultValue: values,
+  });
   /** What the form shows: what was sent when it comes back refused, else the saved value. */
-  const value = (k: SettingField) => (sent ? (str(sent[k]) ?? "") : values[k]);
-  const formErrors = errors[""] ?? null;
+  const value = (k: SettingField) => str(fields[k].initialValue) ?? "";
+  const errors = (k: SettingField) => fields[k].errors;
+  const formErrors = form.errors;
   const open = value("registration_open") !== "false";
 
   return (
@@ -131,7 +145,14 @@ export default function Settings() {
           You can read the settings here; changing them needs the update-settings permission.
         </p>
       )}
-      <Form method="post" encType="multipart/form-data" className="settings-form" noValidate>
+      <Form
+        method="post"
+        id={form.id}
+        onSubmit={form.onSubmit}
+        encType="multipart/form-data"
+        className="settings-form"
+        noValidate
+      >
         {formErrors?.length ? (
           <p className="form-error" role="alert">
             {formErrors[0]}
@@ -144,7 +165,7 @@ export default function Settings() {
           <section className="card settings-section" aria-labelledby="settings-registration">
             <h2 id="settings-registration">Registration</h2>
             <fieldset
-              className={`settings-switch${errors.registration_open ? " invalid" : ""}`}
+              className={`settings-switch${errors("registration_open") ? " invalid" : ""}`}
               key={`open-${versions.registration_open}`}
             >
               <legend>Public pre-registration</legend>
@@ -155,7 +176,7 @@ export default function Settings() {
                 <input type="radio" name="registration_open" value="false" defaultChecked={!open} /> Closed: the landing
                 page shows “Registration Closed”, the form is disabled and the server refuses new pre-registrations
               </label>
-              <FieldError errors={errors.registration_open} />
+              <FieldError errors={errors("registration_open")} />
               <Changed text={changes.registration_open} />
             </fieldset>
             <div className="grid-2">
@@ -167,7 +188,7 @@ export default function Settings() {
                 maxLength={CLOSED_MESSAGE_MAX}
                 defaultValue={value("closed_message")}
                 placeholder={DEFAULT_CLOSED_MESSAGE}
-                errors={errors.closed_message}
+                errors={errors("closed_message")}
                 hint={
                   changes.closed_message ??
                   "Shown on the landing page while registration is closed; empty: the standard banner only."
@@ -181,7 +202,7 @@ export default function Settings() {
                 rows={2}
                 maxLength={CLOSED_MESSAGE_MAX}
                 defaultValue={value("closed_message_ne")}
-                errors={errors.closed_message_ne}
+                errors={errors("closed_message_ne")}
                 hint={changes.closed_message_ne ?? "For visitors reading Nepali; empty: the English message."}
               />
             </div>
@@ -197,7 +218,7 @@ export default function Settings() {
                 type="logo"
                 files={files}
                 defaultValue={value("logo")}
-                errors={errors.logo}
+                errors={errors("logo")}
                 hint={changes.logo ?? "Shown at the top of every public page."}
               />
             ) : (
@@ -216,7 +237,7 @@ export default function Settings() {
               maxLength={500}
               placeholder="https://www.youtube.com/watch?v=…"
               defaultValue={value("video")}
-              errors={errors.video}
+              errors={errors("video")}
               hint={changes.video ?? "An http or https address; the landing page links to it. Empty: no video."}
             />
           </section>
@@ -235,7 +256,7 @@ export default function Settings() {
                   label={`${t.title} (English)`}
                   name={t.key}
                   defaultValue={value(t.key)}
-                  errors={errors[t.key]}
+                  errors={errors(t.key)}
                   hint={changes[t.key] ?? "Not changed here yet."}
                   readOnly={!canEdit}
                 />
@@ -245,7 +266,7 @@ export default function Settings() {
                   name={`${t.key}_ne`}
                   lang="ne"
                   defaultValue={value(`${t.key}_ne`)}
-                  errors={errors[`${t.key}_ne`]}
+                  errors={errors(`${t.key}_ne`)}
                   hint={changes[`${t.key}_ne`] ?? "Not changed here yet. Empty: Nepali readers see the English text."}
                   readOnly={!canEdit}
                 />

@@ -1,12 +1,7 @@
+import type { SubmissionResult } from "@conform-to/react";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import {
-  BroadcastForm,
-  EMPTY_VALUES,
-  valuesOf,
-  type BroadcastValues,
-  type Choice,
-} from "~/components/broadcast/BroadcastForm";
+import { BroadcastForm, valuesOf, type BroadcastValues, type Choice } from "~/components/broadcast/BroadcastForm";
 import { BroadcastPreview } from "~/components/broadcast/BroadcastPreview";
 import { LiveRefresh, recipientsText, StatusBadge } from "~/components/broadcast/progress";
 import { broadcastLinks } from "~/components/broadcast/styles";
@@ -21,11 +16,12 @@ import {
   type BroadcastView,
 } from "~/models/broadcast.server";
 import { listBranchOptions } from "~/models/branch.server";
-import { failureStatus, type FieldErrors } from "~/models/failure";
+import { failureStatus, type Failure } from "~/models/failure";
 import { BROADCAST_TYPE_LABELS, broadcastSchema } from "~/schemas/broadcast";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
+import { submissionResult } from "~/utils/http.server";
 import { displayDateTime } from "~/utils/time";
 import { onItsWay } from "~/schemas/broadcast";
 import { redirectWithToast, success } from "~/utils/toast.server";
@@ -49,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 type ActionData =
-  | { step: "form"; values: BroadcastValues; errors: FieldErrors; chosen: Choice[]; found: Choice[] }
+  | { step: "form"; result: SubmissionResult<string[]>; chosen: Choice[]; found: Choice[] }
   | { step: "preview"; values: BroadcastValues; preview: Preview; chosen: Choice[] };
 
 /**
@@ -67,22 +63,26 @@ export async function action({ request }: ActionFunctionArgs) {
     user.scope,
     values.registrants.map(Number).filter((n) => Number.isSafeInteger(n) && n > 0),
   );
-  const again = (errors: FieldErrors, found: Choice[] = [], status = 200) =>
-    data<ActionData>({ step: "form", values, errors, chosen, found }, { status });
+  /** The form again with what was sent (conform's result), and the failure's errors under their fields. */
+  const again = (failure: Failure | null, found: Choice[] = []) =>
+    data<ActionData>(
+      { step: "form", result: submissionResult(values, failure), chosen, found },
+      { status: failure ? failureStatus(failure) : 200 },
+    );
 
-  if (intent === "back") return again({});
-  if (intent === "search") return again({}, searchBroadcastRegistrants(user.scope, values.customer_q));
+  if (intent === "back") return again(null);
+  if (intent === "search") return again(null, searchBroadcastRegistrants(user.scope, values.customer_q));
 
   form.delete("preview");
   const parsed = parseValue({ kind: "form", form }, broadcastSchema);
-  if (!parsed.ok) return again(parsed.errors, [], failureStatus(parsed));
+  if (!parsed.ok) return again(parsed);
   if (intent === "send") {
     const sent = await sendBroadcast(user, parsed.value);
-    if (!sent.ok) return again(sent.errors, [], failureStatus(sent));
+    if (!sent.ok) return again(sent);
     return redirectWithToast(`/admin/sms/${sent.broadcast.id}`, success(onItsWay(sent.broadcast.total)));
   }
   const previewed = await previewBroadcast(user, parsed.value);
-  if (!previewed.ok) return again(previewed.errors, [], failureStatus(previewed));
+  if (!previewed.ok) return again(previewed);
   return data<ActionData>({ step: "preview", values, preview: previewed.preview, chosen });
 }
 
@@ -107,8 +107,7 @@ export default function Sms() {
           />
         ) : (
           <BroadcastForm
-            values={step?.values ?? EMPTY_VALUES}
-            errors={step?.step === "form" ? step.errors : {}}
+            result={step?.step === "form" ? step.result : undefined}
             branches={branches}
             chosen={step?.step === "form" ? step.chosen : []}
             found={step?.step === "form" ? step.found : []}

@@ -1,4 +1,4 @@
-import { getDb } from "@db/index";
+import { queuedSmsCount } from "~/models/health.server";
 import { recentEventLoopDelay } from "~/utils/event-loop.server";
 
 /**
@@ -10,10 +10,7 @@ export async function loader() {
   let database = "ok";
   let smsQueued: number | null = null;
   try {
-    const row = getDb().$client.prepare("select count(*) as n from sms_messages where status = 'queued'").get() as {
-      n: number;
-    };
-    smsQueued = row.n;
+    smsQueued = queuedSmsCount();
   } catch {
     database = "unavailable";
   }

@@ -1,7 +1,6 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
-import { db } from "@db/index";
 import { findSharer } from "~/models/referrer.server";
-import { cleanSource, referralCookie, SHARE_CODE } from "~/utils/share-link.server";
+import { cleanSource, referralCookie } from "~/utils/share-link.server";
 
 /**
  * GET /r/{code}: a registered customer's share link. A code of a live
@@ -15,7 +14,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const query = new URL(request.url).searchParams;
   const source = cleanSource(query.get("utm_source"));
   const code = (params.code ?? "").toLowerCase();
-  const sharer = SHARE_CODE.test(code) ? findSharer(db, code) : null;
+  const sharer = findSharer(code);
   const headers = new Headers({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
   if (!sharer) return redirect("/", { headers });
   headers.append("Set-Cookie", referralCookie({ code, source }));

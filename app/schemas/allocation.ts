@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { ALLOCATION_TYPES, amountsForType, isAllocationType, typeNeedsBranch } from "~/models/prize-constants";
-import { day, DAY_MESSAGE } from "./primitives";
+import { day, DAY_MESSAGE, emptyToUndefined, toNumber } from "./primitives";
 
 export const ALLOCATION_MESSAGES = {
   type: "Choose a scheme type.",
@@ -18,21 +18,6 @@ export const ALLOCATION_MESSAGES = {
   count: "The count must be between 1 and 5.",
   probability: "The probability must be a whole number between 0 and 100.",
 } as const;
-
-/** Empty strings and null become undefined; numeric strings become numbers; anything else passes through. */
-function toNumber(value: unknown): unknown {
-  if (value === null || value === undefined) return undefined;
-  if (typeof value === "string") {
-    const text = value.trim();
-    if (text === "") return undefined;
-    const n = Number(text);
-    return Number.isFinite(n) ? n : value;
-  }
-  return value;
-}
-
-const emptyToUndefined = (value: unknown) =>
-  value === null || (typeof value === "string" && value.trim() === "") ? undefined : value;
 
 /** An integer field in [min, max] with one message for every failure. A refinement (not `.int()`) keeps
  * the failure non-aborting, so the cross-field rules below still report their own errors. */

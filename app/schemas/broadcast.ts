@@ -10,11 +10,12 @@
  * phone, the key the specification's client reads).
  */
 import { z } from "zod";
+import { BROADCAST_TYPES, SMS_STATUSES } from "@db/enums";
 import { englishLabels } from "~/utils/labels";
 import { normalizePhone } from "~/utils/phone";
 import { emptyToUndefined, text as asText, toNumber } from "./primitives";
 
-export const BROADCAST_TYPES = ["ALL", "BRANCH", "REGISTRANTS", "MOBILE"] as const;
+export { BROADCAST_TYPES };
 export type BroadcastType = (typeof BROADCAST_TYPES)[number];
 
 /** The category select's labels (spec 001 §2.10). */
@@ -152,7 +153,7 @@ export const registrantQuerySchema = z.object({
 });
 
 /** The broadcast history and a broadcast's recipients: status filter (unknown values are ignored). */
-export const RECIPIENT_STATUSES = ["queued", "sent", "failed"] as const;
+export const RECIPIENT_STATUSES = SMS_STATUSES;
 export const recipientFiltersSchema = z.object({
   status: z.preprocess((v) => emptyToUndefined(asText(v)), z.enum(RECIPIENT_STATUSES).optional().catch(undefined)),
 });

@@ -42,6 +42,15 @@ export const optionalText = (max: number, message = tooLong(max)) =>
 export const requiredText = (max: number, required: string, long = tooLong(max)) =>
   z.preprocess((v) => text(v)?.trim() || undefined, z.string({ error: required }).max(max, { error: long }));
 
+/** Text with every run of white space made one space, trimmed; "" is not given. */
+export function squished(value: unknown): string | undefined {
+  return text(value)?.replace(/\s+/g, " ").trim() || undefined;
+}
+
+/** Required text with its white space squished (names and places typed on one line). */
+export const requiredSquishedText = (max: number, required: string, long = tooLong(max)) =>
+  z.preprocess(squished, z.string({ error: required }).max(max, { error: long }));
+
 /** A positive integer id. */
 export const requiredId = (message: string) =>
   z.preprocess(

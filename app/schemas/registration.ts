@@ -6,6 +6,7 @@
  * empty strings into undefined, "on" into true and numeric text into numbers).
  */
 import { z } from "zod";
+import { PAYMENT_MODES, REGISTRATION_STATUSES } from "@db/enums";
 import { englishLabels } from "~/utils/labels";
 import {
   FIELD_MESSAGES,
@@ -13,19 +14,13 @@ import {
   dateRangeShape,
   isDateOrDateTime,
   optionalId,
-  optionalText as optionalQueryText,
+  optionalText as sharedOptionalText,
+  requiredText,
   text as asText,
   toNumber,
 } from "./primitives";
 
-export const PAYMENT_MODES = [
-  "CASH",
-  "CASH_EXCHANGE",
-  "FINANCE",
-  "FINANCE_EXCHANGE",
-  "SELF_FINANCE",
-  "SELF_FINANCE_EXCHANGE",
-] as const;
+export { PAYMENT_MODES };
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
 /** English labels of the payment modes (the one table is app/utils/labels.ts). */
@@ -85,16 +80,18 @@ export const vehicleNumber = (v: string) => v.replace(/[^A-Za-z0-9\-._]/g, "").t
 /** Keeps letters, digits, hyphen, dot, underscore and @ (spec §5, email). */
 export const emailChars = (v: string) => v.replace(/[^A-Za-z0-9\-._@]/g, "");
 
-const text = (required: string, max: number) =>
-  z.string({ error: required }).trim().min(1, required).max(max, REGISTRATION_MESSAGES.tooLong(max));
+const text = (required: string, max: number) => requiredText(max, required, REGISTRATION_MESSAGES.tooLong(max));
 
-const optionalText = (max: number) => z.string().trim().max(max, REGISTRATION_MESSAGES.tooLong(max)).optional();
+const optionalText = (max: number) => sharedOptionalText(max, REGISTRATION_MESSAGES.tooLong(max));
 
 const vehicle = (required: string) =>
-  z
-    .string({ error: required })
-    .transform(vehicleNumber)
-    .pipe(z.string().min(1, required).max(50, REGISTRATION_MESSAGES.tooLong(50)));
+  z.preprocess(
+    (v) => {
+      const s = asText(v);
+      return s === undefined ? undefined : vehicleNumber(s) || undefined;
+    },
+    z.string({ error: required }).max(50, { error: REGISTRATION_MESSAGES.tooLong(50) }),
+  );
 
 const fields = {
   bill_no: text(REGISTRATION_MESSAGES.billNo, 40),
@@ -154,7 +151,7 @@ export const registrationCodeSchema = z.object({
 export const registrantSearchSchema = z.object({ q: z.string().trim().max(60).default("") });
 
 /** The states of a registration: made (code sent), confirmed with the customer's code, coupon drawn. */
-export const REGISTRATION_STATUSES = ["pending", "confirmed", "drawn"] as const;
+export { REGISTRATION_STATUSES };
 export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
 
 export const REGISTRATION_FILTER_MESSAGES = {
@@ -206,7 +203,7 @@ export const registrationFiltersSchema = z
     /** Name, phone, citizenship/PAN, bill, engine, chassis or vehicle number (first 100 characters). */
     search: z.preprocess((v) => asText(v)?.trim().slice(0, 100) || undefined, z.string().optional()),
     /** One registration (print a single coupon pair). */
-    slug: optionalQueryText(64),
+    slug: sharedOptionalText(64),
   })
   .superRefine(checkReadableRange);
 

@@ -3,10 +3,11 @@
  * ignored (the list shows everything), never an error page.
  */
 import { z } from "zod";
+import { SMS_STATUSES } from "@db/enums";
 import { emptyToUndefined, requiredId, text } from "./primitives";
 
-/** The stored statuses (sms_messages.status; the model checks they match the column). */
-export const SMS_STATUSES = ["queued", "sent", "failed"] as const;
+/** The stored statuses: sms_messages.status's own list. */
+export { SMS_STATUSES };
 export const SMS_PURPOSES = ["otp", "purchase-code", "notify", "password-reset", "broadcast"] as const;
 
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>

@@ -6,12 +6,13 @@
  * error fields; the form shows the district error under the city field too.
  */
 import { z } from "zod";
+import { TEST_RIDE_TYPES } from "@db/enums";
 import { normalizePhone } from "~/utils/phone";
 import { FILTERS, FORM_TOKEN } from "./preregistration";
-import { dateRangeShape, requiredId, text as str } from "./primitives";
+import { dateRangeShape, requiredId, requiredSquishedText, text as str } from "./primitives";
 import { checkReadableRange } from "./registration";
 
-export const TEST_RIDE_TYPES = ["TESTRIDE", "BOOKING"] as const;
+export { TEST_RIDE_TYPES };
 export type TestRideType = (typeof TEST_RIDE_TYPES)[number];
 
 export const TEST_RIDE_MESSAGES = {
@@ -35,23 +36,14 @@ export const TEST_RIDE_MESSAGES = {
   thanks: "Thank You for Test Ride Booking.",
 } as const;
 
-const trimmed = (v: unknown) => {
-  const s = str(v)?.replace(/\s+/g, " ").trim();
-  return s ? s : undefined;
-};
-
-const place = (message: string) =>
-  z.preprocess(trimmed, z.string({ error: message }).max(100, { error: TEST_RIDE_MESSAGES.tooLong(100) }));
+const place = (message: string) => requiredSquishedText(100, message, TEST_RIDE_MESSAGES.tooLong(100));
 
 export const testRideSchema = z.object({
   type: z.preprocess(
     (v) => str(v)?.trim().toUpperCase() || undefined,
     z.enum(TEST_RIDE_TYPES, { error: TEST_RIDE_MESSAGES.type }).default("TESTRIDE"),
   ),
-  name: z.preprocess(
-    trimmed,
-    z.string({ error: TEST_RIDE_MESSAGES.name }).max(100, { error: TEST_RIDE_MESSAGES.tooLong(100) }),
-  ),
+  name: requiredSquishedText(100, TEST_RIDE_MESSAGES.name, TEST_RIDE_MESSAGES.tooLong(100)),
   state: place(TEST_RIDE_MESSAGES.state),
   district: place(TEST_RIDE_MESSAGES.district),
   city: place(TEST_RIDE_MESSAGES.city),

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { normalizePhone } from "~/utils/phone";
+import { formatRupees } from "~/utils/rupees";
 import { optionalId, requiredText, text, toNumber } from "./primitives";
 
 /** The prize filter and the form's amount options (spec 001 §2.7). */
@@ -16,7 +17,7 @@ export const VIDEO_AMOUNTS = [
 ] as const;
 
 export const videoAmountLabel = (amount: number) =>
-  VIDEO_AMOUNTS.find((a) => a.amount === amount)?.label ?? `Rs. ${amount.toLocaleString("en-IN")}`;
+  VIDEO_AMOUNTS.find((a) => a.amount === amount)?.label ?? formatRupees(amount);
 
 export const VIDEO_MESSAGES = {
   title: "Enter the video title.",

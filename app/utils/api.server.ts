@@ -8,7 +8,6 @@ import { db, schema } from "@db/index";
 import { scopeOf } from "~/models/scope.server";
 import { getSessionUser } from "~/models/user.server";
 import { clientAddress, type Staff } from "./auth.server";
-import { readApiBody, type BodyOptions } from "./body.server";
 import { config } from "./config.server";
 import { randomToken, sha256 } from "./crypto.server";
 import { can, type Requirement } from "./permissions";
@@ -91,34 +90,4 @@ export function revokeToken(request: Request): boolean {
     .where(and(eq(schema.apiTokens.token_hash, sha256(token)), isNull(schema.apiTokens.revoked_at)))
     .run();
   return res.changes > 0;
-}
-
-/**
- * @deprecated JSON turned into FormData, for the routes not yet moved to
- * `parseApiBody`/`readApiBody` (app/utils/body.server.ts); remove with the last caller.
- */
-export function jsonToFormData(value: unknown, form = new FormData(), prefix = ""): FormData {
-  if (value === null || value === undefined) return form;
-  if (value instanceof Blob) {
-    form.append(prefix, value);
-  } else if (Array.isArray(value)) {
-    value.forEach((v, i) => jsonToFormData(v, form, `${prefix}[${i}]`));
-  } else if (typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) jsonToFormData(v, form, prefix ? `${prefix}.${k}` : k);
-  } else if (typeof value === "boolean") {
-    if (value) form.append(prefix, "on");
-  } else {
-    form.append(prefix, String(value));
-  }
-  return form;
-}
-
-/**
- * @deprecated The body as FormData through the one body reader (a refusal is
- * thrown as the JSON answer); for the routes not yet moved to `parseApiBody`.
- */
-export async function readForm(request: Request, options: BodyOptions = { optional: true }): Promise<FormData> {
-  const body = await readApiBody(request, { optional: true, ...options });
-  if (body.kind === "form") return body.form;
-  return body.kind === "json" ? jsonToFormData(body.json) : new FormData();
 }

@@ -48,14 +48,24 @@ export function replyFailure(form: FormData | null, failure: Failure) {
     const prev = initialValue[k];
     initialValue[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   });
+  const result = submissionResult(initialValue, failure);
+  return data({ result }, { status: failureStatus(failure), headers: retryHeaders(failure) });
+}
+
+/**
+ * conform's SubmissionResult of a form shown again with `values`: the
+ * failure's field errors (its "form" messages, or its message when it names
+ * no field, above the form), or none.
+ */
+export function submissionResult(values: Record<string, unknown>, failure: Failure | null): SubmissionResult<string[]> {
+  if (!failure) return { initialValue: values as never, error: {} };
   const error: Record<string, string[]> = { ...failure.errors };
   if (!Object.keys(error).length) error[""] = [failure.message];
   if (error.form) {
     error[""] = [...(error[""] ?? []), ...error.form];
     delete error.form;
   }
-  const result: SubmissionResult<string[]> = { status: "error", initialValue: initialValue as never, error };
-  return data({ result }, { status: failureStatus(failure), headers: retryHeaders(failure) });
+  return { status: "error", initialValue: values as never, error };
 }
 
 /** A missing record on a page: the 404 page. */

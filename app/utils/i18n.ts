@@ -5,6 +5,8 @@
  * and returns it unchanged otherwise. The spec's exact English messages are
  * kept verbatim in the English dictionary. Client-safe.
  */
+import { formatRupees } from "./rupees";
+
 export type Lang = "en" | "ne";
 export const LANGS: Lang[] = ["en", "ne"];
 
@@ -397,20 +399,7 @@ export function translateErrors(
 
 /** "Rs. 5,000" / "रु. 5,000" with Nepali digit grouping. */
 export function rupees(lang: Lang, amount: number): string {
-  const digits = String(Math.trunc(Math.abs(amount)));
-  let grouped = digits;
-  if (digits.length > 3) {
-    const last3 = digits.slice(-3);
-    let rest = digits.slice(0, -3);
-    const groups: string[] = [];
-    while (rest.length > 2) {
-      groups.unshift(rest.slice(-2));
-      rest = rest.slice(0, -2);
-    }
-    if (rest) groups.unshift(rest);
-    grouped = [...groups, last3].join(",");
-  }
-  return `${t(lang, "common.rs")} ${amount < 0 ? "-" : ""}${grouped}`;
+  return formatRupees(amount, t(lang, "common.rs"));
 }
 
 /**

@@ -3,10 +3,17 @@
  * server, so they show without JavaScript. Titles are the spec's: "Success!" and "Oops!".
  */
 import { createCookie, redirect } from "@remix-run/node";
+import { z } from "zod";
 import { secureCookies, sessionSecrets } from "./config.server";
 import { cookieName } from "./cookie-name.server";
 
-export type Toast = { type: "success" | "error"; title: "Success!" | "Oops!"; message: string };
+const toastSchema = z.object({
+  type: z.enum(["success", "error"]),
+  title: z.enum(["Success!", "Oops!"]),
+  message: z.string(),
+});
+
+export type Toast = z.output<typeof toastSchema>;
 
 const toastCookie = createCookie(cookieName("toast", "__toast"), {
   httpOnly: true,
@@ -30,9 +37,10 @@ export async function redirectWithToast(url: string, toast: Toast, init: Respons
   return redirect(url, { ...init, headers });
 }
 
-/** Reads the pending toast and the header that clears it. */
+/** Reads the pending toast and the header that clears it; a cookie that is not a toast is cleared unshown. */
 export async function readToast(request: Request): Promise<{ toast: Toast | null; headers: HeadersInit | undefined }> {
-  const value = (await toastCookie.parse(request.headers.get("Cookie"))) as Toast | null | "";
+  const value: unknown = await toastCookie.parse(request.headers.get("Cookie"));
   if (!value) return { toast: null, headers: undefined };
-  return { toast: value, headers: { "Set-Cookie": await toastHeader(null) } };
+  const toast = toastSchema.safeParse(value);
+  return { toast: toast.success ? toast.data : null, headers: { "Set-Cookie": await toastHeader(null) } };
 }

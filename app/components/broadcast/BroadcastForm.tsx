@@ -7,6 +7,7 @@
  * shows, customers are suggested as you type, and the message shows its
  * characters and SMS parts as you type.
  */
+import { useForm, type SubmissionResult } from "@conform-to/react";
 import { Form } from "@remix-run/react";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { Errors } from "~/components/Field";
@@ -174,22 +175,43 @@ function CustomerPicker({
   );
 }
 
+/** A conform value as one text, or as a list. */
+const one = (v: unknown): string => (typeof v === "string" ? v : Array.isArray(v) ? one(v[v.length - 1]) : "");
+const list = (v: unknown): string[] =>
+  (Array.isArray(v) ? v : [v]).filter((x): x is string => typeof x === "string" && x !== "");
+
 export function BroadcastForm({
-  values,
-  errors,
+  result,
   branches,
   chosen,
   found,
   busy,
 }: {
-  values: BroadcastValues;
-  errors: Record<string, string[]>;
+  /** The form sent back (values and field errors), or none for an empty form. */
+  result?: SubmissionResult<string[]>;
   branches: { id: number; title: string }[];
   chosen: Choice[];
   found: Choice[];
   busy: boolean;
 }) {
   const hydrated = useHydrated();
+  // Checked by the server (the preview step); conform carries the values sent and the errors back.
+  const [form, fields] = useForm<BroadcastValues>({ id: "broadcast", lastResult: result, defaultValue: EMPTY_VALUES });
+  const values: BroadcastValues = {
+    type: one(fields.type.initialValue) || "ALL",
+    text: one(fields.text.initialValue),
+    branches: list(fields.branches.initialValue),
+    registrants: list(fields.registrants.initialValue),
+    mobiles: one(fields.mobiles.initialValue),
+    customer_q: one(fields.customer_q.initialValue),
+  };
+  const errors = {
+    type: fields.type.errors,
+    text: fields.text.errors,
+    branches: fields.branches.errors,
+    registrants: fields.registrants.errors,
+    mobiles: fields.mobiles.errors,
+  };
   // The fields are never controlled: what is typed while the page loads stays; the state follows the fields.
   const [type, setType] = useState<BroadcastType>(isType(values.type) ? values.type : "ALL");
   const [text, setText] = useState(values.text);
@@ -201,10 +223,10 @@ export function BroadcastForm({
     setText(textRef.current?.value ?? "");
   }, []);
   const shows = (t: BroadcastType) => !hydrated || type === t;
-  const formErrors = errors[""] ?? errors.form;
+  const formErrors = form.errors;
 
   return (
-    <Form method="post" className="card broadcast-form" noValidate>
+    <Form method="post" id={form.id} onSubmit={form.onSubmit} className="card broadcast-form" noValidate>
       {/* Enter in a field sends for the preview (the first submit button is the default one). */}
       <button type="submit" name="intent" value="preview" className="visually-hidden" tabIndex={-1} aria-hidden="true">
         Send

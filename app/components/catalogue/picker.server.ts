@@ -3,17 +3,13 @@
  * app/components/FilePicker.tsx): the images offered, and the form's own
  * upload when the browser runs no JavaScript.
  */
-import { db } from "@db/index";
 import { fail, type Failure } from "~/models/failure";
 import {
-  findPickerFile,
-  listPickerFiles,
   pickerTypesFor,
   PICKER_TYPES,
   uploadFailure,
   uploadImages,
   UPLOAD_FAILED,
-  type PickerFile,
   type PickerType,
 } from "~/models/file.server";
 import { scopeOf, type ScopedActor } from "~/models/scope.server";
@@ -40,16 +36,6 @@ export async function requirePickerUser(request: Request): Promise<{ user: Staff
   const types = pickerTypesFor(user);
   if (!types.length) throw apiFailure(fail.forbidden("This action is unauthorized."));
   return { user, types };
-}
-
-/** The recent images of a type (and general), with the record's current image kept in the list. */
-export function pickerChoices(type: PickerType, currentId?: number | null): PickerFile[] {
-  const files = listPickerFiles([type, "general"]);
-  if (currentId && !files.some((f) => f.id === currentId)) {
-    const current = findPickerFile(db, currentId);
-    if (current) files.unshift(current);
-  }
-  return files;
 }
 
 /**

@@ -3,7 +3,7 @@
  * figures as text. Pure and deterministic, so the server's SVG and the
  * hydrated one are the same.
  */
-import { groupDigits } from "~/models/prize-constants";
+import { formatRupees as rupeeText, groupDigits } from "~/utils/rupees";
 
 /** The smallest 1, 2, 2.5 or 5 × 10^k at or above `max` (1 for nothing), so the axis ends on a round figure. */
 export function niceMax(max: number): number {
@@ -23,7 +23,7 @@ export function ticks(top: number, parts = 4): number[] {
 export const formatCount = (n: number) => groupDigits(Math.round(n));
 
 /** Rupees: "Rs. 1,23,456". */
-export const formatRupees = (n: number) => `Rs. ${groupDigits(Math.round(n))}`;
+export const formatRupees = (n: number) => rupeeText(Math.round(n));
 
 /** A short axis figure: 1500 → "1.5K", 250000 → "2.5L" (lakh), 12000000 → "1.2Cr". */
 export function shortFigure(n: number): string {

@@ -1,11 +1,12 @@
 /** Display helpers of the scheme screens (client-safe). */
 import { englishLabels } from "~/utils/labels";
-import { ALLOCATION_TYPE_LABELS, groupDigits, isAllocationType } from "~/models/prize-constants";
+import { ALLOCATION_TYPE_LABELS, isAllocationType } from "~/models/prize-constants";
+import { formatRupees } from "~/utils/rupees";
 
 export const typeLabel = (type: string) => (isAllocationType(type) ? ALLOCATION_TYPE_LABELS[type] : type);
 
 /** Whole rupees with Nepali grouping: 150000 → "Rs. 1,50,000". */
-export const rupees = (amount: number) => `Rs. ${groupDigits(Math.round(amount))}`;
+export const rupees = (amount: number) => formatRupees(Math.round(amount));
 
 /** An expected count shown to two decimals. */
 export const expected = (value: number) => value.toFixed(2);

@@ -1,0 +1,31 @@
+/**
+ * The value lists of the enumerated columns, written once: db/schema.ts builds
+ * the columns from them (so `table.column.enumValues` is the same array), and
+ * the shared zod schemas and screens read them from here. Plain data with no
+ * imports, so the browser bundles get the lists without drizzle.
+ */
+
+/** allocations.type and draws.pool_type */
+export const ALLOCATION_TYPES = ["preregistration_public", "preregistration_branch", "registration_branch"] as const;
+
+/** registrations.payment_mode */
+export const PAYMENT_MODES = [
+  "CASH",
+  "CASH_EXCHANGE",
+  "FINANCE",
+  "FINANCE_EXCHANGE",
+  "SELF_FINANCE",
+  "SELF_FINANCE_EXCHANGE",
+] as const;
+
+/** registrations.status: made (code sent), confirmed with the customer's code, coupon drawn. */
+export const REGISTRATION_STATUSES = ["pending", "confirmed", "drawn"] as const;
+
+/** test_rides.type */
+export const TEST_RIDE_TYPES = ["TESTRIDE", "BOOKING"] as const;
+
+/** sms_broadcasts.type */
+export const BROADCAST_TYPES = ["ALL", "BRANCH", "REGISTRANTS", "MOBILE"] as const;
+
+/** sms_messages.status (a broadcast's recipients and the outbox alike). */
+export const SMS_STATUSES = ["queued", "sent", "failed"] as const;
