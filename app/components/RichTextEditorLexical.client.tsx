@@ -21,17 +21,20 @@ import { $setBlocksType } from "@lexical/selection";
 import { $getNearestNodeOfType, mergeRegister } from "@lexical/utils";
 import {
   $createParagraphNode,
+  $createRangeSelectionFromDom,
   $createTextNode,
   $getRoot,
   $getSelection,
   $insertNodes,
   $isRangeSelection,
+  $isTextNode,
   $setSelection,
   CAN_REDO_COMMAND,
   CAN_UNDO_COMMAND,
   COMMAND_PRIORITY_CRITICAL,
   COMMAND_PRIORITY_LOW,
   FORMAT_TEXT_COMMAND,
+  KEY_DOWN_COMMAND,
   REDO_COMMAND,
   SELECTION_CHANGE_COMMAND,
   UNDO_COMMAND,
@@ -104,6 +107,7 @@ export default function RichTextEditorLexical({ textarea, labelId, describedBy, 
         <ListPlugin />
         <LinkPlugin validateUrl={(url) => safeLinkUrl(url) !== null} />
         <WriteBack textarea={textarea} onReady={onReady} />
+        <CaretFromPage />
       </div>
     </LexicalComposer>
   );
@@ -120,6 +124,41 @@ function WriteBack({ textarea, onReady }: { textarea: Props["textarea"]; onReady
       if (el) el.value = editorState.read($richTextHtml);
     });
   }, [editor, textarea, onReady]);
+  return null;
+}
+
+/**
+ * A key acts where the page shows the caret. Lexical learns of a caret moved by the browser (End, Ctrl+End,
+ * arrows, a click) from the document's selectionchange event, which can arrive after the next key on a busy
+ * machine; Enter would then split the block the caret has left. Before each key, the caret is read from the
+ * page when it differs from the one the editor holds (a pending Bold is kept while the caret stays in its node).
+ */
+function CaretFromPage() {
+  const [editor] = useLexicalComposerContext();
+  useEffect(
+    () =>
+      editor.registerCommand(
+        KEY_DOWN_COMMAND,
+        () => {
+          const fresh = $createRangeSelectionFromDom(window.getSelection(), editor);
+          const held = $getSelection();
+          if (!fresh || ($isRangeSelection(held) && fresh.anchor.is(held.anchor) && fresh.focus.is(held.focus)))
+            return false;
+          const node = fresh.anchor.getNode();
+          if ($isRangeSelection(held) && held.anchor.key === fresh.anchor.key) {
+            fresh.format = held.format;
+            fresh.style = held.style;
+          } else if ($isTextNode(node)) {
+            fresh.format = node.getFormat();
+            fresh.style = node.getStyle();
+          }
+          $setSelection(fresh);
+          return false;
+        },
+        COMMAND_PRIORITY_CRITICAL,
+      ),
+    [editor],
+  );
   return null;
 }
 
