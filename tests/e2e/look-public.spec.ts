@@ -233,6 +233,19 @@ test("the thank-you page names what was booked", async ({ page }) => {
   await expect(page.locator("body")).not.toContainText(/dashboard/i);
 });
 
+test("a missing page keeps the site's frame and the language chosen", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("link", { name: "नेपाली" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ne");
+  const res = await page.goto("/no-such-page");
+  expect(res?.status()).toBe(404);
+  await expect(page.locator("html")).toHaveAttribute("lang", "ne");
+  await expect(page.getByRole("heading", { name: "पृष्ठ भेटिएन" })).toBeVisible();
+  await expect(page.locator(".pub-head .pub-logo")).toBeVisible();
+  await expect(page.locator(".pub-head .lang-switch [aria-current=true]")).toHaveText("नेपाली");
+  await expect(page.locator(".pub-foot")).toBeVisible();
+});
+
 /** Every public page, once a verified and an unverified entry exist. */
 async function publicPages(page: Page) {
   const { slug: drawSlug } = await verifiedVisitor(page);
