@@ -5,7 +5,16 @@
  */
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Browser, type Page } from "@playwright/test";
+import { AUDIT_ACTION } from "../../app/utils/labels";
+import { PERMISSIONS } from "../../app/utils/permissions";
 import { isJs, login, readDb, USERS } from "./helpers";
+
+/** A stored audit action ("registration.create", "auth.login_failed"): the trail's areas, then a dot. */
+const ACTION_CODE = new RegExp(
+  `\\b(${[...new Set(Object.keys(AUDIT_ACTION).map((a) => a.split(".")[0]))].join("|")})\\.[a-z_]+\\b`,
+);
+/** A permission's name ("read-user", "manage-allocation"). */
+const PERMISSION_CODE = new RegExp(`\\b(${PERMISSIONS.join("|")})\\b`);
 
 type Slugs = {
   prereg: string;
@@ -202,6 +211,66 @@ test.describe("screenshots", () => {
       await page.goto("/admin/print?preview=1");
       await shot("print");
     });
+  }
+});
+
+test("the audit trail and the role matrix show labels, never an action or permission code", async ({ page }) => {
+  await login(page, USERS.admin);
+  /** The page's text (options and accessible names included), e-mail and web addresses taken out. */
+  const shown = async () => {
+    const text = await page
+      .locator("main")
+      .evaluate((main) =>
+        [
+          main.textContent ?? "",
+          ...Array.from(main.querySelectorAll("[aria-label], [title]"), (el) =>
+            [el.getAttribute("aria-label"), el.getAttribute("title")].join(" "),
+          ),
+        ].join(" "),
+      );
+    return text.replace(/\S+@\S+|https?:\/\/\S+/g, " ");
+  };
+  await page.goto("/admin/audit");
+  await expect(page.locator("main tbody tr").first()).toBeVisible();
+  const audit = await shown();
+  expect(audit).toContain("Logged in");
+  expect(audit).not.toMatch(ACTION_CODE);
+  for (const code of Object.keys(AUDIT_ACTION)) expect(audit).not.toContain(code);
+  await page.goto("/admin/role");
+  const roles = await shown();
+  expect(roles).toContain("View users");
+  expect(roles).not.toMatch(PERMISSION_CODE);
+});
+
+test("the print sheet: each coupon carries the logo; a coupon not drawn yet is left out and listed, not printed", async ({
+  page,
+}) => {
+  const s = slugs();
+  const code = (slug: string) =>
+    readDb((db) => db.prepare("select coupon_code from registrations where slug = ?").pluck().get(slug) as string);
+  await login(page, USERS.admin);
+  // The demo seed sets a logo: every coupon, customer and dealer copy, carries it.
+  await page.goto("/admin/print?preview=1");
+  const coupons = page.locator(".print-page .coupon");
+  const printed = await coupons.count();
+  expect(printed).toBeGreaterThan(0);
+  await expect(coupons.locator("img.coupon-logo")).toHaveCount(printed);
+  const logos = await coupons.locator("img.coupon-logo").evaluateAll((imgs) => imgs.map((i) => i.getAttribute("src")));
+  expect(new Set(logos).size).toBe(1);
+  expect(logos[0]).toMatch(/^\/files\//);
+
+  await page.goto(`/admin/print?preview=1&slug=${s.registration}`);
+  await expect(coupons).toHaveCount(2);
+  await expect(coupons.locator(".code")).toHaveText([code(s.registration), code(s.registration)]);
+  await expect(page.locator(".print-pending")).toHaveCount(0);
+
+  for (const slug of [s.confirmed, s.pending]) {
+    await page.goto(`/admin/print?preview=1&slug=${slug}`);
+    await expect(coupons).toHaveCount(0);
+    const left = page.getByRole("region", { name: "Left out: coupon not drawn yet" });
+    await expect(left).toContainText("1 registration is left out: the coupon is not drawn yet.");
+    await expect(left.locator(`a[href="/admin/registration/${slug}"]`)).toHaveCount(1);
+    await expect(page.locator("body")).not.toContainText(code(slug));
   }
 });
 
