@@ -18,12 +18,17 @@ import { Toasts } from "~/components/Toasts";
 import { readToast, type Toast } from "~/utils/toast.server";
 import { getLanguage } from "~/utils/language.server";
 import { publicSettings } from "~/models/settings.server";
+import { t } from "~/utils/i18n";
 import { useNonce } from "~/utils/nonce";
 import styles from "~/styles/app.css?url";
 
 export const links: LinksFunction = () => [{ rel: "stylesheet", href: styles }];
 
-export const meta: MetaFunction = () => [{ title: "Share It. Win It." }];
+export const meta: MetaFunction<typeof loader> = ({ data, error }) => {
+  const lang = (data as RootData | undefined)?.lang ?? "en";
+  const missing = isRouteErrorResponse(error) && error.status === 404;
+  return [{ title: missing ? t(lang, "error.notFound") : "Share It. Win It." }];
+};
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const { toast, headers } = await readToast(request);

@@ -8,7 +8,18 @@
 import { and, count, desc, eq, gte, lt, or, type SQL } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import type { AuditEntry } from "@db/schema";
+import { REGISTRATION_FIELD_LABELS } from "~/schemas/registration";
+import { SETTING_LABELS } from "~/schemas/settings";
 import { likeContains, likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
+import {
+  auditActionLabel,
+  auditRecordLabel,
+  fieldLabel,
+  humanize,
+  type AuditAction,
+  type AuditRecord,
+} from "~/utils/labels";
+import { permissionLabel } from "~/utils/permissions";
 import { displayDateTime, kathmanduBounds } from "~/utils/time";
 
 const { auditLog: A } = schema;
@@ -43,8 +54,9 @@ export function diff(before: Plain | null, after: Plain | null, hide: readonly s
 }
 
 export type AuditInput = {
-  action: string;
-  entityType: string;
+  /** One of the labelled actions (app/utils/labels.ts `AUDIT_ACTION`). */
+  action: AuditAction;
+  entityType: AuditRecord;
   entityId?: string | number | null;
   changes?: Changes;
 };
@@ -90,45 +102,179 @@ function conditions(f: AuditFilters): (SQL | undefined)[] {
   ];
 }
 
-/** The entity types and the action areas in the trail, for the filter selects. */
-export function auditFacets(): { entityTypes: string[]; actions: string[] } {
+/** The record types and the actions in the trail, for the filter selects: each value with its label. */
+export function auditFacets(): {
+  entityTypes: { value: string; label: string }[];
+  actions: { value: string; label: string }[];
+} {
   const entityTypes = db
     .selectDistinct({ v: A.entity_type })
     .from(A)
-    .orderBy(A.entity_type)
     .all()
-    .map((r) => r.v);
+    .map((r) => ({ value: r.v, label: auditRecordLabel(r.v) }));
   const actions = db
     .selectDistinct({ v: A.action })
     .from(A)
-    .orderBy(A.action)
     .all()
-    .map((r) => r.v);
-  return { entityTypes, actions };
+    .map((r) => ({ value: r.v, label: auditActionLabel(r.v) }));
+  const byLabel = (a: { label: string }, b: { label: string }) => a.label.localeCompare(b.label, "en");
+  return { entityTypes: entityTypes.sort(byLabel), actions: actions.sort(byLabel) };
 }
 
-/** Columns of AuditTrail.xls. */
+/** Columns of AuditTrail.xls: the screen's labels, never the stored codes. */
 export const AUDIT_COLUMNS = [
   { header: "Time", value: (r: AuditEntry) => displayDateTime(r.at) },
   { header: "User", value: (r: AuditEntry) => r.user_email ?? "" },
   { header: "Address", value: (r: AuditEntry) => r.address ?? "" },
-  { header: "Action", value: (r: AuditEntry) => r.action },
-  { header: "Record", value: (r: AuditEntry) => `${r.entity_type} ${r.entity_id ?? ""}`.trim() },
-  { header: "Changes", value: (r: AuditEntry) => describeChanges(r.changes) },
+  { header: "Action", value: (r: AuditEntry) => auditActionLabel(r.action) },
+  { header: "Record", value: (r: AuditEntry) => auditRecordText(r) },
+  { header: "Changes", value: (r: AuditEntry) => describeChanges(r.changes, r.entity_type) },
 ];
 
-/** "field: before → after; ..." from the stored JSON. */
-export function describeChanges(json: string): string {
+/** "Branch kathmandu-central": the record's kind by its label, then its id or slug (a setting by its label). */
+export function auditRecordText(r: Pick<AuditEntry, "entity_type" | "entity_id">): string {
+  const id =
+    r.entity_type === "setting" && r.entity_id && Object.hasOwn(SETTING_LABELS, r.entity_id)
+      ? SETTING_LABELS[r.entity_id as keyof typeof SETTING_LABELS]
+      : (r.entity_id ?? "");
+  return `${auditRecordLabel(r.entity_type)} ${id}`.trim();
+}
+
+/** Fields most records share, by the label their forms give them. */
+const COMMON_FIELDS: Record<string, string> = {
+  id: "ID",
+  slug: "Reference",
+  name: "Name",
+  title: "Title",
+  email: "Email",
+  phone: "Phone",
+  address: "Address",
+  note: "Note",
+  status: "Status",
+  type: "Type",
+  amount: "Amount",
+  date: "Date",
+  branch_id: "Branch",
+  bike_model_id: "Bike Model",
+  thumbnail_id: "Thumbnail",
+  citizenship_no: "Citizenship No",
+  state: "State",
+  district: "District",
+  city: "City",
+  first_name: "First name",
+  last_name: "Last name",
+  referrer_id: "Referred by",
+  utm_source: "Campaign source",
+  campaign: "Campaign",
+  form_token: "Form submission",
+  created_by: "Created by",
+  created_at: "Created",
+  deleted_at: "Deleted",
+  password: "Password",
+};
+
+/** Each record's fields as its form (or its screen) labels them, where they differ from the common ones. */
+const RECORD_FIELDS: Partial<Record<AuditRecord, Record<string, string>>> = {
+  user: { sex: "Sex", role_id: "Role" },
+  role: { permissions: "Permissions", added: "Permissions given", removed: "Permissions taken away" },
+  branch: {
+    title: "Name",
+    location: "Location",
+    mobile: "Mobile",
+    one_lakh_allocation_count: "One Lakh Allocation",
+    ten_lakhs_allocation_count: "Ten Lakhs Allocation",
+    closed_at: "Closed",
+  },
+  bike_model: { retired_at: "Retired" },
+  video: { url: "Url", citizenship_no: "Registration ID" },
+  file: { type: "Category", filename: "File name", width: "Width", height: "Height" },
+  preregistration: {
+    name: "Full Name",
+    phone: "Phone Number",
+    citizenship_no: "Citizenship No/PAN",
+    source: "Source of information",
+    screenshot_id: "Screenshot",
+    verified_at: "Verified",
+    prize: "Prize",
+    nearest_branch_id: "Nearest Showroom",
+  },
+  registration: {
+    ...REGISTRATION_FIELD_LABELS,
+    phone: "Phone Number",
+    pan: "PAN",
+    purchase_date: "Date of Purchase",
+    preregistration_id: "Pre-registration",
+    registration_id: "Referred by",
+    referred_by: "Referred by",
+    confirmed_at: "Confirmed",
+    coupon_amount: "Coupon amount",
+    coupon_code: "Coupon code",
+    share_code: "Share link",
+    sms: "SMS",
+  },
+  test_ride: { type: "Type" },
+  allocation: { count: "Count", probability: "Probability (in 100)", paid: "Paid" },
+  setting: SETTING_LABELS,
+  sms_broadcast: {
+    type: "Send to",
+    text: "Message",
+    branches: "Branches",
+    registrants: "Customers",
+    mobiles: "Mobiles",
+    recipients: "Recipients",
+    duplicates: "Duplicates",
+    skipped: "Skipped",
+    parts: "SMS parts",
+    failed: "Failed",
+    requeued: "Queued again",
+  },
+  sms_message: {
+    attempts: "Attempts",
+    error: "Error",
+    provider: "Provider",
+    provider_reply: "Provider reply",
+  },
+};
+
+/** A recorded field's label on a record: its form's label, else the common one, else its name in words. */
+export function auditFieldLabel(entityType: string, field: string): string {
+  const own = RECORD_FIELDS[entityType as AuditRecord];
+  if (own && Object.hasOwn(own, field)) return own[field];
+  if (Object.hasOwn(COMMON_FIELDS, field)) return COMMON_FIELDS[field];
+  return humanize(field);
+}
+
+/** The fields whose values are permission names. */
+const PERMISSION_FIELDS = new Set(["permissions", "added", "removed"]);
+
+/** A recorded value as staff read it: enumerated values by their labels, permissions by theirs, yes/no. */
+function showValue(entityType: string, field: string, v: unknown): string {
+  if (v === null || v === undefined || v === "") return "—";
+  if (entityType === "role" && PERMISSION_FIELDS.has(field) && Array.isArray(v))
+    return v.length ? v.map((p) => permissionLabel(String(p))).join(", ") : "none";
+  if (entityType === "setting" && field === "registration_open" && typeof v === "boolean") return v ? "Open" : "Closed";
+  if (typeof v === "boolean") return v ? "Yes" : "No";
+  if (typeof v === "object") return JSON.stringify(v);
+  return fieldLabel(field, v) ?? String(v);
+}
+
+/**
+ * "Field: before → after; ..." from the stored JSON, as staff read it: each
+ * field by the label its form gives it on that kind of record, enumerated
+ * values by their labels (app/utils/labels.ts).
+ */
+export function describeChanges(json: string, entityType = ""): string {
   let changes: Changes;
   try {
     changes = JSON.parse(json) as Changes;
   } catch {
     return "";
   }
-  const show = (v: unknown) =>
-    v === null || v === undefined ? "—" : typeof v === "object" ? JSON.stringify(v) : String(v);
   return Object.entries(changes)
-    .map(([k, c]) => `${k}: ${show(c.before)} → ${show(c.after)}`)
+    .map(
+      ([k, c]) =>
+        `${auditFieldLabel(entityType, k)}: ${showValue(entityType, k, c.before)} → ${showValue(entityType, k, c.after)}`,
+    )
     .join("; ");
 }
 

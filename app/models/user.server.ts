@@ -22,7 +22,7 @@ import { branchCondition, type Scope, type ScopedActor } from "./scope.server";
 import { transact } from "./transaction.server";
 import { DUMMY_PASSWORD_HASH, hashPassword, randomSlug, verifyPassword } from "~/utils/crypto.server";
 import { likeContains, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
-import { PERMISSIONS, type Permission } from "~/utils/permissions";
+import { PERMISSIONS, permissionLabel, type Permission } from "~/utils/permissions";
 import { USER_MESSAGES, type UserCreateInput, type UserFilters, type UserUpdateInput } from "~/schemas/user";
 
 export type SessionUser = {
@@ -241,7 +241,7 @@ export const USER_ERRORS = {
   ownPassword: "Change your own password on the Profile page.",
   otherBranch: "You can only manage users of your own branch.",
   roleNotHeld: (names: string[]) =>
-    `You cannot give a role with permissions you do not hold yourself: ${names.join(", ")}.`,
+    `You cannot give a role with permissions you do not hold yourself: ${names.map(permissionLabel).join(", ")}.`,
   targetNotHeld: "This user holds permissions you do not hold yourself, so you cannot change or delete this user.",
   inactiveActor: "Your account is no longer active.",
   lastAdminDelete: "This is the last head-office user holding every permission: it cannot be deleted.",

@@ -3,10 +3,11 @@ import { useLoaderData, useSearchParams } from "@remix-run/react";
 import type { AuditEntry } from "@db/schema";
 import { DataTable } from "~/components/DataTable";
 import { FilterDate } from "~/components/TableFilters";
-import { auditFacets, describeChanges, listAudit } from "~/models/audit.server";
+import { auditFacets, auditRecordText, describeChanges, listAudit } from "~/models/audit.server";
 import { auditFiltersSchema } from "~/schemas/audit";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
+import { auditActionLabel } from "~/utils/labels";
 import { EVERY_PERMISSION } from "~/utils/permissions";
 import { parseQuery } from "~/utils/query.server";
 import { displayDateTime } from "~/utils/time";
@@ -28,13 +29,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { value: filters, errors } = parseQuery(params, auditFiltersSchema);
   const table = listAudit(parseTableParams(params), filters);
   return {
-    table: { ...table, data: table.data.map((r) => ({ ...r, summary: describeChanges(r.changes) })) },
+    table: {
+      ...table,
+      data: table.data.map((r) => ({
+        ...r,
+        action_label: auditActionLabel(r.action),
+        record: auditRecordText(r),
+        summary: describeChanges(r.changes, r.entity_type),
+      })),
+    },
     facets: auditFacets(),
     errors,
   };
 }
 
-type Row = AuditEntry & { summary: string };
+type Row = AuditEntry & { action_label: string; record: string; summary: string };
 
 export default function AuditTrail() {
   const { table, facets, errors } = useLoaderData<typeof loader>();
@@ -58,8 +67,8 @@ export default function AuditTrail() {
               <select name="action" defaultValue={params.get("action") ?? ""}>
                 <option value="">All actions</option>
                 {facets.actions.map((a) => (
-                  <option key={a} value={a}>
-                    {a}
+                  <option key={a.value} value={a.value}>
+                    {a.label}
                   </option>
                 ))}
               </select>
@@ -69,8 +78,8 @@ export default function AuditTrail() {
               <select name="entity_type" defaultValue={params.get("entity_type") ?? ""}>
                 <option value="">All records</option>
                 {facets.entityTypes.map((t) => (
-                  <option key={t} value={t}>
-                    {t}
+                  <option key={t.value} value={t.value}>
+                    {t.label}
                   </option>
                 ))}
               </select>
@@ -92,8 +101,8 @@ export default function AuditTrail() {
           { key: "at", header: "Time", render: (r) => displayDateTime(r.at) },
           { key: "user_email", header: "User", render: (r) => r.user_email ?? "—" },
           { key: "address", header: "Address", render: (r) => r.address ?? "" },
-          { key: "action", header: "Action" },
-          { key: "entity", header: "Record", render: (r) => `${r.entity_type} ${r.entity_id ?? ""}` },
+          { key: "action", header: "Action", render: (r) => r.action_label },
+          { key: "entity", header: "Record", render: (r) => r.record },
           { key: "summary", header: "Changes", render: (r) => <span className="audit-changes">{r.summary}</span> },
         ]}
       />

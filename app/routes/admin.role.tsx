@@ -7,7 +7,7 @@ import { createRole, listRoleMatrix, saveRoleMatrix } from "~/models/role.server
 import { roleCreateSchema, roleMatrixFromForm } from "~/schemas/user";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
-import { EVERY_PERMISSION, PERMISSION_PURPOSE, PERMISSIONS } from "~/utils/permissions";
+import { EVERY_PERMISSION, PERMISSION_LABELS, PERMISSION_PURPOSE, PERMISSIONS } from "~/utils/permissions";
 import { failureStatus } from "~/models/failure";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
@@ -107,8 +107,8 @@ export default function Roles() {
           <tbody>
             {PERMISSIONS.map((p) => (
               <tr key={p}>
-                <th scope="row" title={PERMISSION_PURPOSE[p]}>
-                  {p}
+                <th scope="row" title={`Lets the role ${PERMISSION_PURPOSE[p]}.`}>
+                  {PERMISSION_LABELS[p]}
                 </th>
                 {roles.map((r) => (
                   <td key={r.id}>
@@ -116,7 +116,7 @@ export default function Roles() {
                       type="checkbox"
                       name={`role.${r.id}`}
                       value={p}
-                      aria-label={`${r.title}: ${p}`}
+                      aria-label={`${r.title}: ${PERMISSION_LABELS[p]}`}
                       defaultChecked={r.locked || ticked(r.id, p, r.permissions)}
                       disabled={r.locked}
                     />
@@ -146,7 +146,7 @@ export default function Roles() {
           {PERMISSIONS.map((p) => (
             <label key={p}>
               <input type="checkbox" name="permissions" value={p} defaultChecked={sent?.permissions?.includes(p)} />
-              {p}
+              {PERMISSION_LABELS[p]}
             </label>
           ))}
         </fieldset>

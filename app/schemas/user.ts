@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { englishLabels } from "~/utils/labels";
+import { permissionLabel } from "~/utils/permissions";
 import { normalizePhone } from "~/utils/phone";
 import { FIELD_MESSAGES, optionalId, optionalText, requiredId, requiredText, text } from "./primitives";
 
@@ -123,7 +124,8 @@ export const ROLE_MESSAGES = {
   titleTaken: "A role with this title already exists.",
   locked: "Super Admin keeps every permission: its permissions cannot be changed.",
   unknownPermission: "Choose permissions from the list.",
-  notHeld: (names: string[]) => `You cannot give a permission you do not hold yourself: ${names.join(", ")}.`,
+  notHeld: (names: string[]) =>
+    `You cannot give a permission you do not hold yourself: ${names.map(permissionLabel).join(", ")}.`,
   lastFull:
     "No head-office user would hold every permission after this change. Keep at least one head-office user with every permission.",
 } as const;

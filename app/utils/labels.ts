@@ -108,6 +108,98 @@ const SMS_PURPOSE: Record<(typeof SMS_PURPOSES)[number], Label> = {
   broadcast: { en: "Broadcast", ne: "सामूहिक सन्देश" },
 };
 
+// ---------------------------------------------------------------- the audit trail
+// Only staff holding every permission read the trail (/admin/audit, AuditTrail.xls), and the back
+// office speaks English: these tables have one label per value.
+
+/** What an audit row says happened, by its stored action. audit() takes only these, so a new action needs its label. */
+export const AUDIT_ACTION = {
+  "auth.login": "Logged in",
+  "auth.login_failed": "Login failed",
+  "auth.login_locked": "Login refused: too many tries",
+  "user.create": "User created",
+  "user.update": "User edited",
+  "user.delete": "User deleted",
+  "user.password": "Password changed",
+  "role.create": "Role created",
+  "role.update": "Role permissions changed",
+  "branch.create": "Branch created",
+  "branch.update": "Branch edited",
+  "branch.delete": "Branch deleted",
+  "branch.close": "Branch closed",
+  "branch.reopen": "Branch reopened",
+  "bike_model.create": "Bike model created",
+  "bike_model.update": "Bike model edited",
+  "bike_model.delete": "Bike model deleted",
+  "bike_model.retire": "Bike model retired",
+  "bike_model.restore": "Bike model restored",
+  "video.create": "Video created",
+  "video.update": "Video edited",
+  "video.delete": "Video deleted",
+  "file.upload": "File uploaded",
+  "preregistration.create": "Pre-registration created",
+  "preregistration.update": "Pre-registration edited",
+  "preregistration.delete": "Pre-registration deleted",
+  "preregistration.verify": "Pre-registration verified",
+  "preregistration.draw": "Pre-registration prize drawn",
+  "preregistration.grant": "Pre-registration opened to a branch",
+  "registration.create": "Registration created",
+  "registration.update": "Registration edited",
+  "registration.confirm": "Registration confirmed",
+  "registration.draw": "Coupon drawn",
+  "registration.notify": "Prize SMS sent",
+  "registration.delete": "Registration deleted",
+  "registration.restore": "Registration restored",
+  "test_ride.delete": "Test ride deleted",
+  "allocation.create": "Scheme created",
+  "allocation.delete": "Scheme deleted",
+  "allocation.count": "Scheme count changed",
+  "setting.update": "Setting changed",
+  "sms.broadcast": "SMS broadcast sent",
+  "sms.broadcast_stored": "SMS broadcast queued",
+  "sms.broadcast_retry": "SMS broadcast retried",
+  "sms.retry": "SMS retried",
+} as const satisfies Record<`${string}.${string}`, string>;
+
+export type AuditAction = keyof typeof AUDIT_ACTION;
+
+/** The kind of record an audit row is about, by its stored entity type. */
+export const AUDIT_RECORD = {
+  user: "User",
+  role: "Role",
+  branch: "Branch",
+  bike_model: "Bike model",
+  video: "Video",
+  file: "File",
+  preregistration: "Pre-registration",
+  registration: "Registration",
+  test_ride: "Test ride",
+  allocation: "Scheme",
+  setting: "Setting",
+  sms_broadcast: "SMS broadcast",
+  sms_message: "SMS",
+} as const satisfies Record<string, string>;
+
+export type AuditRecord = keyof typeof AUDIT_RECORD;
+
+/** An action's label; an action no longer written (an old row) reads as its area and verb, never its code. */
+export function auditActionLabel(action: string): string {
+  if (Object.hasOwn(AUDIT_ACTION, action)) return AUDIT_ACTION[action as AuditAction];
+  const [area, verb = ""] = action.split(".");
+  return `${auditRecordLabel(area)} ${humanize(verb).toLowerCase()}`.trim();
+}
+
+/** A record type's label; one the table does not know reads as words. */
+export function auditRecordLabel(type: string): string {
+  return Object.hasOwn(AUDIT_RECORD, type) ? AUDIT_RECORD[type as AuditRecord] : humanize(type);
+}
+
+/** "one_lakh_allocation_count" → "One lakh allocation count". */
+export function humanize(name: string): string {
+  const words = name.replace(/[_\-.]+/g, " ").trim();
+  return words ? words[0].toUpperCase() + words.slice(1) : "";
+}
+
 /** Every enumeration's table, by name. */
 export const LABELS = {
   payment_mode: PAYMENT_MODE,
@@ -172,7 +264,8 @@ const FIELD_ENUMERATIONS: Record<string, readonly Enumeration[]> = {
   purpose: ["sms_purpose"],
 };
 
-function fieldLabel(field: string, value: unknown): string | undefined {
+/** The English label of a field's enumerated value (status, type, payment_mode, ...), or undefined when it has none. */
+export function fieldLabel(field: string, value: unknown): string | undefined {
   const tables = FIELD_ENUMERATIONS[field];
   if (!tables || typeof value !== "string") return undefined;
   for (const name of tables) {

@@ -34,6 +34,37 @@ export const EVERY_PERMISSION = "every-permission" as const;
 /** What a route or a link requires: one permission, every permission, or null for login only. */
 export type Requirement = Permission | typeof EVERY_PERMISSION | null;
 
+/**
+ * What staff read for each permission (the role matrix, the new-role form, the audit trail, messages):
+ * never its code. The back office is English only.
+ */
+export const PERMISSION_LABELS: Record<Permission, string> = {
+  "read-user": "View users",
+  "create-user": "Create users",
+  "update-user": "Edit users",
+  "read-branch": "View branches",
+  "create-branch": "Create branches",
+  "update-branch": "Edit branches",
+  "read-registration": "View registrations",
+  "create-registration": "Create registrations",
+  "update-registration": "Edit registrations",
+  "delete-registration": "Delete registrations",
+  "create-preregistration": "Create pre-registrations",
+  "read-bike-model": "View bike models",
+  "create-bike-model": "Create bike models",
+  "update-bike-model": "Edit bike models",
+  "read-video": "View videos",
+  "create-video": "Create videos",
+  "update-video": "Edit videos",
+  "send-sms": "Send SMS and view analytics",
+  "manage-allocation": "Manage schemes",
+  "update-settings": "Change settings",
+};
+
+/** A permission's label; a name that is not a permission is shown as it is. */
+export const permissionLabel = (name: string): string =>
+  Object.hasOwn(PERMISSION_LABELS, name) ? PERMISSION_LABELS[name as Permission] : name;
+
 /** What a permission lets staff do, as the refusal says it: "You do not have permission to open Schemes." */
 export const PERMISSION_PURPOSE: Record<Permission, string> = {
   "read-user": "open Users",

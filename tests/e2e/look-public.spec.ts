@@ -98,6 +98,9 @@ test("the landing is a campaign: top prize from the schemes, bikes with sized la
     });
     await expect(page.locator(".hero .prize")).toContainText(`Rs. ${top.toLocaleString("en-IN")}`, { timeout: 1000 });
   }).toPass({ timeout: 20_000 });
+  // The brand: the logo from settings, or the text mark when none is set.
+  await expect(page.locator(".pub-head .pub-logo").locator("img[alt]:not([alt='']), .text-mark")).toHaveCount(1);
+  await expect(page.locator(".pub-head .pub-logo").locator("img, .text-mark")).toBeVisible();
   await expect(page.locator(".hero").getByRole("link", { name: "Pre-Register" })).toHaveClass(/cta/);
   await expect(page.locator(".hero").getByRole("link", { name: "Book a Ride" })).toBeVisible();
   const bikes = page.locator(".bikes img");
@@ -106,10 +109,30 @@ test("the landing is a campaign: top prize from the schemes, bikes with sized la
     await expect(img).toHaveAttribute("loading", "lazy");
     await expect(img).toHaveAttribute("width", /\d+/);
     await expect(img).toHaveAttribute("height", /\d+/);
+    await expect(img).toHaveAttribute("srcset", /^\/files\/\S+ \d+w(, \/files\/\S+ \d+w)*$/);
+    await expect(img).toHaveAttribute("sizes", /.+/);
     expect(await img.getAttribute("src")).toMatch(/^\/files\//);
   }
   const heights = await page.locator(".tiles a").evaluateAll((as) => as.map((a) => a.getBoundingClientRect().height));
   expect(new Set(heights.map((h) => Math.round(h))).size).toBe(1);
+  // The information tiles read as links, not as the page's actions: no action class, not the actions' look, underlined.
+  const look = (a: Element) => {
+    const style = getComputedStyle(a);
+    return {
+      text: a.textContent,
+      className: `${a.className} ${a.parentElement?.className ?? ""}`,
+      look: [style.backgroundColor, style.color, style.textDecorationLine, style.fontWeight].join(" "),
+      underline: style.textDecorationLine,
+    };
+  };
+  const action = await page.locator(".hero .cta").first().evaluate(look);
+  expect(action.underline).not.toContain("underline");
+  for (const link of await page.locator(".tiles a").all()) {
+    const tile = await link.evaluate(look);
+    expect(tile.className, `${tile.text}`).not.toMatch(/\b(cta|button|primary|wide)\b/);
+    expect(tile.look, `${tile.text}`).not.toBe(action.look);
+    expect(tile.underline, `${tile.text}`).toContain("underline");
+  }
 });
 
 test("a server refusal: a summary at the top linking to each field, focused (JS) or pointed at by the URL", async ({
@@ -233,6 +256,57 @@ test("the thank-you page names what was booked", async ({ page }) => {
   await expect(page.locator("body")).not.toContainText(/dashboard/i);
 });
 
+test("a missing page keeps the site's frame and the language chosen", async ({ page }) => {
+  await page.goto("/");
+  await page.getByRole("link", { name: "नेपाली" }).click();
+  await expect(page.locator("html")).toHaveAttribute("lang", "ne");
+  const res = await page.goto("/no-such-page");
+  expect(res?.status()).toBe(404);
+  await expect(page.locator("html")).toHaveAttribute("lang", "ne");
+  await expect(page.getByRole("heading", { name: "पृष्ठ भेटिएन" })).toBeVisible();
+  await expect(page.locator(".pub-head .pub-logo")).toBeVisible();
+  await expect(page.locator(".pub-head .lang-switch [aria-current=true]")).toHaveText("नेपाली");
+  await expect(page.locator(".pub-foot")).toBeVisible();
+});
+
+test("showrooms are counted in the right number; the winners show the logo once and a play icon on each video", async ({
+  page,
+}) => {
+  const one = readDb(
+    (db) =>
+      db
+        .prepare(
+          "select state, district from branches where closed_at is null and deleted_at is null group by state, district having count(*) = 1 limit 1",
+        )
+        .get() as { state: string; district: string } | undefined,
+  );
+  await page.goto("/showrooms");
+  const all = await page.locator(".room").count();
+  expect(all).toBeGreaterThan(1);
+  await expect(page.locator(".modal [role=status]")).toHaveText(`${all} showrooms`);
+  if (one) {
+    await page.goto(`/showrooms?${new URLSearchParams(one)}`);
+    await expect(page.locator(".room")).toHaveCount(1);
+    await expect(page.locator(".modal [role=status]")).toHaveText("1 showroom");
+  }
+
+  await page.goto("/winner-list");
+  await expect(page.locator(".pub-logo")).toHaveCount(1);
+  const logo = await page.locator(".pub-logo img").getAttribute("src");
+  if (logo) await expect(page.locator(`img[src="${logo}"]`)).toHaveCount(1);
+  const videos = await page.locator(".videos li").count();
+  expect(videos).toBeGreaterThan(0);
+  await expect(page.locator(".videos li .thumb.play")).toHaveCount(videos);
+  const icons = await page
+    .locator(".videos li")
+    .evaluateAll((lis) => lis.map((li) => li.querySelectorAll(".play, svg, .icon").length));
+  expect(icons).toEqual(Array(videos).fill(1));
+  const drawn = await page
+    .locator(".videos .thumb.play")
+    .evaluateAll((els) => els.map((el) => getComputedStyle(el, "::after").content));
+  for (const content of drawn) expect(content).not.toBe("none");
+});
+
 /** Every public page, once a verified and an unverified entry exist. */
 async function publicPages(page: Page) {
   const { slug: drawSlug } = await verifiedVisitor(page);
@@ -290,14 +364,24 @@ test("axe finds no violation on any public page", async ({ page, browser }, info
   expect(found).toEqual([]);
 });
 
-test("tap targets are at least 44 x 44 px and no public page scrolls sideways at 360 px", async ({ page }) => {
+test("tap targets are at least 44 x 44 px; no public page scrolls sideways at 360 px, loads a script file or says 'dashboard'", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.setViewportSize(PHONE);
   const pages = await publicPages(page);
+  // The public pages ship no JavaScript bundle: their small scripts are inline (decision 10).
+  const files: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "script" || /\.m?js(\?|$)/.test(new URL(r.url()).pathname)) files.push(r.url());
+  });
   const small: string[] = [];
   for (const path of [...pages, "refused"]) {
     if (path === "refused") await serverRefusal(page);
     else await page.goto(path);
+    const shipped = await page.locator("script[src], link[rel=modulepreload]").count();
+    if (shipped) small.push(`${path}: ${shipped} script file(s) in the page`);
+    if (/dashboard/i.test((await page.locator("body").textContent()) ?? "")) small.push(`${path}: says "dashboard"`);
     const found = await page.evaluate(() => {
       const out: string[] = [];
       const visible = (el: Element) => {
@@ -335,4 +419,5 @@ test("tap targets are at least 44 x 44 px and no public page scrolls sideways at
     for (const f of found) small.push(`${path}: ${f}`);
   }
   expect(small).toEqual([]);
+  expect(files).toEqual([]);
 });

@@ -280,21 +280,21 @@ test("the role matrix: Super Admin locked; a new role and a change to it are sav
   await page.goto("/admin/user");
   await page.getByRole("link", { name: "Roles and permissions" }).click();
   await expect(page).toHaveURL(/\/admin\/role$/);
-  await expect(page.getByLabel("Super Admin: read-user")).toBeDisabled();
-  await expect(page.getByLabel("Super Admin: read-user")).toBeChecked();
-  await expect(page.getByLabel("Branch Staff: read-registration")).toBeChecked();
+  await expect(page.getByLabel("Super Admin: View users")).toBeDisabled();
+  await expect(page.getByLabel("Super Admin: View users")).toBeChecked();
+  await expect(page.getByLabel("Branch Staff: View registrations")).toBeChecked();
 
   await page.getByLabel("Title").fill(title);
-  await page.locator(".role-new").getByLabel("read-video").check();
+  await page.locator(".role-new").getByLabel("View videos").check();
   await page.getByRole("button", { name: "Create role" }).click();
   await expect(page.locator(".toast")).toContainText(`Role ${title} created.`);
   await expect(page.getByRole("columnheader", { name: new RegExp(title) })).toBeVisible();
-  await expect(page.getByLabel(`${title}: read-video`)).toBeChecked();
+  await expect(page.getByLabel(`${title}: View videos`)).toBeChecked();
 
-  await page.getByLabel(`${title}: send-sms`).check();
+  await page.getByLabel(`${title}: Send SMS and view analytics`).check();
   await page.getByRole("button", { name: "Save permissions" }).click();
   await expect(page.locator(".toast")).toContainText(`Permissions saved: ${title}.`);
-  await expect(page.getByLabel(`${title}: send-sms`)).toBeChecked();
+  await expect(page.getByLabel(`${title}: Send SMS and view analytics`)).toBeChecked();
   const audit = readDb(
     (db) =>
       db.prepare("select changes from audit_log where action = 'role.update' order by id desc limit 1").get() as {

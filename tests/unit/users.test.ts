@@ -187,7 +187,7 @@ describe("creating users", () => {
     if (superAdmin.ok) return;
     expect(superAdmin.code).toBe("invalid");
     expect(superAdmin.errors.role_id[0]).toMatch(/^You cannot give a role with permissions you do not hold yourself: /);
-    expect(superAdmin.errors.role_id[0]).toContain("read-branch");
+    expect(superAdmin.errors.role_id[0]).toContain("View branches");
     // Branch Manager holds delete-registration, which this Branch Admin does not.
     const manager = await addUser(actor, newUser({ role_id: roleBySlug("branch-manager")!.id }));
     expect(manager).toMatchObject({
