@@ -35,7 +35,7 @@ import { db, schema, type Executor } from "@db/index";
 import type { SmsBroadcast, SmsMessage } from "@db/schema";
 import { audit, SYSTEM } from "~/models/audit.server";
 import { fail, FailureError, type FieldErrors, type Result } from "~/models/failure";
-import { gatewayCredit, queueBroadcastChunk, wakeSmsWorker, type GatewayCredit } from "~/models/sms.server";
+import { gatewayCredit, queueBroadcastChunk, sentAgain, wakeSmsWorker, type GatewayCredit } from "~/models/sms.server";
 import { transact } from "~/models/transaction.server";
 import { BROADCAST_MESSAGES as MSG, type BroadcastInput, type BroadcastType } from "~/schemas/broadcast";
 import { config } from "~/utils/config.server";
@@ -703,17 +703,7 @@ function requeueFailed(exec: Executor, id: number, limit: number): number {
   const at = nowIso();
   const changed = exec
     .update(M)
-    .set({
-      status: "queued",
-      attempts: 0,
-      error: null,
-      provider_reply: null,
-      provider: config.smsProvider(),
-      claimed_by: null,
-      sending_at: null,
-      due_at: at,
-      valid_until: null,
-    })
+    .set(sentAgain(at))
     .where(and(inArray(M.id, ids), eq(M.status, "failed")))
     .run().changes;
   exec

@@ -930,6 +930,21 @@ export const OUTBOX_ERRORS = {
   invalidNumber: "This number is not a valid mobile number, so the message cannot be sent again.",
 } as const;
 
+/** A failed message put back in the queue: the same row, fresh attempts, the current provider, due now. */
+export function sentAgain(at: string) {
+  return {
+    status: "queued",
+    attempts: 0,
+    error: null,
+    provider_reply: null,
+    provider: config.smsProvider(),
+    claimed_by: null,
+    sending_at: null,
+    due_at: at,
+    valid_until: null,
+  } as const;
+}
+
 /**
  * Staff send a failed message (not a code: codes have their own resend) again:
  * the same row goes back to the queue with fresh attempts, its broadcast's
@@ -945,17 +960,7 @@ export function retryOutboxMessage(actor: Actor, id: number): Result<{ message: 
     const at = nowIso();
     const after = tx
       .update(M)
-      .set({
-        status: "queued",
-        attempts: 0,
-        error: null,
-        provider_reply: null,
-        provider: config.smsProvider(),
-        claimed_by: null,
-        sending_at: null,
-        due_at: at,
-        valid_until: null,
-      })
+      .set(sentAgain(at))
       .where(and(eq(M.id, id), eq(M.status, "failed")))
       .returning()
       .get()!;
