@@ -1,12 +1,14 @@
+import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { BODY_LIMITS, formRequest, readForm } from "~/utils/body.server";
+import { Field } from "~/components/Field";
 import { useHydrated } from "~/components/useHydrated";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { publicChrome } from "~/components/public/chrome.server";
 import { useState } from "react";
-import { failureStatus } from "~/models/failure";
 import { authenticator, createUserSession, getOptionalUser, LoginError } from "~/utils/auth.server";
+import { replyFailure } from "~/utils/http.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 
 export const meta: MetaFunction = () => [{ title: "Login" }];
@@ -27,28 +29,32 @@ export async function action({ request }: ActionFunctionArgs) {
     return createUserSession(request, user, remember, to);
   } catch (error) {
     if (error instanceof LoginError) {
-      const { failure } = error;
-      const headers = failure.retryAfterSeconds ? { "Retry-After": String(failure.retryAfterSeconds) } : undefined;
-      return Response.json(
-        { error: failure.message, email: String(form.get("email") ?? "") },
-        { status: failureStatus(failure), headers },
-      );
+      // The refusal above the form (its status, Retry-After when rate limited); only the email comes back.
+      const sent = new FormData();
+      sent.set("email", String(form.get("email") ?? ""));
+      const reply = replyFailure(sent, error.failure);
+      return Response.json(reply.data, reply.init ?? undefined);
     }
     throw error;
   }
 }
 
 export default function Login() {
-  const actionData = useActionData<{ error: string; email: string }>();
+  const actionData = useActionData<{ result: SubmissionResult<string[]> }>();
   const { logoUrl } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const navigation = useNavigation();
   const loading = navigation.state !== "idle" && navigation.formAction === "/login";
   const hydrated = useHydrated();
   const [show, setShow] = useState(false);
+  // Checked by the server; conform carries the refusal and the email sent back.
+  const [form, fields] = useForm<{ email: string; password: string }>({
+    id: "login",
+    lastResult: actionData?.result,
+  });
   return (
     <main className="auth-page">
-      <Form method="post" className="card auth-card" replace>
+      <Form method="post" className="card auth-card" replace id={form.id} onSubmit={form.onSubmit}>
         <div className="auth-brand">
           {logoUrl ? (
             <img src={logoUrl} alt="Thrill Scheme" height={48} />
@@ -62,30 +68,24 @@ export default function Login() {
           </span>
         </div>
         <h1>Sign in</h1>
-        {actionData?.error ? (
+        {form.errors?.length ? (
           <p className="form-error" role="alert">
-            {actionData.error}
+            {form.errors[0]}
           </p>
         ) : null}
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/admin"} />
-        <div className="field">
-          <label htmlFor="email">Email</label>
-          <input
-            id="email"
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
-            defaultValue={actionData?.email}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor="password">Password</label>
+        <Field
+          label="Email"
+          {...getInputProps(fields.email, { type: "email" })}
+          autoComplete="username"
+          required
+          errors={fields.email.errors}
+        />
+        <div className={`field${fields.password.errors?.length ? " invalid" : ""}`}>
+          <label htmlFor={fields.password.id}>Password</label>
           <div className="password-row">
             <input
-              id="password"
-              name="password"
-              type={show ? "text" : "password"}
+              {...getInputProps(fields.password, { type: show ? "text" : "password", value: false })}
               autoComplete="current-password"
               required
             />

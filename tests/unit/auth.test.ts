@@ -19,6 +19,12 @@ function loginRequest(email: string, password: string, extra: Record<string, str
   });
 }
 
+/** A refused login's message: conform's result, the message above the form, the email sent back and never the password. */
+function refusal(body: { result: { error: Record<string, string[]>; initialValue: Record<string, unknown> } }) {
+  expect(Object.keys(body.result.initialValue)).toEqual(["email"]);
+  return body.result.error[""]?.[0];
+}
+
 async function cookieOf(res: Response) {
   return res.headers.get("Set-Cookie") ?? "";
 }
@@ -37,7 +43,7 @@ describe("login", () => {
       params: {},
     })) as Response;
     expect(res.status).toBe(401);
-    expect((await res.json()).error).toBe("Invalid Credentials");
+    expect(refusal(await res.json())).toBe("Invalid Credentials");
   });
 
   it("signs in, follows redirectTo and keeps only a hash of the session id", async () => {
@@ -132,7 +138,7 @@ describe("login", () => {
         context: ctx,
         params: {},
       })) as Response;
-      expect((await res.json()).error).toBe("Invalid Credentials");
+      expect(refusal(await res.json())).toBe("Invalid Credentials");
     }
     const res = (await loginAction({
       request: loginRequest(victim.email, victim.password, {}, "10.2.0.1"),
@@ -141,7 +147,7 @@ describe("login", () => {
     })) as Response;
     expect(res.status).toBe(429);
     expect(res.headers.get("Retry-After")).toMatch(/^\d+$/);
-    expect((await res.json()).error).toMatch(/Too many attempts/);
+    expect(refusal(await res.json())).toMatch(/Too many attempts/);
   });
 
   it("limits attempts per address", async () => {
@@ -153,7 +159,7 @@ describe("login", () => {
         params: {},
       })) as Response;
     }
-    expect((await last!.json()).error).toMatch(/Too many attempts/);
+    expect(refusal(await last!.json())).toMatch(/Too many attempts/);
   });
 
   it("the profile page changes one's own password only with the current one", async () => {
