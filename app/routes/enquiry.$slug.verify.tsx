@@ -1,6 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import type { SubmissionResult } from "@conform-to/react";
+import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { CodeSmsNotice } from "~/components/public/CodeSmsNotice";
@@ -96,8 +96,9 @@ export default function VerifyOtp() {
   const { chrome, slug, phone, resendAt, codeSms, details, changed } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>() as Answer | undefined;
   const { lang } = chrome;
-  const errors = answer?.result?.error ?? {};
-  const codeError = errors.code?.[0] ? tm(lang, errors.code[0]) : "";
+  // Checked by the server (the page ships no bundle); conform carries the errors back.
+  const [form, fields] = useForm<{ code: string }>({ id: "otp", lastResult: answer?.result });
+  const codeError = fields.code.errors?.[0] ? tm(lang, fields.code.errors[0]) : "";
   return (
     <ModalPage chrome={chrome} title={t(lang, "verify.title")} scripts={[VERIFY_SCRIPT]}>
       <CodeSmsNotice lang={lang} phone={phone} codeSms={codeSms} changed={changed && !answer} />
@@ -111,18 +112,18 @@ export default function VerifyOtp() {
           {tm(lang, answer.notice)}
         </p>
       ) : null}
-      <FormBanner messages={errors[""]?.map((m) => tm(lang, m))} />
-      <form method="post" action={`/enquiry/${slug}/verify`} data-verify="" id="otp">
+      <FormBanner messages={form.errors?.map((m) => tm(lang, m))} />
+      <form method="post" action={`/enquiry/${slug}/verify`} data-verify="" id={form.id}>
         <div className={`field${codeError ? " invalid" : ""}`}>
           <label htmlFor="f-code">{t(lang, "verify.code")}</label>
+          {/* The verify script shows "OTP is required" in e-code at once, so that element is always there. */}
           <input
+            {...getInputProps(fields.code, { type: "text" })}
             id="f-code"
-            name="code"
             className="verify-code"
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
-            aria-invalid={codeError ? true : undefined}
             aria-describedby={answer?.triesLeft ? "e-code e-tries" : "e-code"}
           />
           <p

@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import type { SubmissionResult } from "@conform-to/react";
+import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Field } from "~/components/Field";
 import { publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
@@ -85,24 +85,22 @@ export default function Continue() {
   const { chrome } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>() as Answer | undefined;
   const { lang } = chrome;
-  const errors = answer?.result?.error ?? {};
-  const banner = errors[""]?.map((m) => tm(lang, m));
+  // Checked by the server (the page ships no bundle); conform carries the values sent and the errors back.
+  const [form, fields] = useForm<{ phone: string; code: string }>({ id: "continue-form", lastResult: answer?.result });
+  const translated = (errors: string[] | undefined) => errors?.map((m) => tm(lang, m));
+  const banner = translated(form.errors);
   if (answer?.step !== "code") {
-    const phoneErrors = errors.phone?.map((m) => tm(lang, m));
-    const typed = answer?.result?.initialValue?.phone;
     return (
       <ModalPage chrome={chrome} title={t(lang, "continue.title")}>
         <p>{t(lang, "continue.intro")}</p>
         <FormBanner messages={banner} />
-        <form method="post" action="/enquiry/continue">
+        <form method="post" action="/enquiry/continue" id={form.id}>
           <Field
-            id="f-continue-phone"
             label={t(lang, "form.phone")}
-            name="phone"
-            type="tel"
+            {...getInputProps(fields.phone, { type: "tel" })}
+            id="f-continue-phone"
             required
-            defaultValue={typeof typed === "string" ? typed : ""}
-            errors={phoneErrors}
+            errors={translated(fields.phone.errors)}
             inputMode="numeric"
             autoComplete="tel-national"
             maxLength={14}
@@ -117,24 +115,24 @@ export default function Continue() {
       </ModalPage>
     );
   }
-  const codeError = errors.code?.[0] ? tm(lang, errors.code[0]) : "";
+  const codeError = translated(fields.code.errors)?.[0] ?? "";
   return (
     <ModalPage chrome={chrome} title={t(lang, "continue.title")} scripts={[VERIFY_SCRIPT]}>
       <p>{t(lang, "continue.sentTo", { phone: maskPhone(answer.phone) })}</p>
       <FormBanner messages={banner} />
-      <form method="post" action="/enquiry/continue" data-verify="">
+      <form method="post" action="/enquiry/continue" data-verify="" id={form.id}>
         <input type="hidden" name="phone" value={answer.phone} />
         <input type="hidden" name="resend_at" value={answer.resendAt} />
         <div className={`field${codeError ? " invalid" : ""}`}>
           <label htmlFor="f-code">{t(lang, "verify.code")}</label>
+          {/* The verify script shows "OTP is required" in e-code at once, so that element is always there. */}
           <input
+            {...getInputProps(fields.code, { type: "text" })}
             id="f-code"
-            name="code"
             className="verify-code"
             inputMode="numeric"
             autoComplete="one-time-code"
             maxLength={6}
-            aria-invalid={codeError ? true : undefined}
             aria-describedby="e-code"
           />
           <p
