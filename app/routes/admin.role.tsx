@@ -1,3 +1,4 @@
+import { getCollectionProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Field, FieldError } from "~/components/Field";
@@ -9,6 +10,7 @@ import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
 import { EVERY_PERMISSION, PERMISSION_LABELS, PERMISSION_PURPOSE, PERMISSIONS } from "~/utils/permissions";
 import { failureStatus } from "~/models/failure";
+import { replyFailure } from "~/utils/http.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -27,14 +29,13 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { roles: listRoleMatrix() };
 }
 
-type ActionData = {
-  intent: "matrix" | "create";
-  errors: FieldErrors;
-  /** What was sent, shown again with the errors. */
-  matrix?: Record<number, string[]>;
-  title?: string;
-  permissions?: string[];
-};
+/**
+ * The matrix's refusal with the boxes sent (a plain form: one list of ticks per
+ * role, shown again as sent); the new role's is conform's result.
+ */
+type ActionData =
+  | { intent: "matrix"; errors: FieldErrors; matrix: Record<number, string[]> }
+  | { intent: "create"; result: SubmissionResult<string[]> };
 
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
@@ -55,11 +56,8 @@ export async function action({ request }: ActionFunctionArgs) {
     const parsed = parseValue({ kind: "form", form }, roleCreateSchema);
     const result = parsed.ok ? createRole(user, parsed.value) : parsed;
     if (result.ok) return redirectWithToast("/admin/role", success(`Role ${result.role.title} created.`));
-    const sent = form.getAll("permissions").filter((v): v is string => typeof v === "string");
-    return data<ActionData>(
-      { intent, errors: result.errors, title: String(form.get("title") ?? ""), permissions: sent },
-      { status: failureStatus(result) },
-    );
+    const reply = replyFailure(form, result);
+    return data<ActionData>({ intent, result: reply.data.result }, reply.init ?? undefined);
   }
   return redirectWithToast("/admin/role", oops("Unknown action."));
 }
@@ -68,10 +66,10 @@ export default function Roles() {
   const { roles } = useLoaderData<typeof loader>();
   const sent = useActionData<typeof action>();
   const busy = useNavigation().state === "submitting";
-  const matrixErrors = sent?.intent === "matrix" ? sent.errors : {};
-  const createErrors = sent?.intent === "create" ? sent.errors : {};
+  const matrixSent = sent?.intent === "matrix" ? sent : undefined;
+  const matrixErrors = matrixSent?.errors ?? {};
   const ticked = (roleId: number, permission: string, held: readonly string[]) =>
-    (sent?.matrix?.[roleId] ?? held).includes(permission);
+    (matrixSent?.matrix[roleId] ?? held).includes(permission);
   return (
     <>
       <div className="user-head">
@@ -82,7 +80,7 @@ export default function Roles() {
         A change applies to the role&apos;s users on their next request. Super Admin keeps every permission. You can
         only give permissions you hold yourself.
       </p>
-      <Form method="post" className="role-matrix" key={JSON.stringify(sent?.matrix ?? roles)}>
+      <Form method="post" className="role-matrix" key={JSON.stringify(matrixSent?.matrix ?? roles)}>
         {matrixErrors.form?.length ? (
           <p className="form-error" role="alert">
             {matrixErrors.form[0]}
@@ -138,23 +136,39 @@ export default function Roles() {
         </div>
       </Form>
 
-      <Form method="post" className="card role-new" key={`new-${sent?.intent === "create" ? sent.title : ""}`}>
-        <h2>New role</h2>
-        <Field label="Title" name="title" required defaultValue={sent?.title ?? ""} errors={createErrors.title} />
-        <fieldset className="perms">
-          <legend>Permissions</legend>
-          {PERMISSIONS.map((p) => (
-            <label key={p}>
-              <input type="checkbox" name="permissions" value={p} defaultChecked={sent?.permissions?.includes(p)} />
-              {PERMISSION_LABELS[p]}
-            </label>
-          ))}
-        </fieldset>
-        <FieldError errors={createErrors.permissions} />
-        <button type="submit" name="intent" value="create" disabled={busy}>
-          Create role
-        </button>
-      </Form>
+      {/* A created role starts the form afresh. */}
+      <NewRole key={roles.length} result={sent?.intent === "create" ? sent.result : undefined} busy={busy} />
     </>
+  );
+}
+
+/** The new role: a title and the permissions it starts with, on conform (checked by the server). */
+function NewRole({ result, busy }: { result?: SubmissionResult<string[]>; busy: boolean }) {
+  const [form, fields] = useForm<{ title: string; permissions: string[] }>({ id: "role-new", lastResult: result });
+  return (
+    <Form method="post" className="card role-new" id={form.id} onSubmit={form.onSubmit}>
+      <h2>New role</h2>
+      {form.errors?.length ? (
+        <p className="form-error" role="alert">
+          {form.errors[0]}
+        </p>
+      ) : null}
+      <Field label="Title" {...getInputProps(fields.title, { type: "text" })} required errors={fields.title.errors} />
+      <fieldset className="perms">
+        <legend>Permissions</legend>
+        {getCollectionProps(fields.permissions, { type: "checkbox", options: [...PERMISSIONS] }).map(
+          ({ key, ...box }) => (
+            <label key={key}>
+              <input {...box} />
+              {PERMISSION_LABELS[box.value as (typeof PERMISSIONS)[number]]}
+            </label>
+          ),
+        )}
+      </fieldset>
+      <FieldError errors={fields.permissions.errors} />
+      <button type="submit" name="intent" value="create" disabled={busy}>
+        Create role
+      </button>
+    </Form>
   );
 }

@@ -305,6 +305,9 @@ describe("the role page", () => {
       await run(rolePage.action, "/admin/role", adminCookie, {}, form({ intent: "create", title: "auditor" })),
     );
     expect(dup.status).toBe(422);
-    expect((dup.body as { errors: Record<string, string[]> }).errors.title).toEqual([ROLE_MESSAGES.titleTaken]);
+    const dupResult = (dup.body as { result: { error: Record<string, string[]>; initialValue: { title: string } } })
+      .result;
+    expect(dupResult.error.title).toEqual([ROLE_MESSAGES.titleTaken]);
+    expect(dupResult.initialValue.title).toBe("auditor");
   });
 });
