@@ -101,19 +101,6 @@ app.use((req, res, next) => {
   next();
 });
 
-/** Resolves when `res` can take more bytes (or has closed). */
-function drained(res) {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
-    };
-    res.on("drain", done);
-    res.on("close", done);
-  });
-}
-
 /**
  * Sends a Remix response body, waiting for "drain" whenever the connection's buffer is full, so a
  * large download (a streamed .xls) is read from its source only as fast as the client takes it and
@@ -126,7 +113,15 @@ async function sendResponse(res, response) {
   if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
   if (!response.body) return void res.end();
   let closed = false; // before end(), "close" means the client went away
-  res.once("close", () => (closed = true));
+  let wake = () => {};
+  // One listener each for the whole body: the compression middleware passes "drain" listeners on to its
+  // gzip stream but not their removal, so a listener per wait would pile up there.
+  res.once("close", () => {
+    closed = true;
+    wake();
+  });
+  res.on("drain", () => wake());
+  const drained = () => new Promise((resolve) => (wake = resolve));
   const reader = response.body.getReader();
   try {
     for (;;) {
@@ -134,7 +129,7 @@ async function sendResponse(res, response) {
       if (done) break;
       const more = res.write(value);
       res.flush?.(); // compression: send what is ready (streamed HTML)
-      if (!more && !closed) await drained(res);
+      if (!more && !closed) await drained();
       if (closed) return void (await reader.cancel());
     }
     res.end();
