@@ -170,6 +170,10 @@ const host = process.env.HOST ?? "0.0.0.0";
 const server = app.listen(port, host, () => {
   console.log(`Campaign server on http://localhost:${port}`);
 });
+// An idle keep-alive connection is closed by the client (or nginx's upstream pool) before the server closes it:
+// with Node's 5 s, a request sent on a connection the server was closing at that moment got ECONNRESET.
+server.keepAliveTimeout = Number(process.env.KEEP_ALIVE_MS ?? 65_000);
+server.headersTimeout = server.keepAliveTimeout + 1_000;
 const stopWorkers = build.entry.module.startWorkers?.();
 const stopMonitor = build.entry.module.startEventLoopMonitor?.();
 

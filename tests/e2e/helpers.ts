@@ -79,6 +79,7 @@ export async function login(
   if (remember) await page.getByLabel("Remember Me").check();
   await page.getByRole("button", { name: /Login|Logging in/ }).click();
   await expect(page).not.toHaveURL(/\/login/);
+  await page.waitForLoadState(); // the page signed in to, parsed whole (the URL changes when it starts to arrive)
 }
 
 /** A bearer token for the JSON API. */
