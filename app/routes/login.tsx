@@ -82,13 +82,7 @@ export default function Login() {
           errors={fields.email.errors}
         />
         <div className={`field${fields.password.errors?.length ? " invalid" : ""}`}>
-          <label htmlFor={fields.password.id}>
-            Password
-            <span className="req" aria-hidden="true">
-              {" "}
-              *
-            </span>
-          </label>
+          <label htmlFor={fields.password.id}>Password</label>
           <div className="password-row">
             <input
               {...getInputProps(fields.password, { type: show ? "text" : "password", value: false })}
