@@ -66,18 +66,31 @@ const idList = (message: string) =>
       .transform((ids) => ids as number[]),
   );
 
+/** One typed mobile entry: its position as typed, the entry trimmed, and its 10-digit form (null: not a mobile). */
+export type MobileEntry = { position: number; entry: string; phone: string | null };
+
+const SEPARATORS = /[,\n\r]/;
+
 /**
  * The typed mobiles: the text as typed or a JSON list, each entry trimmed,
  * with its position (1-based, as split on commas and new lines; empty entries
- * are skipped but keep their place).
+ * are skipped but keep their place) and its normalized number. One pass, no
+ * object per entry beyond the result: a list of 100,000 numbers is read in a
+ * few milliseconds (the request that accepts it holds the event loop).
  */
-export function splitMobiles(value: unknown): { position: number; entry: string }[] {
-  const entries = list(value).flatMap((v) => (asText(v) ?? "").split(/[,\n\r]/));
-  const out: { position: number; entry: string }[] = [];
-  entries.forEach((raw, i) => {
+export function splitMobiles(value: unknown): MobileEntry[] {
+  const out: MobileEntry[] = [];
+  let position = 0;
+  const add = (raw: string) => {
+    position += 1;
     const entry = raw.trim();
-    if (entry) out.push({ position: i + 1, entry });
-  });
+    if (entry) out.push({ position, entry, phone: normalizePhone(entry) });
+  };
+  for (const v of list(value)) {
+    const text = asText(v) ?? "";
+    if (SEPARATORS.test(text)) text.split(/[,\n\r]/).forEach(add);
+    else add(text);
+  }
   return out;
 }
 
@@ -96,7 +109,8 @@ export const broadcastSchema = z
     branches: idList(BROADCAST_MESSAGES.branchUnknown),
     registrants: idList(BROADCAST_MESSAGES.registrantUnknown),
     /** Read as typed; checked below only for the MOBILE type. */
-    mobiles: z.preprocess((v) => splitMobiles(v), z.array(z.object({ position: z.number(), entry: z.string() }))),
+    // Built by splitMobiles, so no per-entry check by zod (each entry is checked once, below).
+    mobiles: z.preprocess((v) => splitMobiles(v), z.custom<MobileEntry[]>()),
     /** POST /api/v1/sms only: answer the preview instead of sending. */
     preview: z.preprocess((v) => {
       const t = asText(v);
@@ -119,7 +133,7 @@ export const broadcastSchema = z
       }
     }
     if (value.type === "MOBILE") {
-      const bad = value.mobiles.filter((m) => !normalizePhone(m.entry));
+      const bad = value.mobiles.filter((m) => !m.phone);
       const issue = (message: string) => {
         ctx.addIssue({ code: "custom", path: ["mobiles"], message });
         ctx.addIssue({ code: "custom", path: ["phone"], message });
@@ -135,7 +149,7 @@ export const broadcastSchema = z
     // Only the choice of the type is kept (the form posts every section).
     branches: value.type === "BRANCH" ? [...new Set(value.branches)] : [],
     registrants: value.type === "REGISTRANTS" ? [...new Set(value.registrants)] : [],
-    mobiles: value.type === "MOBILE" ? value.mobiles.map((m) => normalizePhone(m.entry)!) : [],
+    mobiles: value.type === "MOBILE" ? value.mobiles.map((m) => m.phone!) : [],
     preview: value.preview,
   }));
 

@@ -10,6 +10,7 @@ const WITH_COUNTRY_CODE = /^(?:\+|00)?977(9\d{9})$/;
 /** The 10-digit form of a Nepali mobile number, or null when it is not one. */
 export function normalizePhone(input: unknown): string | null {
   if (typeof input !== "string" && typeof input !== "number") return null;
+  if (typeof input === "string" && MOBILE.test(input)) return input; // already in its 10-digit form
   const compact = String(input)
     .trim()
     .replace(/[\s\-.()]/g, "");
