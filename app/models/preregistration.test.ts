@@ -775,44 +775,23 @@ describe("rate limits", () => {
 
 /**
  * Runs `fn` counting the commits it makes on this process's connection: each
- * outermost transaction, and each write statement run outside one.
+ * statement that writes (a transaction's BEGIN among them) run while no
+ * transaction is open. Counted on the statements' own `run`, so a statement the
+ * connection compiled before is counted as well as a new one.
  */
 async function countCommits<T>(fn: () => Promise<T>): Promise<{ result: T; commits: number }> {
   const client = db.$client;
   let commits = 0;
-  const transaction = client.transaction;
-  const prepare = client.prepare;
-  type Run = (...args: unknown[]) => unknown;
-  const counted =
-    (run: Run): Run =>
-    (...args) => {
-      if (!client.inTransaction) commits++;
-      return run(...args);
-    };
-  client.transaction = function (this: typeof client, body: Run) {
-    const tx = transaction.call(client, body as never) as unknown as Run & Record<string, Run>;
-    return Object.assign(counted(tx), {
-      deferred: counted(tx.deferred),
-      immediate: counted(tx.immediate),
-      exclusive: counted(tx.exclusive),
-    });
-  } as unknown as typeof client.transaction;
-  client.prepare = function (this: typeof client, source: string) {
-    const stmt = prepare.call(client, source);
-    if (!stmt.reader) {
-      const run = stmt.run.bind(stmt) as Run;
-      stmt.run = ((...args: unknown[]) => {
-        if (!client.inTransaction) commits++;
-        return run(...args);
-      }) as typeof stmt.run;
-    }
-    return stmt;
-  } as typeof client.prepare;
+  const statement = Object.getPrototypeOf(client.prepare("select 1")) as { run: (...args: unknown[]) => unknown };
+  const run = statement.run;
+  statement.run = function (this: { reader: boolean }, ...args: unknown[]) {
+    if (!this.reader && !client.inTransaction) commits++;
+    return run.apply(this, args);
+  };
   try {
     const result = await fn();
     return { result, commits };
   } finally {
-    client.transaction = transaction;
-    client.prepare = prepare;
+    statement.run = run;
   }
 }
