@@ -99,6 +99,7 @@ export function likePrefix(column: SQLiteColumn, term: string): SQL {
 export function runTable<Row>(params: TableParams, q: TableQuery<Row>): TableResult<Row> {
   const baseWhere = and(...q.base);
   const conditions: (SQL | undefined)[] = [...q.base, ...(q.filters ?? [])];
+  const narrowed = () => conditions.slice(q.base.length).some((c) => c !== undefined);
   if (params.search && q.search) {
     conditions.push(
       typeof q.search === "function"
@@ -121,7 +122,8 @@ export function runTable<Row>(params: TableParams, q: TableQuery<Row>): TableRes
     orderBy.push(q.defaultOrder.dir === "asc" ? asc(col) : desc(col));
   }
   const recordsTotal = q.total ? q.total() : q.count(baseWhere);
-  const recordsFiltered = where === baseWhere ? recordsTotal : q.count(where);
+  // Nothing but the base: the filtered count is the total, not counted again.
+  const recordsFiltered = narrowed() ? q.count(where) : recordsTotal;
   return {
     draw: params.draw,
     data: q.rows(where, orderBy, params.length, params.start),

@@ -1,4 +1,4 @@
-import { count } from "drizzle-orm";
+import { count, like } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { parseTableParams, runTable } from "./datatable.server";
@@ -63,6 +63,40 @@ describe("DataTables protocol", () => {
     expect(table("search=_").recordsFiltered).toBe(0);
     expect(parseTableParams(new URLSearchParams("length=100000")).length).toBe(100);
     expect(parseTableParams(new URLSearchParams("length=-1")).length).toBe(10);
+  });
+
+  it("counts the rows once when nothing narrows the base, and not at all when the total is kept", () => {
+    const counted: string[] = [];
+    const run = (query: string, total?: () => number) =>
+      runTable(parseTableParams(new URLSearchParams(query)), {
+        orderable: { id: branches.id },
+        defaultOrder: { column: "id", dir: "asc" },
+        base: [like(branches.title, "DT Branch%"), undefined],
+        filters: [undefined],
+        search: [branches.title],
+        total,
+        count: (where) => {
+          counted.push(where ? "counted" : "all");
+          return db.select({ n: count() }).from(branches).where(where).get()!.n;
+        },
+        rows: (where, orderBy, limit, offset) =>
+          db
+            .select({ id: branches.id })
+            .from(branches)
+            .where(where)
+            .orderBy(...orderBy)
+            .limit(limit)
+            .offset(offset)
+            .all(),
+      });
+    const plain = run("");
+    expect(plain).toMatchObject({ recordsTotal: 23, recordsFiltered: 23 });
+    expect(counted).toHaveLength(1);
+    counted.length = 0;
+    expect(run("", () => 23)).toMatchObject({ recordsTotal: 23, recordsFiltered: 23 });
+    expect(counted).toHaveLength(0);
+    expect(run("search=Branch 1", () => 23)).toMatchObject({ recordsTotal: 23, recordsFiltered: 10 });
+    expect(counted).toHaveLength(1);
   });
 
   it("writes the info line", () => {
