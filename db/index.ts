@@ -23,6 +23,12 @@ export function databasePath(): string {
   return path.resolve(url.replace(/^file:/, ""));
 }
 
+/** The page cache, SQLITE_CACHE_MB (32 by default; docs/operations.md, "Memory"), in KiB. */
+function pageCacheKiB(): number {
+  const mb = Number(process.env.SQLITE_CACHE_MB ?? 32);
+  return Math.round((Number.isFinite(mb) && mb >= 1 ? mb : 32) * 1024);
+}
+
 export function openDatabase(file = databasePath(), { runMigrations = true } = {}): DB {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new Database(file);
@@ -30,7 +36,7 @@ export function openDatabase(file = databasePath(), { runMigrations = true } = {
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
-  sqlite.pragma("cache_size = -32768"); // 32 MB of pages (docs/operations.md, "Memory")
+  sqlite.pragma(`cache_size = -${pageCacheKiB()}`);
   const db = drizzle(statementCache(sqlite), { schema }) as unknown as DB;
   db.$client = sqlite;
   if (runMigrations) migrate(db, { migrationsFolder: migrationsFolder() });
