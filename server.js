@@ -101,6 +101,9 @@ app.use((req, res, next) => {
   next();
 });
 
+/** The most of a body gathered before it is written. */
+const BATCH_BYTES = 64 * 1024;
+
 /**
  * Sends a Remix response body, waiting for "drain" whenever the connection's buffer is full, so a
  * large download (a streamed .xls) is read from its source only as fast as the client takes it and
@@ -123,15 +126,29 @@ async function sendResponse(res, response) {
   res.on("drain", () => wake());
   const drained = () => new Promise((resolve) => (wake = resolve));
   const reader = response.body.getReader();
+  // The chunks that come one after another (a page as it is rendered) are written together and flushed
+  // once the body pauses: with compression, each write is a round trip to zlib's thread and each flush
+  // ends a compressed block, which per chunk cost more than the page itself.
+  const batch = [];
+  let size = 0;
+  const ready = () => true; // a failed read is ready too: it is thrown at the loop's next await
+  const pause = () => new Promise((resolve) => setImmediate(resolve, false));
   try {
+    let read = reader.read();
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await read;
       if (done) break;
-      const more = res.write(value);
-      res.flush?.(); // compression: send what is ready (streamed HTML)
+      batch.push(value);
+      size += value.byteLength;
+      read = reader.read();
+      if (size < BATCH_BYTES && (await Promise.race([read.then(ready, ready), pause()]))) continue;
+      const more = res.write(batch.length === 1 ? batch[0] : Buffer.concat(batch, size));
+      batch.length = size = 0;
+      res.flush?.(); // compression: send what is ready (streamed HTML waiting for its data)
       if (!more && !closed) await drained();
       if (closed) return void (await reader.cancel());
     }
+    if (size) res.write(Buffer.concat(batch, size));
     res.end();
   } catch (error) {
     res.destroy(error);
