@@ -1,6 +1,6 @@
 /**
  * The one SQLite connection of this process: WAL, foreign keys, synchronous FULL,
- * a busy timeout and a 32 MB page cache, with each statement compiled once and
+ * a busy timeout and a 16 MB page cache, with each statement compiled once and
  * the committed migrations applied on first use.
  */
 import Database from "better-sqlite3";
@@ -23,10 +23,10 @@ export function databasePath(): string {
   return path.resolve(url.replace(/^file:/, ""));
 }
 
-/** The page cache, SQLITE_CACHE_MB (32 by default; docs/operations.md, "Memory"), in KiB. */
+/** The page cache, SQLITE_CACHE_MB (16 by default; docs/operations.md, "Memory"), in KiB. */
 function pageCacheKiB(): number {
-  const mb = Number(process.env.SQLITE_CACHE_MB ?? 32);
-  return Math.round((Number.isFinite(mb) && mb >= 1 ? mb : 32) * 1024);
+  const mb = Number(process.env.SQLITE_CACHE_MB ?? 16);
+  return Math.round((Number.isFinite(mb) && mb >= 1 ? mb : 16) * 1024);
 }
 
 export function openDatabase(file = databasePath(), { runMigrations = true } = {}): DB {
