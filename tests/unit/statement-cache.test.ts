@@ -36,7 +36,12 @@ function compiles(fn: () => void): string[] {
 
 describe("compiled statements", () => {
   it("a query's text is compiled once and answers again with new values", () => {
-    const byKey = (key: string) => d.select().from(schema.settings).where(sql`${schema.settings.key} = ${key}`).get();
+    const byKey = (key: string) =>
+      d
+        .select()
+        .from(schema.settings)
+        .where(sql`${schema.settings.key} = ${key}`)
+        .get();
     d.insert(schema.settings).values({ key: "cache-a", value: "1" }).run();
     d.insert(schema.settings).values({ key: "cache-b", value: "2" }).run();
     byKey("warm");
