@@ -85,6 +85,11 @@ export const CLAIM_LEASE_MS = 60_000;
 const SEND_LEASE_MARGIN_MS = 30_000;
 /** The most messages one claim takes (one short transaction; keeps each step of the worker well under 50 ms). */
 export const MAX_CLAIM = 50;
+/**
+ * Rows one claim looks at, failed ones included: a backlog of codes that expired while no worker ran
+ * (a restart after an outage) is failed a short transaction at a time, not all in one.
+ */
+export const MAX_CLAIM_LOOK = 2 * MAX_CLAIM;
 
 export const INTERRUPTED_ERROR =
   "The server stopped while this SMS was with the gateway; it may not have been delivered.";
@@ -597,7 +602,9 @@ export function dueRows(exec: Executor, priority: number, iso: string, limit: nu
  * Claims up to `limit` queued messages that are due, codes first: one range
  * of the claim index per priority, in one short transaction. A message left
  * by a dead worker while it was with the provider, or a code's message past
- * its code's life, is failed here instead of being returned.
+ * its code's life, is failed here instead of being returned; one claim looks
+ * at no more than MAX_CLAIM_LOOK rows, so it may return fewer (even none)
+ * while due rows remain.
  */
 export function claimSms(limit: number, worker = smsWorkerId()): SmsMessage[] {
   const want = Math.min(MAX_CLAIM, Math.max(0, Math.floor(limit)));
@@ -607,10 +614,12 @@ export function claimSms(limit: number, worker = smsWorkerId()): SmsMessage[] {
       const at = now();
       const iso = at.toISOString();
       const claimed: SmsMessage[] = [];
+      let looked = 0;
       for (const priority of PRIORITIES) {
-        while (claimed.length < want) {
-          const rows = dueRows(tx, priority, iso, want - claimed.length).all();
+        while (claimed.length < want && looked < MAX_CLAIM_LOOK) {
+          const rows = dueRows(tx, priority, iso, Math.min(want - claimed.length, MAX_CLAIM_LOOK - looked)).all();
           if (!rows.length) break;
+          looked += rows.length;
           const fresh: number[] = [];
           for (const row of rows) {
             if (row.claimed_by && row.sending_at) failRow(tx, row, INTERRUPTED_ERROR);
@@ -635,6 +644,12 @@ export function claimSms(limit: number, worker = smsWorkerId()): SmsMessage[] {
     },
     { behavior: "immediate" },
   );
+}
+
+/** Whether any queued message is due now (one row of the claim index per priority at most). */
+export function hasDueSms(): boolean {
+  const iso = nowIso();
+  return PRIORITIES.some((priority) => dueRows(db, priority, iso, 1).get() !== undefined);
 }
 
 /** Puts claimed messages not yet handed over back in the queue (a worker stopping). */
@@ -706,7 +721,11 @@ export async function sendQueued(limit: number, provider: SmsProvider = smsProvi
   let left = Math.max(0, Math.floor(limit));
   while (left > 0) {
     const rows = claimSms(left, worker);
-    if (!rows.length) break;
+    if (!rows.length) {
+      if (!hasDueSms()) break;
+      await new Promise((resolve) => setImmediate(resolve)); // the claim failed stale rows only: look again
+      continue;
+    }
     const r = await sendClaimed(rows, provider, worker);
     report.sent += r.sent;
     report.failed += r.failed;
@@ -782,7 +801,8 @@ export function startSmsWorker({
       } catch (error) {
         console.error("[sms] worker:", error);
       }
-      if (!rows.length && !stopping) await pause(intervalMs);
+      // Nothing claimed, and nothing due either (a claim that only failed stale rows leaves more to look at).
+      if (!rows.length && !stopping && !hasDueSms()) await pause(intervalMs);
       else await new Promise((resolve) => setImmediate(resolve));
     }
   })();

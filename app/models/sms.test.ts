@@ -17,7 +17,9 @@ import {
   INTERRUPTED_ERROR,
   lastMessageTo,
   listOutbox,
+  hasDueSms,
   MAX_CLAIM,
+  MAX_CLAIM_LOOK,
   outboxPage,
   queueMessage,
   queueSms,
@@ -635,6 +637,39 @@ describe("order and pace", () => {
       Array.from({ length: MAX_CLAIM + 10 }, () => ({ to: "9800000501", text: "x", purpose: "broadcast" as const })),
     );
     expect(claimSms(10_000)).toHaveLength(MAX_CLAIM);
+  });
+
+  it("a backlog of expired codes is failed a bounded claim at a time, and a fresh code behind it is still sent", async () => {
+    configureGateway();
+    at(0);
+    const backlog = 3 * MAX_CLAIM_LOOK;
+    for (let i = 0; i < backlog; i++)
+      queueMessage(db, {
+        to: "9800000801",
+        text: "Your code is 100100",
+        purpose: "otp",
+        subjectId: 1000 + i,
+        validUntil: iso(60_000),
+      });
+    at(11 * 60_000); // every one of them is past its code's life
+    const fresh = queueMessage(db, { to: "9800000802", text: "Your code is 200200", purpose: "otp", subjectId: 5000 });
+    const failed = () => listOutbox({ limit: 5000 }).filter((m) => m.status === "failed").length;
+    expect(claimSms(10, smsWorkerId())).toEqual([]);
+    expect(failed()).toBe(MAX_CLAIM_LOOK);
+    expect(hasDueSms()).toBe(true);
+    // A worker that paused on an empty claim would wait a minute here.
+    const stop = startSmsWorker({ ratePerSecond: 50, intervalMs: 60_000, slot: "backlog" });
+    try {
+      await vi.waitFor(() => expect(row(fresh.id)).toMatchObject({ status: "sent" }), {
+        timeout: 10_000,
+        interval: 10,
+      });
+    } finally {
+      await stop();
+    }
+    expect(failed()).toBe(backlog);
+    expect(hits.map((h) => h.form.get("to"))).toEqual(["9800000802"]);
+    expect(hasDueSms()).toBe(false);
   });
 
   it("the worker keeps its rate", async () => {
