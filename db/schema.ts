@@ -387,16 +387,36 @@ export const draws = sqliteTable(
     amount: integer("amount").notNull(),
     outcome: text("outcome", { enum: ["pool", "fallback", "none"] }).notNull(),
     pools: text("pools").notNull(), // JSON: pools considered with remaining counts
-    rolls: text("rolls").notNull(), // JSON: every random value rolled
+    rolls: text("rolls").notNull(), // JSON: every random value rolled, with its public input
     created_at: createdAt(),
+    // The day's chained draw record (docs/decisions/0019-fair-draws.md): the entry's public
+    // reference, the base table the fallback used, the place in the day's chain and the hashes.
+    ref: text("ref").notNull().default(""),
+    base_table: text("base_table").notNull().default("[]"),
+    seq: integer("seq"),
+    prev_hash: text("prev_hash"),
+    hash: text("hash"),
   },
   (t) => [
     uniqueIndex("draws_entry_unique").on(t.entry_type, t.entry_id),
+    uniqueIndex("draws_day_seq_unique").on(t.date, t.seq),
     index("draws_date_idx").on(t.date, t.pool_type),
     index("draws_allocation_idx").on(t.allocation_id),
     index("draws_created_idx").on(t.created_at),
   ],
 );
+
+/**
+ * One row per Kathmandu day of draws: a secret seed and its SHA-256 commitment, written
+ * once before the day's first draw (triggers refuse any update or delete). The seed is
+ * read only by the draw and, once the day is over, by the published record.
+ */
+export const drawDays = sqliteTable("draw_days", {
+  date: text("date").primaryKey(),
+  seed: text("seed").notNull(),
+  commitment: text("commitment").notNull(),
+  created_at: createdAt(),
+});
 
 export const testRides = sqliteTable(
   "test_rides",

@@ -24,6 +24,7 @@ import { fail, FailureError } from "~/models/failure";
 import type { AllocationType } from "~/models/prize-constants";
 import { readBaseTable, type BaseTableRow } from "~/models/prize-settings.server";
 import { randomUnit } from "~/utils/crypto.server";
+import { chainLink, drawReference, drawSource, roundOf } from "~/models/fair-draw.server";
 import { likeContains, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { kathmanduDate, now as clockNow } from "~/utils/time";
 
@@ -41,13 +42,15 @@ export type PoolAudit = PoolState & { remaining: number };
 
 export type PoolRoll = {
   stage: "pool";
+  /** The roll's public input (fair draws: the value is HMAC-SHA256 of the day's seed and this). */
+  input?: string;
   allocation_id: number;
   amount: number;
   probability: number;
   value: number;
   win: boolean;
 };
-export type BaseRoll = { stage: "base"; table: "second" | "third"; value: number; amount: number };
+export type BaseRoll = { stage: "base"; input?: string; table: "second" | "third"; value: number; amount: number };
 export type Roll = PoolRoll | BaseRoll;
 
 export type DrawOutcome = "pool" | "fallback" | "none";
@@ -128,7 +131,7 @@ export const DRAW_MESSAGES = {
 } as const;
 
 export type DrawOptions = {
-  /** Uniform values in [0, 1); default: the cryptographic source. */
+  /** Uniform values in [0, 1); default: the day's committed seed (app/models/fair-draw.server.ts). */
   random?: RandomSource;
   /** The instant of the draw (its Kathmandu date picks the pools); default: the clock. */
   now?: Date;
@@ -169,10 +172,12 @@ type PoolDrawInput = {
   thrill: 2 | 3;
   entryType: EntryType;
   entryId: number;
+  /** The entry's slug: its public draw reference is made from it. */
+  slug: string;
   poolType: AllocationType;
   branchId: number | null;
   at: Date;
-  random: RandomSource;
+  random?: RandomSource;
   baseTable: BaseTableRow[];
 };
 
@@ -207,12 +212,18 @@ export function poolsOf(
     .all();
 }
 
-/** Rolls against the entry's pools, takes the prize won, falls back, and writes the draws row. Runs inside a transaction. */
+/**
+ * Rolls against the entry's pools, takes the prize won, falls back, and writes the draws row
+ * as the next link of the day's chained record. Runs inside a transaction.
+ */
 function drawFromPools(tx: Executor, input: PoolDrawInput): Draw {
   const date = kathmanduDate(input.at);
+  const round = roundOf(input.thrill);
+  const ref = drawReference(input.slug);
+  const source = drawSource(tx, date, round, ref, input.random);
   const pools = poolsOf(tx, input.poolType, input.branchId, date);
   const considered: PoolAudit[] = orderPools(pools).map((p) => ({ ...p, remaining: p.count - p.paid }));
-  const { winner, rolls } = rollPools<PoolState>(considered, input.random);
+  const { winner, rolls } = rollPools<PoolState>(considered, source.next);
   const allRolls: Roll[] = [...rolls];
 
   let amount = 0;
@@ -229,14 +240,29 @@ function drawFromPools(tx: Executor, input: PoolDrawInput): Draw {
     outcome = "pool";
     allocationId = winner.id;
   } else if (input.baseTable.length) {
-    const value = input.random();
+    const value = source.next();
     const row = pickWeighted(input.baseTable, value);
     if (row) {
       amount = row.amount;
       outcome = "fallback";
-      allRolls.push({ stage: "base", table: input.thrill === 2 ? "second" : "third", value, amount: row.amount });
     }
+    allRolls.push({ stage: "base", table: round, value, amount });
   }
+  allRolls.forEach((r, k) => (r.input = source.inputs[k]));
+
+  const baseTable = input.baseTable.map(({ amount, weight }) => ({ amount, weight }));
+  const createdAt = input.at.toISOString();
+  const chain = chainLink(tx, date, {
+    time: createdAt,
+    round,
+    ref,
+    branch: input.branchId,
+    pool_type: input.poolType,
+    pools: considered,
+    base_table: baseTable,
+    rolls: allRolls.map((r) => ({ input: r.input ?? "", value: r.value })),
+    prize: { amount, outcome, allocation_id: allocationId },
+  });
 
   return tx
     .insert(draws)
@@ -252,7 +278,10 @@ function drawFromPools(tx: Executor, input: PoolDrawInput): Draw {
       outcome,
       pools: JSON.stringify(considered),
       rolls: JSON.stringify(allRolls),
-      created_at: input.at.toISOString(),
+      created_at: createdAt,
+      ref,
+      base_table: JSON.stringify(baseTable),
+      ...chain,
     })
     .returning()
     .get();
@@ -285,13 +314,14 @@ function guarded(entryType: EntryType, entryId: number, run: () => DrawResult): 
  */
 export function drawSecondThrill(preregistrationId: number, opts: DrawOptions = {}): DrawResult {
   const at = opts.now ?? clockNow();
-  const random = opts.random ?? randomUnit;
+  const random = opts.random;
   return guarded("preregistration", preregistrationId, () =>
     db.transaction(
       (tx) => {
         const entry = tx
           .select({
             id: preregistrations.id,
+            slug: preregistrations.slug,
             is_verified: preregistrations.is_verified,
             branch_id: preregistrations.branch_id,
             deleted_at: preregistrations.deleted_at,
@@ -309,6 +339,7 @@ export function drawSecondThrill(preregistrationId: number, opts: DrawOptions = 
           thrill: 2,
           entryType: "preregistration",
           entryId: entry.id,
+          slug: entry.slug,
           poolType: entry.branch_id === null ? "preregistration_public" : "preregistration_branch",
           branchId: entry.branch_id,
           at,
@@ -333,13 +364,14 @@ export function drawSecondThrill(preregistrationId: number, opts: DrawOptions = 
  */
 export function drawThirdThrill(registrationId: number, opts: DrawOptions = {}): DrawResult {
   const at = opts.now ?? clockNow();
-  const random = opts.random ?? randomUnit;
+  const random = opts.random;
   return guarded("registration", registrationId, () =>
     db.transaction(
       (tx) => {
         const entry = tx
           .select({
             id: registrations.id,
+            slug: registrations.slug,
             status: registrations.status,
             branch_id: registrations.branch_id,
             deleted_at: registrations.deleted_at,
@@ -359,6 +391,7 @@ export function drawThirdThrill(registrationId: number, opts: DrawOptions = {}):
           thrill: 3,
           entryType: "registration",
           entryId: entry.id,
+          slug: entry.slug,
           poolType: "registration_branch",
           branchId: entry.branch_id,
           at,
