@@ -29,7 +29,8 @@ try {
         return res.text();
       })
     : await readFile(source, "utf8");
-  day = JSON.parse(text);
+  const json = JSON.parse(text);
+  day = json && typeof json === "object" && "data" in json ? json.data : json; // the API wraps it in { data }
 } catch (err) {
   console.error(`Could not read the day's record: ${err.message}`);
   process.exit(2);

@@ -125,6 +125,9 @@ export default function Landing() {
             <a href="/winner-list">{t(lang, "nav.winners")}</a>
           </li>
           <li>
+            <a href="/fair-draws">{t(lang, "fair.title")}</a>
+          </li>
+          <li>
             <a href="/scheme" data-modal="">
               {t(lang, "nav.scheme")}
             </a>

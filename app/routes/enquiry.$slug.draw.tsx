@@ -6,6 +6,7 @@ import { EntryDetails } from "~/components/public/EntryDetails";
 import { publicLinks } from "~/components/public/links";
 import { ModalPage } from "~/components/public/PublicShell";
 import { SHARE_SCRIPT } from "~/components/public/scripts";
+import { drawReference } from "~/models/fair-draw.server";
 import { topPrize } from "~/models/landing.server";
 import { findPublicEntry, ownerDetails, prizeSummary } from "~/models/preregistration.server";
 import { notFound } from "~/utils/http.server";
@@ -42,6 +43,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       chrome: publicChrome(request),
       phone: maskPhone(entry.phone),
       reference: entry.slug,
+      drawRef: drawReference(entry.slug),
       roll: reveal.roll,
       shareUrl: `${origin}/?utm_source=share`,
       topPrize: topPrize(),
@@ -53,7 +55,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function Draw() {
-  const { chrome, phone, amount, first, total, details, reference, roll, shareUrl, topPrize } =
+  const { chrome, phone, amount, first, total, details, reference, drawRef, roll, shareUrl, topPrize } =
     useLoaderData<typeof loader>();
   const { lang } = chrome;
   const shareText = t(lang, "draw.shareText", { amount: rupees(lang, topPrize || amount) });
@@ -76,6 +78,10 @@ export default function Draw() {
           {t(lang, "draw.reference")}: <code>{reference}</code>
           <br />
           <small>{t(lang, "draw.referenceHint")}</small>
+        </p>
+        <p className="reference">
+          {t(lang, "fair.find.label")}: <code>{drawRef}</code>{" "}
+          <a href={`/fair-draws?ref=${drawRef}`}>{t(lang, "fair.link")}</a>
         </p>
         <p className="actions">
           <a href="/book-a-ride" className="button primary">

@@ -8,6 +8,7 @@
  */
 import cascade from "~/browser/cascade.ts?public-script";
 import common from "~/browser/common.ts?public-script";
+import fairDraws from "~/browser/fair-draws.ts?public-script";
 import preregistration from "~/browser/preregistration.ts?public-script";
 import share from "~/browser/share.ts?public-script";
 import verify from "~/browser/verify.ts?public-script";
@@ -29,3 +30,6 @@ export const CASCADE_SCRIPT: PublicScript = cascade;
 
 /** The draw's share button through the Web Share API, links otherwise (app/browser/share.ts). */
 export const SHARE_SCRIPT: PublicScript = share;
+
+/** The fair-draws day page's in-browser check (app/browser/fair-draws.ts). */
+export const FAIR_DRAWS_SCRIPT: PublicScript = fairDraws;

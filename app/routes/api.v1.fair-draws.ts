@@ -1,0 +1,7 @@
+import { listDays } from "~/models/fair-draw.server";
+import { apiData } from "~/utils/api.server";
+
+/** GET /api/v1/fair-draws (public): every committed day, newest first: commitment, chain head, number of draws, and the seed once the day is over. */
+export async function loader() {
+  return apiData(listDays(), "", { headers: { "Cache-Control": "no-store" } });
+}
