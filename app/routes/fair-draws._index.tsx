@@ -62,7 +62,8 @@ export default function FairDraws() {
               {search.found.map(({ date, record }) => (
                 <li key={`${date}-${record.seq}`}>
                   <a href={`/fair-draws/${date}#draw-${record.seq}`}>
-                    {date} · #{record.seq} · {t(lang, `fair.round.${record.round}`)} · {rupees(lang, record.prize.amount)}
+                    {date} · #{record.seq} · {t(lang, `fair.round.${record.round}`)} ·{" "}
+                    {rupees(lang, record.prize.amount)}
                   </a>{" "}
                   <span className="hint">{displayDateTime(record.time)}</span>
                 </li>
