@@ -69,7 +69,12 @@ export default function FairDrawDay() {
         <code>node scripts/verify-draws.mjs {json}</code>
       </pre>
       {day.records.length ? (
-        <div className="table-scroll">
+        <div
+          className="table-scroll"
+          tabIndex={0}
+          role="region"
+          aria-label={t(lang, "fair.day.title", { date: day.date })}
+        >
           <table className="fair-records">
             <thead>
               <tr>

@@ -92,7 +92,7 @@ export default function FairDraws() {
 
       <section aria-labelledby="fair-days">
         <h2 id="fair-days">{t(lang, "fair.days.title")}</h2>
-        <div className="table-scroll">
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="fair-days">
           <table className="fair-days">
             <thead>
               <tr>
