@@ -12,6 +12,8 @@ import fs from "node:fs";
 import onHeaders from "on-headers";
 
 process.env.NODE_ENV ??= "production";
+// Files only the service reads (the database, its WAL, uploads, the secret): 0600 in 0700 folders.
+process.umask(0o077);
 const buildDir = process.env.BUILD_DIR ?? "build";
 const build = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href);
 const { isCrossSiteRequest, ADDRESS_HEADER, MAX_BODY_BYTES, DRAIN_BYTES, securityHeaders, pageCache } =
@@ -22,6 +24,15 @@ app.disable("x-powered-by");
 // First, so pages, API answers, downloads, static files and the refusals below all carry them
 // (app/utils/security-headers.server.ts).
 app.use(securityHeaders());
+
+/** The methods the app serves; any other (TRACE, CONNECT, PROPFIND, …) is 405 with Allow, JSON on API paths. */
+const SERVED_METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"];
+app.use((req, res, next) => {
+  if (SERVED_METHODS.includes(req.method)) return next();
+  res.set("Allow", SERVED_METHODS.join(", "));
+  if (req.path.startsWith("/api/")) return res.status(405).json({ message: "Method not allowed." });
+  res.status(405).type("text/plain").send("Method not allowed.");
+});
 // Behind nginx on the VPS set TRUST_PROXY=loopback so req.ip is the visitor's address.
 app.set("trust proxy", process.env.TRUST_PROXY ?? false);
 app.use(compression());

@@ -29,9 +29,27 @@ function pageCacheKiB(): number {
   return Math.round((Number.isFinite(mb) && mb >= 1 ? mb : 16) * 1024);
 }
 
+/**
+ * Files only the service reads: every process that opens the database (the server, the seed, backup,
+ * restore, create-admin) creates its files 0600 and folders 0700 (the database and its WAL, uploads,
+ * backups, the session secret). A database folder and file made before are narrowed when opened.
+ */
+export const PRIVATE_UMASK = 0o077;
+process.umask(PRIVATE_UMASK);
+
+function narrow(target: string, mode: number) {
+  try {
+    if ((fs.statSync(target).mode & 0o777) !== mode) fs.chmodSync(target, mode);
+  } catch {
+    // Not there yet, or not ours to change (a read-only mount): SQLite reports what matters.
+  }
+}
+
 export function openDatabase(file = databasePath(), { runMigrations = true } = {}): DB {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  narrow(path.dirname(file), 0o700);
   const sqlite = new Database(file);
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) narrow(f, 0o600);
   sqlite.pragma("journal_mode = WAL");
   sqlite.pragma("synchronous = FULL");
   sqlite.pragma("foreign_keys = ON");
