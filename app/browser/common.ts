@@ -1,11 +1,12 @@
 /**
  * Every public page: marks <html class="js">, submits [data-autosubmit] selects on
  * change, and opens a[data-modal] links as a <dialog>: the target page's .modal element,
- * fetched; its scripts run; GET forms inside reload the dialog; the address follows with
+ * fetched and inserted WITHOUT running its scripts (the hosting page's own scripts enhance it
+ * on the "enhance" event, app/browser/dom.ts); GET forms inside reload the dialog; the address follows with
  * history; Escape, Close and Back close it. Without these the links are plain pages.
  * A form on its way or a dialog loading shows it (.is-loading, aria-busy) on a slow connection.
  */
-import { firstTime } from "./dom";
+import { ENHANCE_EVENT, firstTime } from "./dom";
 
 const d = document;
 d.documentElement.classList.add("js");
@@ -39,9 +40,6 @@ function loading(el: Element, on: boolean) {
 }
 
 function dialogs() {
-  /** The nonce of this page's inline scripts: a fetched page's own inline scripts carry another. */
-  const page = d.querySelector<HTMLScriptElement>("script[nonce]");
-  const nonce = page ? page.nonce : "";
   let box: HTMLDialogElement | null = null;
 
   const dialog = () => {
@@ -56,18 +54,6 @@ function dialogs() {
     return box;
   };
 
-  /** Scripts inserted by innerHTML-like means do not run: each is replaced by a live copy. */
-  const revive = (old: HTMLScriptElement) => {
-    const s = d.createElement("script");
-    if (old.type) s.type = old.type;
-    if (old.src) s.src = old.src;
-    else {
-      s.nonce = nonce;
-      s.text = old.text;
-    }
-    old.replaceWith(s);
-  };
-
   const show = (html: string, url: string, push: boolean) => {
     const modal = new DOMParser().parseFromString(html, "text/html").querySelector(".modal");
     if (!modal) {
@@ -75,8 +61,11 @@ function dialogs() {
       return;
     }
     const b = dialog();
+    // The fetched page's scripts never run here (a fetched page holds no authority over this one):
+    // they are dropped, and this page's own scripts set the new content up.
+    modal.querySelectorAll("script").forEach((s) => s.remove());
     b.replaceChildren(d.importNode(modal, true));
-    b.querySelectorAll("script").forEach(revive);
+    d.dispatchEvent(new Event(ENHANCE_EVENT));
     if (!b.open) b.showModal();
     history[push ? "pushState" : "replaceState"]({ modal: url }, "", url);
     const heading = b.querySelector("h1");

@@ -18,3 +18,17 @@ export function fresh<E extends Element>(selector: string): E[] {
   found.forEach((el) => el.setAttribute("data-ready", ""));
   return found;
 }
+
+/**
+ * Runs `setup` now and again whenever new content arrives in the page (a dialog's page, the
+ * "enhance" event that common.ts fires): fetched HTML is inserted without running its scripts,
+ * so the page that hosts a dialog carries the scripts its dialogs need. `setup` works on
+ * `fresh` elements, so running it again touches only the new ones.
+ */
+export function onEnhance(setup: () => void): void {
+  setup();
+  document.addEventListener(ENHANCE_EVENT, setup);
+}
+
+/** The event fired on the document after new content (a dialog's page) is inserted. */
+export const ENHANCE_EVENT = "enhance";

@@ -2,6 +2,8 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData } from "@remix-run/react";
 import { publicChrome } from "~/components/public/chrome.server";
 import { publicLinks } from "~/components/public/links";
+// Book a Ride opens here as a dialog: its cascade script runs from this page (app/browser/common.ts).
+import { CASCADE_SCRIPT } from "~/components/public/scripts";
 import { PublicShell } from "~/components/public/PublicShell";
 import { landingBikes, topPrize } from "~/models/landing.server";
 import { landingSettings } from "~/models/settings.server";
@@ -44,7 +46,7 @@ export default function Landing() {
   const query = utm ? `?${new URLSearchParams({ utm_source: utm })}` : "";
   const book = `/book-a-ride${query}`;
   return (
-    <PublicShell chrome={chrome} className="landing">
+    <PublicShell chrome={chrome} className="landing" scripts={[CASCADE_SCRIPT]}>
       <section className="hero" aria-labelledby="hero-title">
         <p className={`state ${open ? "open" : "closed"}`}>
           {open ? t(lang, "landing.open") : t(lang, "landing.closed")}
