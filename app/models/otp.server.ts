@@ -13,6 +13,7 @@ import { and, asc, desc, eq, gt } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import { randomDigits, safeEqual, sha256 } from "~/utils/crypto.server";
 import { normalizePhone } from "~/utils/phone";
+import { EVERY_SENDER, take } from "~/utils/rate-limit.server";
 import { now } from "~/utils/time";
 import { queueMessage, type SmsPurpose } from "./sms.server";
 
@@ -94,9 +95,15 @@ export type IssueInput = {
 /** A code issued inside a transaction: its expiry, or why none may be sent now. */
 export type Issued =
   | { ok: true; expiresAt: string; phone: string; text: string }
-  | { ok: false; reason: "too-soon" | "hourly-cap"; retryAfterSeconds: number };
+  | { ok: false; reason: IssueRefusal; retryAfterSeconds: number };
 
-/** Writes a new code row through `exec`, unless the 60-second or the hourly rule refuses it. */
+/** Why no code may be sent now: the phone's 60-second or hourly rule, or every sender's hourly ceiling. */
+export type IssueRefusal = "too-soon" | "hourly-cap" | "ceiling";
+
+/**
+ * Writes a new code row through `exec`, unless the 60-second or the hourly rule refuses it, or the
+ * hour's code SMS of every sender together reached their ceiling (CODE_SMS_PER_HOUR).
+ */
 function insertCode(exec: Executor, input: IssueInput): Issued {
   const { purpose, subjectId } = input;
   const phone = normalizePhone(input.phone) ?? input.phone.trim();
@@ -104,6 +111,8 @@ function insertCode(exec: Executor, input: IssueInput): Issued {
   const at = now();
   const block = sendBlock(exec, purpose, subjectId, phone, at);
   if (block) return { ok: false, reason: block.reason, retryAfterSeconds: secondsUntil(block.until, at) };
+  const ceiling = take(exec, "code-sms", EVERY_SENDER);
+  if (!ceiling.ok) return { ok: false, reason: "ceiling", retryAfterSeconds: ceiling.retryAfterSeconds };
   const expiresAt = new Date(at.getTime() + OTP_RULES.validSeconds * 1000).toISOString();
   exec
     .insert(oneTimeCodes)

@@ -45,13 +45,13 @@ import {
 import { sessionSecrets } from "~/utils/config.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { maskPhone } from "~/utils/phone";
-import { take, type LimitName } from "~/utils/rate-limit.server";
+import { EVERY_SENDER, peek, take, type LimitName } from "~/utils/rate-limit.server";
 import type { Referral } from "~/utils/share-link.server";
 import { now, nowIso } from "~/utils/time";
 import { audit, diff } from "./audit.server";
 import { fail, FailureError, type Failure, type FieldErrors, type Result } from "./failure";
 import { fileUrl, getFile, storeUpload, UPLOAD_FAILED, UploadError } from "./file.server";
-import { canResendAt, checkCodeIn, currentCode, issueCodeIn, OTP_RULES } from "./otp.server";
+import { canResendAt, checkCodeIn, currentCode, issueCodeIn, OTP_RULES, type IssueRefusal } from "./otp.server";
 import { referralFor } from "./referrer.server";
 import type { Scope, ScopedActor } from "./scope.server";
 import { isRegistrationOpen } from "./settings.server";
@@ -357,7 +357,11 @@ export async function reviewPreregistration(
   screenshot: Screenshot = {},
 ): Promise<Result<{ value: CounterPreregistrationInput; screenshotRef: string | null }>> {
   const checked = transact((tx) => {
-    const result = checkInTx(tx, who, value, [["enquiry-ip", who.channel === "public" ? who.address : null]]);
+    // It tells whether a phone or citizenship number is taken: the same address and phone limits as a save.
+    const result = checkInTx(tx, who, value, [
+      ["enquiry-ip", who.channel === "public" ? who.address : null],
+      ["enquiry-phone", who.channel === "public" ? value.phone : null],
+    ]);
     if (!result.ok) return result;
     if (proofMissing(who, value, screenshot, tx)) return fail.field("screenshot", M.screenshotRequired);
     return result;
@@ -468,13 +472,15 @@ export async function createPreregistration(
         })
         .returning()
         .get();
-      issueCodeIn(tx, {
+      const issued = issueCodeIn(tx, {
         purpose: "preregistration",
         subjectId: created.id,
         phone: created.phone,
         text: otpText,
         smsPurpose: "otp",
       });
+      // No code can go out this hour: the entry is not kept, so the visitor simply tries again later.
+      if (!issued.ok && issued.reason === "ceiling") throw new FailureError(ceilingReached(issued.retryAfterSeconds));
       if (counter) {
         audit(tx, counter, {
           action: "preregistration.create",
@@ -613,10 +619,15 @@ export function findPublicEntry(slug: string): Preregistration | null {
 
 // ---------------------------------------------------------------- verification and draw
 
-const resendMessage = (reason: "too-soon" | "hourly-cap", retryAfterSeconds: number) =>
-  reason === "too-soon"
-    ? OTP_MESSAGES.tooSoon(retryAfterSeconds)
-    : OTP_MESSAGES.hourlyCap(Math.max(1, Math.ceil(retryAfterSeconds / 60)));
+const resendMessage = (reason: IssueRefusal, retryAfterSeconds: number) => {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  if (reason === "too-soon") return OTP_MESSAGES.tooSoon(retryAfterSeconds);
+  return reason === "ceiling" ? OTP_MESSAGES.ceiling(minutes) : OTP_MESSAGES.hourlyCap(minutes);
+};
+
+/** Every sender's hourly ceiling of code SMS reached: a 429 that says when, and nothing written. */
+const ceilingReached = (retryAfterSeconds: number) =>
+  fail.rateLimited(retryAfterSeconds, resendMessage("ceiling", retryAfterSeconds));
 
 const issueFor = (tx: Executor, entry: Pick<Preregistration, "id" | "phone">) =>
   issueCodeIn(tx, {
@@ -804,6 +815,9 @@ export function sendContinueCode(visitor: Visitor, phone: string): Result<Contin
   const outcome = transact((tx): Result<ContinueSent> => {
     const limited = takeLimits(tx, [["otp-resend-ip", visitor.address]]);
     if (limited) return limited;
+    // The same answer for a registered phone and another: the ceiling is looked at before either.
+    const ceiling = peek("code-sms", EVERY_SENDER);
+    if (!ceiling.ok) return ceilingReached(ceiling.retryAfterSeconds);
     const wait = take(tx, "continue-phone-wait", phone);
     if (!wait.ok) return fail.rateLimited(wait.retryAfterSeconds, OTP_MESSAGES.tooSoon(wait.retryAfterSeconds));
     const hourly = take(tx, "continue-phone", phone);

@@ -21,6 +21,7 @@ import type { Registration } from "@db/schema";
 import { audit, diff } from "~/models/audit.server";
 import { findActiveBikeModel } from "~/models/bike-model.server";
 import { fail, FailureError, type Failure, type FieldErrors, type Result } from "~/models/failure";
+import { take } from "~/utils/rate-limit.server";
 import { issueCodeIn, verifyCode, type Issued } from "~/models/otp.server";
 import { prizeLabel } from "~/models/prize-constants";
 import { drawThirdThrill } from "~/models/prize-draw.server";
@@ -475,11 +476,19 @@ export function drawCoupon(
 /**
  * Sends the customer the prize summary of a drawn registration: the SMS is
  * queued with the audit row in one transaction, and the worker sends it.
+ * At most once in 10 minutes and five times a day per registration (429 that says when).
  */
 export function notifyRegistration(actor: ScopedActor, slug: string): Result<{ status: "queued" }> {
   const outcome = transact((tx) => {
     const reg = reachable(tx, actor.scope, slug);
     if (reg.status !== "drawn") throw new FailureError(fail.conflict(M.notDrawn));
+    for (const limit of ["notify-wait", "notify-day"] as const) {
+      const taken = take(tx, limit, slug);
+      if (!taken.ok) {
+        const minutes = Math.max(1, Math.ceil(taken.retryAfterSeconds / 60));
+        throw new FailureError(fail.rateLimited(taken.retryAfterSeconds, M.notifyTooSoon(minutes)));
+      }
+    }
     const sms = queueMessage(tx, { to: reg.phone, text: prizeSummary(shown(actor.scope, slug)), purpose: "notify" });
     audit(tx, actor, {
       action: "registration.notify",

@@ -1,16 +1,19 @@
-import { queuedSmsCount } from "~/models/health.server";
+import { codeSmsCeiling, queuedSmsCount } from "~/models/health.server";
 import { recentEventLoopDelay } from "~/utils/event-loop.server";
 
 /**
  * GET /healthz for the load balancer and the operator: 200 when the database
- * answers, with the event-loop delay of the last minute (p99 and max, ms) and
- * the number of SMS waiting to go. Nothing personal; never cached.
+ * answers, with the event-loop delay of the last minute (p99 and max, ms), the
+ * number of SMS waiting to go, and the hour's code SMS against their ceiling
+ * (an alert line when near or reached). Nothing personal; never cached.
  */
 export async function loader() {
   let database = "ok";
   let smsQueued: number | null = null;
+  let codeSms: ReturnType<typeof codeSmsCeiling> | null = null;
   try {
     smsQueued = queuedSmsCount();
+    codeSms = codeSmsCeiling();
   } catch {
     database = "unavailable";
   }
@@ -21,6 +24,12 @@ export async function loader() {
       database,
       eventLoopDelayMs: loop ? { p99: loop.p99, max: loop.max, since: loop.since } : null,
       smsQueued,
+      // The hour's code SMS against CODE_SMS_PER_HOUR; alert names what an operator should look at.
+      codeSms,
+      alerts:
+        codeSms && codeSms.state !== "ok"
+          ? [`code SMS ceiling ${codeSms.state}: ${codeSms.used} of ${codeSms.perHour} this hour`]
+          : [],
       uptimeSeconds: Math.round(process.uptime()),
     },
     { status: database === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } },

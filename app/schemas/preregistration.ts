@@ -292,6 +292,8 @@ export const OTP_MESSAGES = {
   alreadyVerified: "This phone number is already verified.",
   tooSoon: (seconds: number) => `Please wait ${seconds} seconds before asking for a new code.`,
   hourlyCap: (minutes: number) => `Too many codes were sent to this phone. Please try again in ${minutes} minute(s).`,
+  ceiling: (minutes: number) =>
+    `We are sending a great many codes right now. Please try again in ${minutes} minute(s); nothing was lost.`,
   resent: "A new code has been sent.",
 } as const;
 

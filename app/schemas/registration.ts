@@ -72,6 +72,8 @@ export const REGISTRATION_MESSAGES = {
   incorrectCode: "Incorrect Code. Please Try again",
   notConfirmed: "Confirm the purchase with the customer's code before drawing the coupon.",
   notDrawn: "Draw the coupon before notifying the customer.",
+  notifyTooSoon: (minutes: number) =>
+    `The prize notice was sent a short while ago. It can be sent again in ${minutes} minute(s).`,
   restoreTaken: (field: string) => `Another active registration already uses this ${field}; it cannot be restored.`,
 } as const;
 

@@ -17,6 +17,14 @@ export function captchaEnabled(): boolean {
   return Boolean(config.recaptchaSiteKey() && config.recaptchaSecret());
 }
 
+export const CAPTCHA_OFF_WARNING =
+  "[captcha] RECAPTCHA_SITE_KEY and RECAPTCHA_SECRET are not set: the public forms rely on the honeypot and rate limits alone, and a bot can make the campaign send code SMS up to CODE_SMS_PER_HOUR. Set both keys for the campaign.";
+
+/** The start-up warning of a production server without captcha keys (null when there is nothing to say). */
+export function captchaStartupWarning(production = process.env.NODE_ENV === "production"): string | null {
+  return production && !captchaEnabled() ? CAPTCHA_OFF_WARNING : null;
+}
+
 /**
  * Checks a widget token with the verify URL (form-encoded secret, response,
  * remoteip). With the captcha off, every token passes (the honeypot and rate

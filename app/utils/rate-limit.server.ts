@@ -11,6 +11,7 @@
  * (rate-limiter-flexible, used before, offers only an asynchronous API, which
  * cannot take part in a synchronous better-sqlite3 transaction.)
  */
+import { isIP } from "node:net";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import { tooManyMessage } from "~/models/failure";
@@ -19,29 +20,64 @@ import { now } from "./time";
 
 const { rateLimitCounters: C } = schema;
 
+/** Code SMS of every kind together in an hour (CODE_SMS_PER_HOUR): a ceiling no spread of addresses gets past. */
+export const CODE_SMS_PER_HOUR = Math.max(1, Number(process.env.CODE_SMS_PER_HOUR) || 3000);
+/** The one key of the code-SMS ceiling. */
+export const EVERY_SENDER = "all";
+
+/**
+ * Each limit: `points` a window of `duration` seconds allows (times RATE_LIMIT_FACTOR); `address: true`
+ * when its key is the client's address, counted by network (an IPv6 client by its /64, see addressKey).
+ */
 export const LIMITS = {
-  "login-ip": { points: 30, duration: 15 * 60 },
+  "login-ip": { points: 30, duration: 15 * 60, address: true },
   "login-account": { points: 10, duration: 15 * 60 },
   "password-check": { points: 10, duration: 15 * 60 },
-  "reset-ip": { points: 10, duration: 60 * 60 },
+  "reset-ip": { points: 10, duration: 60 * 60, address: true },
   "reset-account": { points: 3, duration: 60 * 60 },
-  "enquiry-ip": { points: 20, duration: 60 * 60 },
+  "enquiry-ip": { points: 20, duration: 60 * 60, address: true },
   "enquiry-phone": { points: 5, duration: 60 * 60 },
-  "otp-verify-ip": { points: 60, duration: 10 * 60 },
-  "otp-resend-ip": { points: 20, duration: 60 * 60 },
+  "otp-verify-ip": { points: 60, duration: 10 * 60, address: true },
+  "otp-resend-ip": { points: 20, duration: 60 * 60, address: true },
   // "Continue" codes per phone, counted whether or not the phone is registered (the code rules' 60 s and 5 an hour).
   "continue-phone-wait": { points: 1, duration: 60 },
   "continue-phone": { points: 5, duration: 60 * 60 },
-  "test-ride-ip": { points: 20, duration: 60 * 60 },
+  "test-ride-ip": { points: 20, duration: 60 * 60, address: true },
   "test-ride-phone": { points: 5, duration: 60 * 60 },
-} as const satisfies Record<string, { points: number; duration: number }>;
+  // Every code SMS (pre-registration, resend, continue, purchase code, password reset), one key for all.
+  "code-sms": { points: CODE_SMS_PER_HOUR, duration: 60 * 60 },
+  // The prize notice of one registration: once in 10 minutes, five a day.
+  "notify-wait": { points: 1, duration: 10 * 60 },
+  "notify-day": { points: 5, duration: 24 * 60 * 60 },
+} as const satisfies Record<string, { points: number; duration: number; address?: true }>;
 
 export type LimitName = keyof typeof LIMITS;
 
 export type LimitResult = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
 
 const allowed = (name: LimitName) => LIMITS[name].points * config.rateLimitFactor();
-const normalise = (key: string) => key.trim().toLowerCase();
+const byAddress = (name: LimitName) => "address" in LIMITS[name];
+const keyOf = (name: LimitName, key: string) => (byAddress(name) ? addressKey(key) : key.trim().toLowerCase());
+
+/**
+ * The key of a client address: an IPv4 address as it is (an IPv4-mapped IPv6 one as its IPv4),
+ * an IPv6 address by its /64 network, which one client owns whole (2^64 addresses to rotate through).
+ */
+export function addressKey(address: string): string {
+  const plain = address.trim().toLowerCase().replace(/%.*$/, "");
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(plain);
+  if (mapped) return mapped[1];
+  if (isIP(plain) !== 6) return plain;
+  const [head, tail = ""] = plain.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail ? tail.split(":") : [];
+  if (right.at(-1)?.includes(".")) right.splice(-1, 1, "0", "0"); // an embedded IPv4 tail: past the /64 anyway
+  const groups = plain.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
+}
 
 /**
  * Takes `points` from a limit for a key, atomically, through `exec` (the
@@ -53,7 +89,7 @@ export function take(exec: Executor, name: LimitName, key: string, points = 1): 
   const windowEnd = at + LIMITS[name].duration * 1000;
   const row = exec
     .insert(C)
-    .values({ name, key: normalise(key), points, reset_at: windowEnd })
+    .values({ name, key: keyOf(name, key), points, reset_at: windowEnd })
     .onConflictDoUpdate({
       target: [C.name, C.key],
       // In an UPSERT's SET, the table's own columns are the stored row's values.
@@ -81,7 +117,7 @@ export function peek(name: LimitName, key: string): LimitResult {
   const row = db
     .select()
     .from(C)
-    .where(and(eq(C.name, name), eq(C.key, normalise(key))))
+    .where(and(eq(C.name, name), eq(C.key, keyOf(name, key))))
     .get();
   if (!row || row.reset_at <= at) return { ok: true, remaining: allowed(name) };
   if (row.points >= allowed(name)) {
@@ -90,11 +126,22 @@ export function peek(name: LimitName, key: string): LimitResult {
   return { ok: true, remaining: allowed(name) - row.points };
 }
 
+/** A window's points used so far and the most it allows (for /healthz). */
+export function usage(name: LimitName, key: string): { used: number; allowed: number } {
+  const at = now().getTime();
+  const row = db
+    .select()
+    .from(C)
+    .where(and(eq(C.name, name), eq(C.key, keyOf(name, key))))
+    .get();
+  return { used: row && row.reset_at > at ? row.points : 0, allowed: allowed(name) };
+}
+
 /** Forgets a key's count (a successful login clears its failures). */
 export function clear(exec: Executor, name: LimitName, key: string) {
   exec
     .delete(C)
-    .where(and(eq(C.name, name), eq(C.key, normalise(key))))
+    .where(and(eq(C.name, name), eq(C.key, keyOf(name, key))))
     .run();
 }
 

@@ -1,4 +1,5 @@
 /** Background work of a server process: the SMS queue at a bounded rate, and clean-ups. */
+import { captchaStartupWarning } from "./captcha.server";
 import { resumeBroadcasts } from "~/models/broadcast.server";
 import { startSmsWorker } from "~/models/sms.server";
 import { purgeExpiredLimits } from "./rate-limit.server";
@@ -9,6 +10,8 @@ import { purgeExpiredSessions } from "./session.server";
  * finished the message it is sending and put the rest it claimed back in the queue.
  */
 export function startBackgroundWork(): () => Promise<void> {
+  const warning = captchaStartupWarning();
+  if (warning) console.warn(warning);
   const rate = Number(process.env.SMS_RATE_PER_SECOND ?? 5);
   const stopSms = startSmsWorker({ ratePerSecond: Number.isFinite(rate) && rate > 0 ? rate : 5 });
   // Broadcasts a stop interrupted while their messages were being stored carry on.
