@@ -35,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
     if (submission.status !== "success") return Response.json(submission.reply(), { status: 422 });
     if (limited) return Response.json(submission.reply({ formErrors: [limited.message] }), { status: 429, headers });
     const byAccount = hit("reset-account", submission.value.email);
-    if (byAccount.ok) await requestPasswordReset(submission.value.email);
+    await requestPasswordReset(submission.value.email, byAccount.ok);
     return redirect(`/reset-password?step=code&email=${encodeURIComponent(submission.value.email)}`);
   }
   const submission = parseWithZod(form, { schema: resetPasswordSchema });

@@ -1,16 +1,23 @@
 // /reset-password really resets: a code goes to the account's phone through the SMS outbox.
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { db, schema } from "@db/index";
 import { action } from "~/routes/reset-password";
 import { lastMessageTo } from "~/models/sms.server";
+import { RESET_ANSWER_MS } from "~/models/password-reset.server";
+import { LIMITS } from "~/utils/rate-limit.server";
+import { ADDRESS_HEADER } from "~/utils/auth.server";
 import { verifyLogin } from "~/models/user.server";
 import { createUser, roleBySlug } from "~/models/user.server";
 
 const ctx = { clientAddress: "10.6.0.1" };
-const post = (body: Record<string, string>) =>
+const post = (body: Record<string, string>, context = ctx) =>
   action({
-    request: new Request("http://localhost/reset-password", { method: "POST", body: new URLSearchParams(body) }),
-    context: ctx,
+    request: new Request("http://localhost/reset-password", {
+      method: "POST",
+      body: new URLSearchParams(body),
+      headers: { [ADDRESS_HEADER]: context.clientAddress },
+    }),
+    context,
     params: {},
   }) as Promise<Response>;
 
@@ -83,5 +90,41 @@ describe("password reset", () => {
     const res = await post({ intent: "send", email: "nobody-here@example.test" });
     expect(res.status).toBe(302);
     expect(db.select().from(schema.smsMessages).all().length).toBe(before);
+  });
+});
+
+describe("the answer to a reset request", () => {
+  afterEach(() => vi.useRealTimers());
+
+  let visitor = 0;
+
+  /** Whether the request has been answered once the fake clock has moved `ms`. */
+  async function answeredAfter(body: Record<string, string>, ms: number): Promise<boolean> {
+    let answered = false;
+    // Each from its own address: the address's limit is a visible refusal of its own, answered at once.
+    const pending = post(body, { clientAddress: `10.7.0.${++visitor}` }).then(() => (answered = true));
+    await vi.advanceTimersByTimeAsync(ms);
+    const result = answered;
+    await vi.advanceTimersByTimeAsync(RESET_ANSWER_MS);
+    await pending;
+    return result;
+  }
+
+  it("comes at the same fixed time for a known address, an unknown one and one past its limit", async () => {
+    await createUser({
+      first_name: "Timed",
+      email: "timed@example.test",
+      phone: "9812340000",
+      role_id: roleBySlug("branch-staff")!.id,
+      password: "old-pass-123",
+    });
+    // Every request of the account first, so the limited one is the last.
+    for (let i = 0; i < LIMITS["reset-account"].points; i++)
+      await post({ intent: "send", email: "limit@example.test" });
+    vi.useFakeTimers({ toFake: ["setTimeout"] });
+    for (const email of ["timed@example.test", "nobody@example.test", "limit@example.test"]) {
+      expect(await answeredAfter({ intent: "send", email }, RESET_ANSWER_MS - 1), email).toBe(false);
+      expect(await answeredAfter({ intent: "send", email }, RESET_ANSWER_MS), email).toBe(true);
+    }
   });
 });
