@@ -46,6 +46,7 @@ import {
 } from "./registration.server";
 import { createRole, saveRoleMatrix } from "./role.server";
 import type { ScopedActor } from "./scope.server";
+import { PERMISSIONS } from "~/utils/permissions";
 import { updateSettings } from "./settings.server";
 import { queueMessage, retryOutboxMessage } from "./sms.server";
 import { addUser, deleteUser, roleBySlug, setPassword, updateUser } from "./user.server";
@@ -488,7 +489,7 @@ const KINDS: Kind[] = [
         .set({ status: "failed", attempts: 1 })
         .where(eq(schema.smsMessages.id, sms.id))
         .run();
-      return async () => retryOutboxMessage(admin, sms.id);
+      return async () => retryOutboxMessage({ ...admin, permissions: PERMISSIONS }, sms.id);
     },
   },
   // Logins (POST /api/v1/auth/login): the address's and the account's points are taken first, on purpose.

@@ -464,7 +464,12 @@ export function drawCoupon(
     const after = tx.select().from(R).where(eq(R.id, before.id)).get()!;
     audit(tx, actor, { action: "registration.draw", entityType: ENTITY, entityId: slug, changes: diff(before, after) });
     if (after.send_sms) {
-      queueMessage(tx, { to: after.phone, text: prizeSummary(shown(actor.scope, slug)), purpose: "notify" });
+      queueMessage(tx, {
+        to: after.phone,
+        text: prizeSummary(shown(actor.scope, slug)),
+        purpose: "notify",
+        subjectId: after.id,
+      });
       queued = true;
     }
     return { ok: true as const, created };
@@ -489,7 +494,12 @@ export function notifyRegistration(actor: ScopedActor, slug: string): Result<{ s
         throw new FailureError(fail.rateLimited(taken.retryAfterSeconds, M.notifyTooSoon(minutes)));
       }
     }
-    const sms = queueMessage(tx, { to: reg.phone, text: prizeSummary(shown(actor.scope, slug)), purpose: "notify" });
+    const sms = queueMessage(tx, {
+      to: reg.phone,
+      text: prizeSummary(shown(actor.scope, slug)),
+      purpose: "notify",
+      subjectId: reg.id, // the outbox's reach: the registration's branch
+    });
     audit(tx, actor, {
       action: "registration.notify",
       entityType: ENTITY,

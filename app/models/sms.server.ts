@@ -26,7 +26,7 @@
  * "sending", then "done" once sent + failed reaches total) when they end.
  */
 import os from "node:os";
-import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import type { SmsMessage } from "@db/schema";
 import { diff, audit, type Actor } from "~/models/audit.server";
@@ -35,7 +35,8 @@ import { transact } from "~/models/transaction.server";
 import { randomToken } from "~/utils/crypto.server";
 import { config } from "~/utils/config.server";
 import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
-import { canSeeCodes, type PermissionHolder } from "~/utils/permissions";
+import { isHeadOffice, type Scope } from "~/models/scope.server";
+import { can, canSeeCodes, EVERY_PERMISSION, type PermissionHolder } from "~/utils/permissions";
 import { SMS_PURPOSES, SMS_STATUSES } from "~/schemas/sms";
 import { normalizePhone } from "~/utils/phone";
 import { now, nowIso } from "~/utils/time";
@@ -888,6 +889,45 @@ export function lastMessageTo(phone: string, purpose?: SmsPurpose): SmsMessage |
 
 export type OutboxFilters = { status?: SmsStatus | null; purpose?: SmsPurpose | null };
 
+/** Who reads the outbox: their permissions (codes, coupons, staff messages) and their branch scope. */
+export type OutboxViewer = NonNullable<PermissionHolder> & { scope: Scope };
+
+const { preregistrations: P, registrations: R } = schema;
+
+/**
+ * The messages a viewer may see, inside the query (decision 8, "The outbox follows the branch's reach"):
+ * head office sees every message, but a staff password-reset message only as a full administrator;
+ * a branch user sees the messages of its own branch's customers: the codes of its pre-registrations
+ * (made at its counter, or naming it as nearest showroom), the purchase codes and prize notices of its
+ * registrations, and the broadcasts sent within its scope; never a staff message.
+ */
+export function outboxReach(viewer: OutboxViewer): SQL | undefined {
+  if (isHeadOffice(viewer.scope)) {
+    return can(viewer, EVERY_PERMISSION) ? undefined : sql`${M.purpose} <> 'password-reset'`;
+  }
+  const branch = viewer.scope.branchId!;
+  return or(
+    and(
+      eq(M.purpose, "otp"),
+      inArray(
+        M.subject_id,
+        db
+          .select({ id: P.id })
+          .from(P)
+          .where(sql`coalesce(${P.branch_id}, ${P.nearest_branch_id}) = ${branch}`),
+      ),
+    ),
+    and(
+      inArray(M.purpose, ["purchase-code", "notify"]),
+      inArray(M.subject_id, db.select({ id: R.id }).from(R).where(eq(R.branch_id, branch))),
+    ),
+    inArray(
+      M.broadcast_id,
+      db.select({ id: smsBroadcasts.id }).from(smsBroadcasts).where(eq(smsBroadcasts.scope_branch_id, branch)),
+    ),
+  );
+}
+
 /** A message as the back office shows it. */
 export type OutboxMessage = Omit<SmsMessage, "claimed_by" | "sending_at"> & { retryable: boolean };
 
@@ -901,8 +941,13 @@ const maskDigits = (text: string) => text.replace(/\b\d{4,8}\b/g, (d) => "•".r
 export function presentOutboxMessage(m: SmsMessage, viewer: PermissionHolder): OutboxMessage {
   const { claimed_by: _by, sending_at: _at, ...rest } = m;
   const hide = m.purpose === "password-reset" || (isCodePurpose(m.purpose) && !canSeeCodes(viewer));
-  return { ...rest, text: hide ? maskDigits(m.text) : m.text, retryable: isRetryable(m) };
+  let text = hide ? maskDigits(m.text) : m.text;
+  // A prize notice names the coupon: shown to a viewer who may read registrations.
+  if (m.purpose === "notify" && !can(viewer, "read-registration")) text = maskCoupons(text);
+  return { ...rest, text, retryable: isRetryable(m) };
 }
+
+const maskCoupons = (text: string) => text.replace(/\bTH-[A-Za-z0-9-]+/g, (c) => `TH-${"•".repeat(c.length - 3)}`);
 
 const isRetryable = (m: Pick<SmsMessage, "status" | "purpose">) => m.status === "failed" && !isCodePurpose(m.purpose);
 
@@ -912,14 +957,14 @@ const isRetryable = (m: Pick<SmsMessage, "status" | "purpose">) => m.status === 
  * find codes).
  */
 export function outboxPage(
-  viewer: PermissionHolder,
+  viewer: OutboxViewer,
   params: TableParams,
   filters: OutboxFilters = {},
 ): TableResult<OutboxMessage> {
   const table = runTable<SmsMessage>(params, {
     orderable: { id: M.id, created_at: M.created_at },
     defaultOrder: { column: "id", dir: "desc" },
-    base: [],
+    base: [outboxReach(viewer)],
     filters: [
       filters.status ? eq(M.status, filters.status) : undefined,
       filters.purpose ? eq(M.purpose, filters.purpose) : undefined,
@@ -971,9 +1016,13 @@ export function sentAgain(at: string) {
  * failed count is taken back, and the audit row is written in the same
  * transaction. The worker is woken to send it.
  */
-export function retryOutboxMessage(actor: Actor, id: number): Result<{ message: SmsMessage }> {
+export function retryOutboxMessage(actor: Actor & OutboxViewer, id: number): Result<{ message: SmsMessage }> {
   const result = transact((tx) => {
-    const before = tx.select().from(M).where(eq(M.id, id)).get();
+    const before = tx
+      .select()
+      .from(M)
+      .where(and(eq(M.id, id), outboxReach(actor)))
+      .get();
     if (!before) throw new FailureError(fail.notFound(OUTBOX_ERRORS.notFound));
     if (!isRetryable(before)) throw new FailureError(fail.conflict(OUTBOX_ERRORS.notRetryable));
     if (!normalizePhone(before.to)) throw new FailureError(fail.conflict(OUTBOX_ERRORS.invalidNumber));

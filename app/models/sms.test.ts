@@ -6,6 +6,8 @@ import { db, schema } from "@db/index";
 import { SYSTEM } from "~/models/audit.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { setClock } from "~/utils/time";
+import { HEAD_OFFICE } from "~/models/scope.server";
+import { PERMISSIONS } from "~/utils/permissions";
 import {
   CLAIM_LEASE_MS,
   claimSms,
@@ -700,8 +702,10 @@ describe("order and pace", () => {
 
 describe("outbox page and retry (model)", () => {
   const params = (q: Record<string, string> = {}) => parseTableParams(new URLSearchParams(q));
-  const noCodes = { permissions: ["send-sms"] };
-  const seesCodes = { permissions: ["send-sms", "read-user"] };
+  const noCodes = { permissions: ["send-sms"], scope: HEAD_OFFICE };
+  const seesCodes = { permissions: ["send-sms", "read-user"], scope: HEAD_OFFICE };
+  // Staff password-reset messages are for a full administrator's eyes only.
+  const fullAdmin = { permissions: [...PERMISSIONS], scope: HEAD_OFFICE };
 
   async function seed() {
     configureGateway();
@@ -719,36 +723,37 @@ describe("outbox page and retry (model)", () => {
     const byId = (rows: { id: number; text: string }[], id: number) => rows.find((r) => r.id === id)!.text;
     const hidden = outboxPage(noCodes, params()).data;
     expect(byId(hidden, otp.id)).toBe("Your code is ••••••");
-    expect(byId(hidden, reset.id)).toBe("Reset code ••••••");
+    expect(hidden.some((r) => r.id === reset.id)).toBe(false);
     expect(byId(hidden, notify.id)).toBe("Prize 5000 won, code-free");
     const shown = outboxPage(seesCodes, params()).data;
     expect(byId(shown, otp.id)).toBe("Your code is 482913");
-    expect(byId(shown, reset.id)).toBe("Reset code ••••••");
+    expect(shown.some((r) => r.id === reset.id)).toBe(false);
+    expect(byId(outboxPage(fullAdmin, params()).data, reset.id)).toBe("Reset code ••••••");
     expect(hidden.every((r) => !("claimed_by" in r))).toBe(true);
   });
 
   it("pages with status and purpose filters and a phone search (never a text search)", async () => {
     const { otp, reset, notify, failedOtp } = await seed();
     const ids = (t: { data: { id: number }[] }) => t.data.map((r) => r.id);
-    expect(ids(outboxPage(noCodes, params()))).toEqual([failedOtp.id, notify.id, reset.id, otp.id]);
-    expect(ids(outboxPage(noCodes, params(), { status: "failed" }))).toEqual([failedOtp.id, notify.id]);
-    expect(ids(outboxPage(noCodes, params(), { purpose: "otp" }))).toEqual([failedOtp.id, otp.id]);
-    expect(ids(outboxPage(noCodes, params({ search: "+977 9811111111" })))).toEqual([reset.id, otp.id]);
-    expect(ids(outboxPage(noCodes, params({ search: "9822" })))).toEqual([failedOtp.id, notify.id]);
-    expect(ids(outboxPage(noCodes, params({ search: "482913" })))).toEqual([]);
-    expect(ids(outboxPage(noCodes, params({ search: "code" })))).toEqual([]);
-    const page = outboxPage(noCodes, params({ length: "2", start: "2" }));
+    expect(ids(outboxPage(fullAdmin, params()))).toEqual([failedOtp.id, notify.id, reset.id, otp.id]);
+    expect(ids(outboxPage(fullAdmin, params(), { status: "failed" }))).toEqual([failedOtp.id, notify.id]);
+    expect(ids(outboxPage(fullAdmin, params(), { purpose: "otp" }))).toEqual([failedOtp.id, otp.id]);
+    expect(ids(outboxPage(fullAdmin, params({ search: "+977 9811111111" })))).toEqual([reset.id, otp.id]);
+    expect(ids(outboxPage(fullAdmin, params({ search: "9822" })))).toEqual([failedOtp.id, notify.id]);
+    expect(ids(outboxPage(fullAdmin, params({ search: "482913" })))).toEqual([]);
+    expect(ids(outboxPage(fullAdmin, params({ search: "code" })))).toEqual([]);
+    const page = outboxPage(fullAdmin, params({ length: "2", start: "2" }));
     expect(page).toMatchObject({ recordsTotal: 4, recordsFiltered: 4 });
     expect(ids(page)).toEqual([reset.id, otp.id]);
     expect(
-      outboxPage(noCodes, params())
+      outboxPage(fullAdmin, params())
         .data.filter((r) => r.retryable)
         .map((r) => r.id),
     ).toEqual([notify.id]);
   });
 
   const auditRows = () => db.select().from(schema.auditLog).where(eq(schema.auditLog.action, "sms.retry")).all();
-  const actor = { id: 7, email: "ho@example.test", address: "10.0.0.7" };
+  const actor = { id: 7, email: "ho@example.test", address: "10.0.0.7", ...fullAdmin };
 
   it("a retry puts the failed message back in the queue with its audit row; the worker sends it", async () => {
     const { notify } = await seed();
@@ -788,7 +793,7 @@ describe("outbox page and retry (model)", () => {
 
   it("refuses a message to an invalid number", async () => {
     const bad = await sendSms({ to: "12345", text: "hello", purpose: "notify" });
-    expect(retryOutboxMessage(SYSTEM, bad.id)).toMatchObject({
+    expect(retryOutboxMessage({ ...SYSTEM, ...fullAdmin }, bad.id)).toMatchObject({
       ok: false,
       code: "conflict",
       message: expect.stringMatching(/not a valid mobile/),
