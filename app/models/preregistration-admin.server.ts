@@ -14,7 +14,7 @@
 import { label } from "~/utils/labels";
 import { and, count, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
-import { db, schema, type Tx } from "@db/index";
+import { db, schema, type Executor, type Tx } from "@db/index";
 import { audit, diff } from "~/models/audit.server";
 import { fail, FailureError, type FieldErrors, type Result } from "~/models/failure";
 import { fileUrl } from "~/models/file.server";
@@ -22,6 +22,7 @@ import { latestCode } from "~/models/otp.server";
 import {
   CAMPAIGN,
   grantCounterAccess,
+  preregistrationOwnerScope,
   preregistrationScope,
   referenceErrors,
   storeScreenshot,
@@ -411,15 +412,21 @@ export function getPreregistrationDetail(
   return { ...row, code: showCode ? (latestCode("preregistration", row.id)?.code ?? null) : null };
 }
 
-/** Which actions the detail screen offers in this state (spec 000 §4). */
-export function preregistrationActions(row: Pick<PreregistrationRow, "is_verified" | "purchased" | "registration">) {
+/**
+ * Which actions the detail screen offers in this state (spec 000 §4); `rules` is false for an entry
+ * reached through a counter grant alone (no edit, no delete).
+ */
+export function preregistrationActions(
+  row: Pick<PreregistrationRow, "is_verified" | "purchased" | "registration">,
+  rules = true,
+) {
   const purchased = row.purchased || row.registration !== null;
   return {
     verify: !row.is_verified,
     register: row.is_verified && !purchased,
     viewRegistration: purchased && row.registration !== null,
-    edit: !purchased,
-    delete: !purchased,
+    edit: !purchased && rules,
+    delete: !purchased && rules,
     draw: row.is_verified,
   };
 }
@@ -434,6 +441,8 @@ export const PREREGISTRATION_ADMIN_MESSAGES = {
   phoneTaken: PREREGISTRATION_MESSAGES.phoneTaken,
   deleted: "Pre-registration deleted.",
   updated: "Pre-registration updated.",
+  grantReadsOnly:
+    "Your branch found this pre-registration at its counter: it may verify it and register the purchase, but only its own branch or head office may change or delete it.",
 } as const;
 
 const A = PREREGISTRATION_ADMIN_MESSAGES;
@@ -451,10 +460,31 @@ function reachable(tx: Tx, scope: Scope, slug: string) {
   return row;
 }
 
-/** Soft delete of a pre-registration the actor reaches; a purchased one stays (conflict). Audited. */
+/**
+ * The stored row of a pre-registration the actor may rule (change or delete): reached, and its own
+ * branch's or head office's. Reached through a counter grant only: forbidden (decision 5).
+ */
+function ruled(tx: Tx, scope: Scope, slug: string) {
+  const row = reachable(tx, scope, slug);
+  if (!ownsEntry(tx, scope, row.id)) throw new FailureError(fail.forbidden(A.grantReadsOnly));
+  return row;
+}
+
+function ownsEntry(exec: Executor, scope: Scope, id: number): boolean {
+  return !!exec
+    .select({ id: P.id })
+    .from(P)
+    .where(and(eq(P.id, id), preregistrationOwnerScope(scope)))
+    .get();
+}
+
+/** Whether the scope may change or delete a pre-registration it reaches (not through a counter grant alone). */
+export const mayRulePreregistration = (scope: Scope, id: number) => ownsEntry(db, scope, id);
+
+/** Soft delete of a pre-registration the actor rules; a purchased one stays (conflict). Audited. */
 export function deletePreregistration(actor: ScopedActor, slug: string): Result {
   return transact((tx) => {
-    const row = reachable(tx, actor.scope, slug);
+    const row = ruled(tx, actor.scope, slug);
     const reg = tx.select({ id: R.id }).from(R).where(eq(R.preregistration_id, row.id)).get();
     if (row.purchased || reg) throw new FailureError(fail.conflict(A.purchasedNoDelete));
     const at = nowIso();
@@ -497,7 +527,7 @@ export async function updatePreregistration(
   }
 
   const outcome = transact((tx) => {
-    const row = reachable(tx, actor.scope, slug);
+    const row = ruled(tx, actor.scope, slug);
     if (row.purchased) throw new FailureError(fail.conflict(A.purchasedNoEdit));
     const errors: FieldErrors = {};
     let phone = row.phone;

@@ -105,6 +105,18 @@ export function preregistrationScope(scope: Scope | undefined): SQL | undefined 
 }
 
 /**
+ * Who may rule an entry (change it, send its code to a new number, delete it): head office, and the
+ * entry's own branch (made at its counter, or a public entry naming it as nearest showroom). A counter
+ * grant only reads: the branch that found an entry by its phone may open it, verify it with the
+ * customer's code and register the purchase, nothing more (decision 5).
+ */
+export function preregistrationOwnerScope(scope: Scope | undefined): SQL | undefined {
+  if (!scope || scope.branchId === null) return undefined;
+  const branchId = scope.branchId;
+  return or(eq(P.branch_id, branchId), and(isNull(P.branch_id), eq(P.nearest_branch_id, branchId)));
+}
+
+/**
  * Records that a branch found a public pre-registration at its counter, so
  * its staff reach it from now on. A branch-made record is never granted.
  */

@@ -13,6 +13,7 @@ import {
   deletePreregistration,
   getPreregistrationDetail,
   PREREGISTRATION_ADMIN_MESSAGES,
+  mayRulePreregistration,
   preregistrationActions,
 } from "~/models/preregistration-admin.server";
 import { preregistrationNotFound } from "~/components/counter/reply.server";
@@ -34,7 +35,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const pre = getPreregistrationDetail(user.scope, params.slug!, { showCode: canSeeCodes(user) });
   // Spec 000 §2: a load failure redirects to /admin.
   if (!pre) throw await preregistrationNotFound();
-  return { pre, actions: preregistrationActions(pre) };
+  return { pre, actions: preregistrationActions(pre, mayRulePreregistration(user.scope, pre.id)) };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
