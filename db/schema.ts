@@ -212,7 +212,13 @@ export const preregistrations = sqliteTable(
     deleted_at: text("deleted_at"),
   },
   (t) => [
-    uniqueIndex("preregistrations_phone_unique").on(t.campaign, t.phone),
+    // One live entry per phone; a deleted entry frees its phone unless it was verified (its prize drawn):
+    // a drawn entry can no longer be deleted, and one deleted before that rule keeps its phone (decision 5).
+    uniqueIndex("preregistrations_phone_unique")
+      .on(t.campaign, t.phone)
+      .where(sql`${t.deleted_at} is null or ${t.is_verified} = 1`),
+    // Lookups by phone (live or not) read this one: the partial index above serves only its own condition.
+    index("preregistrations_phone_idx").on(t.campaign, t.phone),
     uniqueIndex("preregistrations_form_token_unique").on(t.form_token),
     index("preregistrations_citizenship_idx").on(t.citizenship_no),
     index("preregistrations_branch_idx").on(t.branch_id, t.created_at),

@@ -426,7 +426,7 @@ export function preregistrationActions(
     register: row.is_verified && !purchased,
     viewRegistration: purchased && row.registration !== null,
     edit: !purchased && rules,
-    delete: !purchased && rules,
+    delete: !purchased && !row.is_verified && rules,
     draw: row.is_verified,
   };
 }
@@ -436,6 +436,7 @@ export function preregistrationActions(
 export const PREREGISTRATION_ADMIN_MESSAGES = {
   notFound: "Pre-registration not found.",
   purchasedNoDelete: "This pre-registration has a registration and cannot be deleted.",
+  verifiedNoDelete: "This pre-registration is verified and its prize is drawn, so it cannot be deleted.",
   purchasedNoEdit: "This pre-registration has a registration and can no longer be edited.",
   phoneLocked: "The phone number of a verified pre-registration cannot be changed.",
   phoneTaken: PREREGISTRATION_MESSAGES.phoneTaken,
@@ -487,6 +488,8 @@ export function deletePreregistration(actor: ScopedActor, slug: string): Result 
     const row = ruled(tx, actor.scope, slug);
     const reg = tx.select({ id: R.id }).from(R).where(eq(R.preregistration_id, row.id)).get();
     if (row.purchased || reg) throw new FailureError(fail.conflict(A.purchasedNoDelete));
+    // Its prize is drawn for this phone: deleting it would free the phone for a second draw.
+    if (row.is_verified) throw new FailureError(fail.conflict(A.verifiedNoDelete));
     const at = nowIso();
     tx.update(P).set({ deleted_at: at, updated_at: at }).where(eq(P.id, row.id)).run();
     audit(tx, actor, {

@@ -278,11 +278,15 @@ function pendingPurchaseOf(exec: Executor, citizenshipNo: string, exceptId?: num
  * branch reaches; typing the full phone of a public entry is finding it at
  * the counter, so inside a transaction (`grant`) that entry is granted.
  */
+/** The entries that keep their phone taken: the live ones, and deleted ones whose prize was drawn. */
+export const holdsItsPhone = or(isNull(P.deleted_at), eq(P.is_verified, true));
+
 function conflicts(exec: Executor, value: PreregistrationInput, who: Channel, grant = false): Failure | null {
+  // A deleted entry frees its phone, unless it was verified (its prize drawn): decision 5.
   const samePhone = exec
     .select({ id: P.id, slug: P.slug, is_verified: P.is_verified, deleted_at: P.deleted_at, branch_id: P.branch_id })
     .from(P)
-    .where(and(eq(P.campaign, CAMPAIGN), eq(P.phone, value.phone)))
+    .where(and(eq(P.campaign, CAMPAIGN), eq(P.phone, value.phone), holdsItsPhone))
     .get();
   if (samePhone) {
     if (who.channel === "public" || samePhone.is_verified || samePhone.deleted_at) {
