@@ -9,7 +9,7 @@ import {
 import { fail } from "~/models/failure";
 import { bikeModelSchema } from "~/schemas/bike-model";
 import { apiData, requireApiUser } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
+import { currentValues, parseApiUpdate } from "~/utils/body.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
 /**
@@ -38,7 +38,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return result.ok ? apiData(null, "Bike model deleted.") : apiFailure(result);
   }
   if (request.method === "POST" || request.method === "PATCH" || request.method === "PUT") {
-    const value = await parseApiBody(request, bikeModelSchema);
+    const current = getBikeModel(slug);
+    if (!current) return apiFailure(fail.notFound(BIKE_MODEL_ERRORS.notFound));
+    const value = await parseApiUpdate(
+      request,
+      bikeModelSchema,
+      currentValues(bikeModelSchema, current, { thumbnail: "thumbnail_id" }),
+    );
     const result = updateBikeModel(user, slug, value);
     return result.ok ? apiData(presentBikeModel(result.bikeModel), "Bike model updated.") : apiFailure(result);
   }

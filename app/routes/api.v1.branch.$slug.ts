@@ -3,7 +3,7 @@ import { BRANCH_ERRORS, deleteBranch, getBranch, presentBranch, updateBranch } f
 import { fail } from "~/models/failure";
 import { branchSchema } from "~/schemas/branch";
 import { apiData, requireApiUser } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
+import { currentValues, parseApiUpdate } from "~/utils/body.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
 /**
@@ -34,7 +34,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return result.ok ? apiData(null, "Branch deleted.") : apiFailure(result);
   }
   if (request.method === "POST" || request.method === "PATCH" || request.method === "PUT") {
-    const value = await parseApiBody(request, branchSchema);
+    const current = getBranch(user.scope, slug);
+    if (!current) return apiFailure(fail.notFound(BRANCH_ERRORS.notFound));
+    const value = await parseApiUpdate(request, branchSchema, currentValues(branchSchema, current));
     const result = updateBranch(user, slug, value);
     if (!result.ok) return apiFailure(result);
     return apiData(presentBranch(getBranch(user.scope, result.branch.slug) ?? result.branch), "Branch updated.");

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { fail } from "~/models/failure";
 import { deleteRegistration, updateRegistration } from "~/models/registration.server";
-import { getRegistrationDetail } from "~/models/registration-list.server";
+import { findRegistration, getRegistrationDetail } from "~/models/registration-list.server";
 import { REGISTRATION_MESSAGES, registrationUpdateSchema } from "~/schemas/registration";
 import { apiData, requireApiUser } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
+import { currentValues, parseApiUpdate } from "~/utils/body.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 import { canSeeCodes } from "~/utils/permissions";
 
@@ -24,7 +24,14 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(request, "update-registration");
-  const value = await parseApiBody(request, registrationUpdateSchema);
+  const current = findRegistration(user.scope, params.slug!);
+  if (!current) return apiFailure(fail.notFound(REGISTRATION_MESSAGES.notFound));
+  const value = await parseApiUpdate(
+    request,
+    registrationUpdateSchema,
+    // `referrer` is typed by hand (a phone or slug); the stored link is registration_id.
+    currentValues(registrationUpdateSchema, { ...current, referrer: null }),
+  );
   const outcome = updateRegistration(user, params.slug!, value);
   return outcome.ok ? apiData(outcome.registration, "Registration updated.") : apiFailure(outcome);
 }

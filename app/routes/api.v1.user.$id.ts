@@ -3,7 +3,7 @@ import { fail } from "~/models/failure";
 import { deleteUser, findUser, updateUser, USER_ERRORS } from "~/models/user.server";
 import { userUpdateSchema } from "~/schemas/user";
 import { apiData, requireApiUser } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
+import { currentValues, parseApiUpdate } from "~/utils/body.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 import { presentUser } from "./api.v1.user";
 
@@ -28,8 +28,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return result.ok ? apiData(null, "User deleted.") : apiFailure(result);
   }
   if (request.method === "POST" || request.method === "PUT" || request.method === "PATCH") {
-    if (!findUser(user.scope, slug)) return apiFailure(fail.notFound(USER_ERRORS.notFound));
-    const value = await parseApiBody(request, userUpdateSchema);
+    const current = findUser(user.scope, slug);
+    if (!current) return apiFailure(fail.notFound(USER_ERRORS.notFound));
+    const value = await parseApiUpdate(request, userUpdateSchema, currentValues(userUpdateSchema, current));
     const result = await updateUser(user, slug, value);
     return result.ok ? apiData(presentUser(result.user), "User updated.") : apiFailure(result);
   }

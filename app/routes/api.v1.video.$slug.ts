@@ -3,7 +3,7 @@ import { fail } from "~/models/failure";
 import { deleteVideo, getVideo, presentVideo, updateVideo, VIDEO_ERRORS } from "~/models/video.server";
 import { videoSchema } from "~/schemas/video";
 import { apiData, requireApiUser } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
+import { currentValues, parseApiUpdate } from "~/utils/body.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 
 /** GET /api/v1/video/{slug} (read-video): one video; 404 for an unknown slug. */
@@ -25,7 +25,13 @@ export async function action({ request, params }: ActionFunctionArgs) {
     return result.ok ? apiData(null, "Video deleted.") : apiFailure(result);
   }
   if (request.method === "POST" || request.method === "PATCH" || request.method === "PUT") {
-    const value = await parseApiBody(request, videoSchema);
+    const current = getVideo(slug);
+    if (!current) return apiFailure(fail.notFound(VIDEO_ERRORS.notFound));
+    const value = await parseApiUpdate(
+      request,
+      videoSchema,
+      currentValues(videoSchema, current, { thumbnail: "thumbnail_id" }),
+    );
     const result = updateVideo(user, slug, value);
     return result.ok ? apiData(presentVideo(result.video), "Video updated.") : apiFailure(result);
   }

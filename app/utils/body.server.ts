@@ -242,3 +242,69 @@ export function bodyText(body: Body, field: string): string | null {
   if (typeof value === "number" && Number.isFinite(value)) return String(value);
   return null;
 }
+
+/** The field names of an object schema (through a refinement or a pipe). */
+function fieldsOf(schema: z.ZodType): string[] {
+  let s: unknown = schema;
+  for (let i = 0; i < 4 && s; i++) {
+    const shape = (s as { shape?: Record<string, unknown> }).shape;
+    if (shape) return Object.keys(shape);
+    const def = (s as { _zod?: { def?: { in?: unknown; schema?: unknown; innerType?: unknown } } })._zod?.def;
+    s = def?.in ?? def?.schema ?? def?.innerType;
+  }
+  throw new Error("An update schema must be an object schema.");
+}
+
+/**
+ * A stored record as its form would send it: each of the schema's fields from the row (`from` names a
+ * column that differs, e.g. thumbnail ← thumbnail_id); an empty column is left out.
+ */
+export function currentValues(
+  schema: z.ZodType,
+  row: Record<string, unknown>,
+  from: Record<string, string> = {},
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of fieldsOf(schema)) {
+    const value = row[from[field] ?? field];
+    if (value !== null && value !== undefined && value !== "") out[field] = value;
+  }
+  return out;
+}
+
+/**
+ * An update call's body (PATCH, and the spec's POST updates): laid over the record's current values
+ * and read through the form's own schema, so a field left out keeps its value, `null` or `""` clears
+ * an optional field (a required one sent empty gets its message), and a required field is required
+ * only when sent. HTML forms send every field, so they read as before. Refusals thrown as JSON.
+ */
+export async function parseApiUpdate<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  current: Record<string, unknown>,
+  options: BodyOptions = {},
+): Promise<z.output<S>> {
+  const body = await readApiBody(request, options);
+  const parsed = parseValue(overlay(body, current), schema);
+  if (!parsed.ok) throw apiFailure(parsed);
+  return parsed.value;
+}
+
+function overlay(body: Body, current: Record<string, unknown>): Body {
+  if (body.kind === "form") {
+    const form = new FormData();
+    for (const [field, value] of Object.entries(current)) {
+      if (body.form.has(field)) continue;
+      // A form sends a ticked box as "on" and an unticked one not at all.
+      for (const v of Array.isArray(value) ? value : [value]) {
+        if (v === false) continue;
+        form.append(field, v === true ? "on" : String(v));
+      }
+    }
+    for (const [field, value] of body.form.entries()) form.append(field, value);
+    return { kind: "form", form };
+  }
+  const json: Record<string, unknown> = { ...current };
+  if (body.kind === "json") for (const [field, value] of Object.entries(body.json)) json[field] = value ?? "";
+  return { kind: "json", json };
+}
