@@ -15,6 +15,7 @@ import { label } from "~/utils/labels";
 import { and, count, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema, type Executor, type Tx } from "@db/index";
+import type { Preregistration } from "@db/schema";
 import { audit, diff } from "~/models/audit.server";
 import { fail, FailureError, type FieldErrors, type Result } from "~/models/failure";
 import { fileUrl } from "~/models/file.server";
@@ -399,6 +400,18 @@ export function findPreregistration(
     .where(and(eq(P.slug, slug), withDeleted ? undefined : isNull(P.deleted_at), preregistrationAccessScope(scope)))
     .get();
   return row ? shape(row) : null;
+}
+
+/** The stored row of a live pre-registration the scope reaches (an update's starting point), or null. */
+export function storedPreregistration(scope: Scope, slug: string): Preregistration | null {
+  if (!slug) return null;
+  return (
+    db
+      .select()
+      .from(P)
+      .where(and(eq(P.slug, slug), isNull(P.deleted_at), preregistrationAccessScope(scope)))
+      .get() ?? null
+  );
 }
 
 /** The detail screen and GET /api/v1/preregistration/{slug}: the code only when `showCode`. */

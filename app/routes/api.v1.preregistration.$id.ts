@@ -4,11 +4,12 @@ import {
   deletePreregistration,
   getPreregistrationDetail,
   PREREGISTRATION_ADMIN_MESSAGES as A,
+  storedPreregistration,
   updatePreregistration,
 } from "~/models/preregistration-admin.server";
-import { preregistrationPatchSchema } from "~/schemas/preregistration";
+import { preregistrationEditSchema } from "~/schemas/preregistration";
 import { apiData, requireApiUser } from "~/utils/api.server";
-import { BODY_LIMITS, parseValue, readApiBody } from "~/utils/body.server";
+import { BODY_LIMITS, currentValues, overlayCurrent, parseValue, readApiBody } from "~/utils/body.server";
 import { fileField } from "~/utils/echo.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 import { canSeeCodes } from "~/utils/permissions";
@@ -25,8 +26,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 /**
- * POST /api/v1/preregistration/{id}: update with the non-empty fields (others
- * keep their values) plus branch_id (head office), screenshot as a file.
+ * POST /api/v1/preregistration/{id}: update with the fields sent (others keep their values; null or ""
+ * clears an optional one) plus branch_id (head office), screenshot as a file.
  * DELETE: soft delete (409 once it has a registration).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -38,8 +39,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(request, "update-registration");
+  const current = storedPreregistration(user.scope, slug);
+  if (!current) return apiFailure(fail.notFound(A.notFound));
   const body = await readApiBody(request, { limit: BODY_LIMITS.upload, optional: true });
-  const parsed = parseValue(body, preregistrationPatchSchema);
+  // Laid over the stored values: a field left out keeps its value, null or "" clears an optional one.
+  const merged = overlayCurrent(body, currentValues(preregistrationEditSchema, current));
+  const parsed = parseValue(merged, preregistrationEditSchema);
   if (!parsed.ok) return apiFailure(parsed);
   const res = await updatePreregistration(user, slug, parsed.value, {
     file: fileField(body.kind === "form" ? body.form : null, "screenshot"),

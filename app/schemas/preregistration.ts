@@ -224,9 +224,8 @@ const optional = <T extends z.ZodType>(field: T) =>
   z.preprocess((v) => (text(v)?.trim() ? v : undefined), field.optional());
 
 /**
- * POST /api/v1/preregistration/{id}: the spec's update sends the non-empty
- * fields; a field left out (or empty) keeps its stored value. branch_id is
- * head office's override.
+ * The fields a pre-registration change may carry, each optional (the shape of PreregistrationChanges;
+ * POST /api/v1/preregistration/{id} reads the edit schema over the stored values, docs/api.md).
  */
 export const preregistrationPatchSchema = z.object({
   name: optional(nameField),

@@ -285,12 +285,13 @@ export async function parseApiUpdate<S extends z.ZodType>(
   options: BodyOptions = {},
 ): Promise<z.output<S>> {
   const body = await readApiBody(request, options);
-  const parsed = parseValue(overlay(body, current), schema);
+  const parsed = parseValue(overlayCurrent(body, current), schema);
   if (!parsed.ok) throw apiFailure(parsed);
   return parsed.value;
 }
 
-function overlay(body: Body, current: Record<string, unknown>): Body {
+/** A body laid over a record's current values (the fields it names win; JSON null reads as ""). */
+export function overlayCurrent(body: Body, current: Record<string, unknown>): Body {
   if (body.kind === "form") {
     const form = new FormData();
     for (const [field, value] of Object.entries(current)) {

@@ -18,9 +18,11 @@ import { action as videoAction } from "~/routes/api.v1.video.$slug";
 import { action as userAction } from "~/routes/api.v1.user.$id";
 import { action as registrationAction } from "~/routes/api.v1.registration.$slug";
 import { action as allocationAction } from "~/routes/api.v1.allocation.$id";
+import { action as preregistrationAction } from "~/routes/api.v1.preregistration.$id";
+import { SOURCE_OPTIONS } from "~/schemas/preregistration";
 import { PERMISSIONS } from "~/utils/permissions";
 import { VIDEO_AMOUNTS } from "~/schemas/video";
-import { makeAllocation, makeBikeModel, makeBranch } from "../fixtures";
+import { makeAllocation, makeBikeModel, makeBranch, makePreregistration } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
 import { call, req, staffWith } from "./catalogue-helpers";
 
@@ -258,5 +260,36 @@ describe("PATCH /api/v1/allocation/{id}", () => {
       fc.asyncProperty(subsetOf({ count: fc.integer({ min: 1, max: 5 }) }), (sent) => checkUpdate(send, read, sent)),
       RUNS,
     );
+  });
+});
+
+describe("POST /api/v1/preregistration/{id}", () => {
+  it("changes only the fields sent; null clears an optional one", async () => {
+    const pre = makePreregistration({ email: "p@example.test", note: "Walk-in", source: "NEWSPAPER" });
+    const read = () =>
+      db.select().from(schema.preregistrations).where(eq(schema.preregistrations.id, pre.id)).get() as Row;
+    const send = (json: Row) =>
+      call(preregistrationAction as never, req("POST", `/api/v1/preregistration/${pre.slug}`, { token, json }), {
+        id: pre.slug,
+      });
+    await fc.assert(
+      fc.asyncProperty(
+        subsetOf({
+          name: word.map((w) => `${w} Visitor`),
+          address: word,
+          email: word.map((w) => `${w.toLowerCase()}@example.test`),
+          note: word,
+          citizenship_no: fc.stringMatching(/^[1-9][0-9]{5,9}$/),
+          source: fc.constantFrom(...SOURCE_OPTIONS),
+        }),
+        (sent) => checkUpdate(send, read, sent),
+      ),
+      RUNS,
+    );
+    expect((await send({ note: null, email: "" })).status).toBe(200);
+    expect(read()).toMatchObject({ note: null, email: null, name: expect.any(String) });
+    const refused = await send({ name: "" });
+    expect(refused.status).toBe(422);
+    expect(Object.keys((await refused.json()).errors)).toEqual(["name"]);
   });
 });
