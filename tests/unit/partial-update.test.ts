@@ -19,6 +19,8 @@ import { action as userAction } from "~/routes/api.v1.user.$id";
 import { action as registrationAction } from "~/routes/api.v1.registration.$slug";
 import { action as allocationAction } from "~/routes/api.v1.allocation.$id";
 import { action as preregistrationAction } from "~/routes/api.v1.preregistration.$id";
+import { action as settingAction } from "~/routes/api.v1.setting";
+import { readSettings } from "~/models/settings.server";
 import { SOURCE_OPTIONS } from "~/schemas/preregistration";
 import { PERMISSIONS } from "~/utils/permissions";
 import { VIDEO_AMOUNTS } from "~/schemas/video";
@@ -291,5 +293,24 @@ describe("POST /api/v1/preregistration/{id}", () => {
     const refused = await send({ name: "" });
     expect(refused.status).toBe(422);
     expect(Object.keys((await refused.json()).errors)).toEqual(["name"]);
+  });
+});
+
+describe("PATCH /api/v1/setting", () => {
+  it("changes only the settings sent", async () => {
+    const read = () => ({ ...readSettings() }) as Row;
+    const send = (json: Row) => call(settingAction as never, req("PATCH", "/api/v1/setting", { token, json }));
+    await fc.assert(
+      fc.asyncProperty(
+        subsetOf({
+          video: word.map((w) => `https://example.test/${w}`),
+          registration_open: fc.boolean(),
+          closed_message: word.map((w) => `Closed for ${w}`),
+          closed_message_ne: word.map((w) => `बन्द ${w}`),
+        }),
+        (sent) => checkUpdate(send, read, sent),
+      ),
+      RUNS,
+    );
   });
 });
