@@ -11,6 +11,12 @@ import { ENHANCE_EVENT, firstTime } from "./dom";
 const d = document;
 d.documentElement.classList.add("js");
 
+// reCAPTCHA's widget calls this when its answer expires (data-expired-callback on .g-recaptcha): the
+// challenge is reset at once, so the visitor is not left with a dead answer. A new page of errors
+// renders a new widget anyway (the forms post as plain pages).
+(window as unknown as { captchaExpired: () => void }).captchaExpired = () =>
+  (window as unknown as { grecaptcha?: { reset: () => void } }).grecaptcha?.reset();
+
 if (firstTime("enhanced")) {
   d.addEventListener("change", (e) => {
     const t = e.target;

@@ -560,7 +560,30 @@ export type BroadcastView = {
   created_at: string;
   prepared_at: string | null;
   created_by: { name: string; email: string } | null;
+  /** Spec 001 §3 sms.send_to: who it goes to, in words (decision 9). */
+  send_to: string;
 };
+
+/**
+ * A broadcast's recipients in words: "All customers" (of the sender's branch when scoped), the chosen
+ * branches by name, "3 chosen customers", "12 typed numbers".
+ */
+export function sendToText(
+  v: Pick<BroadcastView, "type" | "branches" | "registrants" | "mobiles">,
+  scopeBranch: string | null,
+): string {
+  const plural = (n: number, one: string, many: string) => `${n.toLocaleString("en-US")} ${n === 1 ? one : many}`;
+  switch (v.type) {
+    case "ALL":
+      return scopeBranch ? `All customers of ${scopeBranch}` : "All customers";
+    case "BRANCH":
+      return `Customers of ${v.branches.map((b) => b.title).join(", ")}`;
+    case "REGISTRANTS":
+      return plural(v.registrants, "chosen customer", "chosen customers");
+    case "MOBILE":
+      return plural(v.mobiles, "typed number", "typed numbers");
+  }
+}
 
 // A typed list can hold 100,000 numbers (1.2 MB of JSON): the views count it in SQL and never read it.
 const { mobiles: _typedList, ...listedColumns } = getTableColumns(B);
@@ -584,13 +607,17 @@ function viewOf(
 ): BroadcastView {
   const ids = JSON.parse(row.branches) as number[];
   const status: BroadcastStatus = !row.prepared_at ? "preparing" : row.status === "done" ? "done" : "sending";
-  return {
-    id: row.id,
+  const audience = {
     type: row.type,
-    text: row.text,
     branches: ids.map((id) => ({ id, title: titles.get(id) ?? `#${id}` })),
     registrants: (JSON.parse(row.registrants) as number[]).length,
     mobiles: mobiles_count,
+  };
+  return {
+    id: row.id,
+    text: row.text,
+    ...audience,
+    send_to: sendToText(audience, row.scope_branch_id !== null ? (titles.get(row.scope_branch_id) ?? null) : null),
     total: row.total,
     counting: !row.prepared_at && row.type !== "MOBILE",
     stored: row.stored,

@@ -121,6 +121,7 @@ const selection = {
   updated_at: R.updated_at,
   deleted_at: R.deleted_at,
   bike_model_title: bikeModels.title,
+  bike_model_thumbnail_id: bikeModels.thumbnail_id,
   branch_title: branches.title,
   branch_city: branches.city,
   pre_slug: P.slug,
@@ -169,6 +170,7 @@ type Flat = ReturnType<ReturnType<typeof joined>["all"]>[number];
 function shape(r: Flat) {
   const {
     bike_model_title,
+    bike_model_thumbnail_id,
     branch_title,
     branch_city,
     pre_slug,
@@ -190,9 +192,12 @@ function shape(r: Flat) {
     prize: pre_prize,
     coupon_amount: rest.coupon_amount,
   });
+  const thumbnail = fileUrl(bike_model_thumbnail_id);
   return {
     ...rest,
-    bike_model: { title: bike_model_title ?? "" },
+    /** Spec 000 §3 registration.thumbnail: the bought bike model's picture (decision 9). */
+    thumbnail,
+    bike_model: { title: bike_model_title ?? "", thumbnail_url: thumbnail },
     branch: { title: branch_title ?? "", city: branch_city ?? "" },
     preregistration: {
       slug: pre_slug,

@@ -121,7 +121,13 @@ export default function RegistrationDetail() {
           ["Slug No", reg.slug],
           ["Bill/Chalan No", reg.bill_no],
           ["Branch", reg.branch.title],
-          ["Model", reg.bike_model.title],
+          [
+            "Model",
+            <span key="m" className="model-with-thumb">
+              {reg.thumbnail ? <img src={reg.thumbnail} alt="" width={96} height={60} loading="lazy" /> : null}
+              {reg.bike_model.title}
+            </span>,
+          ],
           ["Engine No", reg.engine_no],
           ["Chassis No", reg.chasis_no],
           ["Vehicle Registration No", reg.registration_no],

@@ -60,6 +60,7 @@ export default function Broadcast() {
     ["Sent by", b.created_by ? `${b.created_by.name} (${b.created_by.email})` : "—"],
     ["Date", displayDateTime(b.created_at)],
     ["Category", BROADCAST_TYPE_LABELS[b.type]],
+    ["Send to", b.send_to],
     ...(b.type === "BRANCH" ? [["Branches", b.branches.map((x) => x.title).join(", ")] as [string, string]] : []),
     ...(b.type === "REGISTRANTS" ? [["Customers chosen", String(b.registrants)] as [string, string]] : []),
     ["Recipients", recipientsText(b)],

@@ -130,6 +130,7 @@ export default function Sms() {
             { key: "created_at", header: "Date", render: (b) => displayDateTime(b.created_at) },
             { key: "created_by", header: "Sent by", render: (b) => b.created_by?.name ?? "—" },
             { key: "type", header: "Category", render: (b) => BROADCAST_TYPE_LABELS[b.type] },
+            { key: "send_to", header: "Send to", render: (b) => b.send_to },
             { key: "text", header: "Message", render: (b) => shortText(b.text) },
             { key: "total", header: "Recipients", render: (b) => recipientsText(b) },
             { key: "queued", header: "Queued", render: (b) => b.queued.toLocaleString("en") },

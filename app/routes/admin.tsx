@@ -55,7 +55,7 @@ export default function AdminLayout() {
         <nav aria-label="Back office">
           {SIDEBAR.map((l) => (
             <Guard key={l.to} permission={l.permission}>
-              <NavLink to={l.to} end={l.to === "/admin" || l.to === "/admin/registration"}>
+              <NavLink to={l.to} end={l.to === "/admin" || l.to === "/admin/registration"} viewTransition>
                 {l.label}
               </NavLink>
             </Guard>
@@ -68,7 +68,7 @@ export default function AdminLayout() {
             Menu
           </label>
           <Guard permission="create-registration">
-            <NavLink to="/admin/preregistration/create" className="button primary">
+            <NavLink to="/admin/preregistration/create" className="button primary" viewTransition>
               Pre-Registration
             </NavLink>
           </Guard>
@@ -78,7 +78,9 @@ export default function AdminLayout() {
               <small>{user.branch ? user.branch.title : "Head Office"}</small>
             </summary>
             <div className="menu">
-              <NavLink to="/admin/profile">Profile</NavLink>
+              <NavLink to="/admin/profile" viewTransition>
+                Profile
+              </NavLink>
               <Form method="post" action="/logout">
                 <button type="submit" className="link-button">
                   Sign out

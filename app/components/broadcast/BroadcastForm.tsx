@@ -222,7 +222,9 @@ export function BroadcastForm({
     if (isType(t)) setType(t);
     setText(textRef.current?.value ?? "");
   }, []);
-  const shows = (t: BroadcastType) => !hydrated || type === t;
+  // The chosen category's inputs only: as it is picked (JavaScript), or once the form came back from the
+  // server (without it); a first plain load shows them all, since nothing can react to the choice there.
+  const shows = (t: BroadcastType) => (hydrated || result !== undefined ? type === t : true);
   const formErrors = form.errors;
 
   return (

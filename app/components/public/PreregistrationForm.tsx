@@ -76,12 +76,16 @@ export function ErrorSummary({ lang, items }: { lang: Lang; items: { id: string;
   );
 }
 
+/** The global function reCAPTCHA's widget calls when its answer expires (defined by the common script). */
+export const CAPTCHA_EXPIRED_CALLBACK = "captchaExpired";
+
 export function Captcha({ siteKey, lang, errors }: { siteKey: string | null; lang: Lang; errors?: string[] }) {
   if (!siteKey) return null;
   return (
     <div className="field captcha">
       <span className="label">{t(lang, "common.captcha")}</span>
-      <div className="g-recaptcha" data-sitekey={siteKey} />
+      {/* An expired answer resets the widget at once (captchaExpired: app/browser/common.ts). */}
+      <div className="g-recaptcha" data-sitekey={siteKey} data-expired-callback={CAPTCHA_EXPIRED_CALLBACK} />
       <script src={`https://www.google.com/recaptcha/api.js?hl=${lang}`} async defer />
       <FieldError id="e-g-recaptcha-response" errors={errors} />
     </div>
