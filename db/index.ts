@@ -3,6 +3,7 @@
  * a busy timeout and a 16 MB page cache, with each statement compiled once and
  * the committed migrations applied on first use.
  */
+import { isMainThread } from "node:worker_threads";
 import Database from "better-sqlite3";
 import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3";
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
@@ -35,7 +36,8 @@ function pageCacheKiB(): number {
  * backups, the session secret). A database folder and file made before are narrowed when opened.
  */
 export const PRIVATE_UMASK = 0o077;
-process.umask(PRIVATE_UMASK);
+// A worker thread shares its process's umask (and may not set it).
+if (isMainThread) process.umask(PRIVATE_UMASK);
 
 function narrow(target: string, mode: number) {
   try {
