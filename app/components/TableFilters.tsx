@@ -4,6 +4,7 @@
  * (the list answers "?from=abc" with the message under From, not an error page).
  */
 import { useSearchParams } from "@remix-run/react";
+import { FILTER_HOURS, hourField } from "~/schemas/primitives";
 import { DayInput } from "./DayInput";
 import type { Errors } from "./Field";
 
@@ -50,43 +51,47 @@ export function FilterSelect({
 }
 
 /**
- * A date filter: a day typed as yyyy/MM/dd (`DayInput`), or `type="datetime-local"`
- * with an hour step for the test-ride list's pickers.
+ * A date filter: a day typed as yyyy/MM/dd (`DayInput`, the Bikram Sambat date beside it where the
+ * page shows one) and, for From and To, an hour (`from_hour`, 00–23; none for the whole day) that the
+ * server folds into the value (`foldHours`, app/schemas/primitives.ts). From starts at its hour, To
+ * runs through its hour's end (shown as 13:59). Plain inputs: they post without JavaScript.
  */
 export function FilterDate({
   name,
   label,
   errors,
-  type = "date",
-  step,
+  withHour = name === "from" || name === "to",
 }: {
   name: string;
   label: string;
   errors?: Errors;
-  type?: "date" | "datetime-local";
-  step?: number;
+  /** Offer an hour beside the day (From and To do; a pool's date does not). */
+  withHour?: boolean;
 }) {
   const [params] = useSearchParams();
   const value = params.get(name) ?? "";
   // Named by its label's text alone: the message in the label is its description.
   const labelId = `filter-${name}-label`;
+  const hour = hourField(name);
+  const minutes = name === "to" ? "59" : "00";
   return (
-    <label className={errors?.length ? "invalid" : undefined}>
+    <div className={`filter-date${errors?.length ? " invalid" : ""}`} role="group" aria-labelledby={labelId}>
       <span id={labelId}>{label}</span>
-      {type === "date" ? (
+      <span className="filter-date-inputs">
         <DayInput name={name} defaultValue={value} aria-labelledby={labelId} {...invalidProps(name, errors)} />
-      ) : (
-        <input
-          type={type}
-          name={name}
-          step={step}
-          defaultValue={value}
-          aria-labelledby={labelId}
-          {...invalidProps(name, errors)}
-        />
-      )}
+        {withHour ? (
+          <select name={hour} defaultValue={params.get(hour) ?? ""} aria-label={`${label} hour`}>
+            <option value="">All day</option>
+            {FILTER_HOURS.map((h) => (
+              <option key={h} value={h}>
+                {h}:{minutes}
+              </option>
+            ))}
+          </select>
+        ) : null}
+      </span>
       <FilterError id={`filter-${name}-error`} errors={errors} />
-    </label>
+    </div>
   );
 }
 

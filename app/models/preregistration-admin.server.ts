@@ -38,7 +38,7 @@ import {
   preregistrationFiltersSchema,
   type PreregistrationChanges,
 } from "~/schemas/preregistration";
-import { isDateOrDateTime } from "~/schemas/primitives";
+import { foldHours, isDateOrDateTime } from "~/schemas/primitives";
 import { issuesToErrors } from "~/utils/body.server";
 import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
@@ -135,11 +135,17 @@ export type PreregistrationFilters = {
 /** The raw filter values of a query string (the search goes by `phone`, `search[value]` or `search`). */
 function rawFilters(params: URLSearchParams): Record<string, string | undefined> {
   const get = (k: string) => params.get(k) ?? undefined;
+  const { from, to } = foldHours({
+    from: get("from"),
+    to: get("to"),
+    from_hour: get("from_hour"),
+    to_hour: get("to_hour"),
+  });
   return {
     bike_model: get("bike_model"),
     branch: get("branch"),
-    from: get("from"),
-    to: get("to"),
+    from,
+    to,
     prize: get("prize"),
     status: get("status"),
     phone: get("phone") ?? get("search[value]") ?? get("search"),

@@ -15,6 +15,7 @@ import { latestCode } from "~/models/otp.server";
 import { referrerText } from "~/models/labels";
 import { FIRST_THRILL, prizeBreakdown } from "~/models/prize-constants";
 import { registrationFiltersSchema, type RegistrationFilters } from "~/schemas/registration";
+import { foldHours } from "~/schemas/primitives";
 import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { parseListQuery } from "~/utils/list-query.server";
@@ -55,8 +56,9 @@ export function registrationSearchTerm(params: URLSearchParams): string | null {
  * it parses with the schema itself.
  */
 export function readRegistrationFilters(params: URLSearchParams): RegistrationFilters {
-  const values: Record<string, unknown> = {};
+  let values: Record<string, unknown> = {};
   params.forEach((v, k) => (values[k] = v));
+  values = foldHours(values);
   values.search = registrationSearchTerm(params);
   for (;;) {
     const parsed = registrationFiltersSchema.safeParse(values);

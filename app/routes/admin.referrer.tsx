@@ -68,8 +68,9 @@ export default function Referrers() {
         filters={
           <>
             <FilterErrors errors={filterErrors} shown={["from", "to", "search"]} />
-            <FilterDate name="from" label="From" errors={filterErrors?.from} />
-            <FilterDate name="to" label="To" errors={filterErrors?.to} />
+            {/* The report counts by day (decision 16). */}
+            <FilterDate name="from" label="From" errors={filterErrors?.from} withHour={false} />
+            <FilterDate name="to" label="To" errors={filterErrors?.to} withHour={false} />
           </>
         }
         actions={

@@ -83,8 +83,9 @@ export default function DrawAuditPage() {
           searchLabel="Search name or phone"
           filters={
             <>
-              <FilterDate name="from" label="From" errors={errors.from} />
-              <FilterDate name="to" label="To" errors={errors.to} />
+              {/* A draw is filed under its pools' day. */}
+              <FilterDate name="from" label="From" errors={errors.from} withHour={false} />
+              <FilterDate name="to" label="To" errors={errors.to} withHour={false} />
               {select(
                 "pool_type",
                 "Pool type",

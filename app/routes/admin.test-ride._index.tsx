@@ -32,10 +32,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function TestRides() {
   const { table, filterErrors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const download = `/api/v1/test-ride/download?${new URLSearchParams({
-    from: params.get("from") ?? "",
-    to: params.get("to") ?? "",
-  })}`;
+  // The download gives the rows on screen: the same From and To, with their hours.
+  const download = `/api/v1/test-ride/download?${new URLSearchParams(
+    ["from", "from_hour", "to", "to_hour"].map((k) => [k, params.get(k) ?? ""]),
+  )}`;
   return (
     <>
       <h1>Test Rides</h1>
@@ -49,8 +49,8 @@ export default function TestRides() {
         filters={
           <>
             <FilterErrors errors={filterErrors} shown={["from", "to"]} />
-            <FilterDate name="from" label="From" type="datetime-local" step={3600} errors={filterErrors?.from} />
-            <FilterDate name="to" label="To" type="datetime-local" step={3600} errors={filterErrors?.to} />
+            <FilterDate name="from" label="From" errors={filterErrors?.from} />
+            <FilterDate name="to" label="To" errors={filterErrors?.to} />
           </>
         }
         actions={

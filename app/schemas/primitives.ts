@@ -141,6 +141,41 @@ export function bothDays(value: { from?: string; to?: string }): { from: string;
 export const optionalDay = (message = DAY_MESSAGE) =>
   z.preprocess((v) => text(v)?.trim() || undefined, day(message).optional());
 
+/** The hours a filter offers beside its day: "00" to "23" (60-minute steps). */
+export const FILTER_HOURS = Array.from({ length: 24 }, (_, h) => String(h).padStart(2, "0"));
+
+/** The field of a filter's hour: `from_hour` beside `from`. */
+export const hourField = (name: string) => `${name}_hour`;
+
+/**
+ * A list's From and To as its filter form sends them: a day (`from`, `to`, yyyy/MM/dd) and an hour each
+ * (`from_hour`, `to_hour`, 00–23, or none for the whole day), folded into the one value the schemas
+ * read: From at its hour's start, To through its hour's end ("2026/11/24" and "13" → "2026-11-24 14:00",
+ * the bound not included). A day without an hour stays a whole day; an hour that is not 00–23, or one
+ * without a day, makes the value unreadable, so its message shows under the field.
+ */
+export function foldHours<V extends Record<string, unknown>>(values: V): V {
+  const out: Record<string, unknown> = { ...values };
+  for (const name of ["from", "to"]) {
+    const hour = text(values[hourField(name)])?.trim();
+    delete out[hourField(name)];
+    if (!hour) continue;
+    const dayValue = readDay(text(values[name])?.trim() ?? "");
+    if (!dayValue || !FILTER_HOURS.includes(hour.padStart(2, "0"))) {
+      out[name] = `${text(values[name]) ?? ""} ${hour}`.trim();
+      continue;
+    }
+    const h = Number(hour);
+    if (name === "from") out[name] = `${dayValue} ${String(h).padStart(2, "0")}:00`;
+    else {
+      const [y, m, d] = dayValue.split("-").map(Number);
+      const end = new Date(Date.UTC(y, m - 1, d, h + 1));
+      out[name] = `${end.toISOString().slice(0, 10)} ${end.toISOString().slice(11, 16)}`;
+    }
+  }
+  return out as V;
+}
+
 /**
  * A list's from/to filter: both optional, each a date or date-time; "to" may
  * not come before "from". The model turns it into UTC bounds with

@@ -160,12 +160,16 @@ const en = {
   "fair.link": "Fair draws: check them yourself",
   "fair.intro": "Every prize of this campaign is drawn by a computer in a way you can check yourself.",
   "fair.how.title": "How a draw is made",
-  "fair.how.1": "Before a day begins, a secret random number for that day (its seed) is chosen, and its fingerprint (the commitment) is published below. The fingerprint cannot be turned back into the seed, and it never changes.",
-  "fair.how.2": "Each roll of a draw is worked out from the seed and public facts of the draw: the day, the round, the entry's draw reference and the roll's number. Nobody can choose a result for a person.",
-  "fair.how.3": "Each draw's record holds the fingerprint of the draw before it, so no draw can be removed, moved or changed afterwards without it showing.",
+  "fair.how.1":
+    "Before a day begins, a secret random number for that day (its seed) is chosen, and its fingerprint (the commitment) is published below. The fingerprint cannot be turned back into the seed, and it never changes.",
+  "fair.how.2":
+    "Each roll of a draw is worked out from the seed and public facts of the draw: the day, the round, the entry's draw reference and the roll's number. Nobody can choose a result for a person.",
+  "fair.how.3":
+    "Each draw's record holds the fingerprint of the draw before it, so no draw can be removed, moved or changed afterwards without it showing.",
   "fair.how.4": "When the day is over, its seed is published. Anyone can then work out every draw of that day again.",
   "fair.check.title": "How to check a day",
-  "fair.check.text": "Open a day that is over and press “Check this day”: the check runs in your browser. Or save the day's record and run the checker on any computer with Node.js:",
+  "fair.check.text":
+    "Open a day that is over and press “Check this day”: the check runs in your browser. Or save the day's record and run the checker on any computer with Node.js:",
   "fair.find.title": "Find your draw",
   "fair.find.label": "Your draw reference",
   "fair.find.hint": "12 letters and digits, shown on your prize page (for example ABCD-EFGH-JKMN).",
@@ -350,12 +354,15 @@ const ne: Record<TextKey, string> = {
   "fair.link": "निष्पक्ष ड्र: आफैं जाँच्नुहोस्",
   "fair.intro": "यस अभियानका सबै पुरस्कार कम्प्युटरले यसरी छान्छ कि तपाईं आफैं जाँच गर्न सक्नुहुन्छ।",
   "fair.how.title": "ड्र कसरी हुन्छ",
-  "fair.how.1": "हरेक दिन सुरु हुनुअघि त्यस दिनको लागि एउटा गोप्य अनियमित नम्बर (सिड) छानिन्छ, र त्यसको औंठाछाप (कमिटमेन्ट) तल प्रकाशित गरिन्छ। औंठाछापबाट सिड पत्ता लगाउन सकिँदैन, र यो कहिल्यै बदलिँदैन।",
-  "fair.how.2": "ड्रको हरेक रोल सिड र ड्रका सार्वजनिक तथ्य (दिन, चरण, ड्र सन्दर्भ र रोलको क्रमसङ्ख्या) बाट निकालिन्छ। कसैले पनि कुनै व्यक्तिको लागि नतिजा छान्न सक्दैन।",
+  "fair.how.1":
+    "हरेक दिन सुरु हुनुअघि त्यस दिनको लागि एउटा गोप्य अनियमित नम्बर (सिड) छानिन्छ, र त्यसको औंठाछाप (कमिटमेन्ट) तल प्रकाशित गरिन्छ। औंठाछापबाट सिड पत्ता लगाउन सकिँदैन, र यो कहिल्यै बदलिँदैन।",
+  "fair.how.2":
+    "ड्रको हरेक रोल सिड र ड्रका सार्वजनिक तथ्य (दिन, चरण, ड्र सन्दर्भ र रोलको क्रमसङ्ख्या) बाट निकालिन्छ। कसैले पनि कुनै व्यक्तिको लागि नतिजा छान्न सक्दैन।",
   "fair.how.3": "हरेक ड्रको रेकर्डमा अघिल्लो ड्रको औंठाछाप हुन्छ, त्यसैले कुनै ड्र पछि हटाउन, सार्न वा बदल्न सकिँदैन; बदलिएमा देखिन्छ।",
   "fair.how.4": "दिन सकिएपछि त्यसको सिड प्रकाशित हुन्छ। त्यसपछि जो कोहीले त्यस दिनका सबै ड्र फेरि निकाल्न सक्छ।",
   "fair.check.title": "एक दिन कसरी जाँच्ने",
-  "fair.check.text": "सकिएको दिन खोल्नुहोस् र “यो दिन जाँच्नुहोस्” थिच्नुहोस्: जाँच तपाईंकै ब्राउजरमा हुन्छ। वा दिनको रेकर्ड सेभ गरी Node.js भएको कुनै पनि कम्प्युटरमा जाँचक चलाउनुहोस्:",
+  "fair.check.text":
+    "सकिएको दिन खोल्नुहोस् र “यो दिन जाँच्नुहोस्” थिच्नुहोस्: जाँच तपाईंकै ब्राउजरमा हुन्छ। वा दिनको रेकर्ड सेभ गरी Node.js भएको कुनै पनि कम्प्युटरमा जाँचक चलाउनुहोस्:",
   "fair.find.title": "आफ्नो ड्र खोज्नुहोस्",
   "fair.find.label": "तपाईंको ड्र सन्दर्भ",
   "fair.find.hint": "१२ अक्षर र अङ्क, तपाईंको पुरस्कार पृष्ठमा देखिन्छ (जस्तै ABCD-EFGH-JKMN)।",

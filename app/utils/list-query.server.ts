@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { fail, type FieldErrors, type Result } from "~/models/failure";
+import { foldHours } from "~/schemas/primitives";
 import { issuesToErrors } from "./body.server";
 import { parseTableParams, type TableParams, type TableResult } from "./datatable.server";
 
@@ -51,7 +52,8 @@ export function parseListQuery<S extends z.ZodType>(
   filters: S,
   extra: Record<string, unknown> = {},
 ): Result<ListQuery<z.output<S>>> {
-  const values = { ...queryValues(params), ...extra };
+  // A day filter's hour (`from_hour`) is folded into its value (app/schemas/primitives.ts).
+  const values = foldHours({ ...queryValues(params), ...extra });
   const errors: FieldErrors = {};
   const numbers = tableNumbersSchema.safeParse(values);
   if (!numbers.success) Object.assign(errors, issuesToErrors(numbers.error.issues));

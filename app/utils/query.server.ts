@@ -6,6 +6,7 @@
  */
 import type { z } from "zod";
 import { fail, type FieldErrors } from "~/models/failure";
+import { foldHours } from "~/schemas/primitives";
 import { issuesToErrors } from "./body.server";
 import { apiFailure } from "./http.server";
 
@@ -14,7 +15,7 @@ function plain(params: URLSearchParams): Record<string, string> {
   params.forEach((v, k) => {
     if (!k.includes("[")) out[k] = v;
   });
-  return out;
+  return foldHours(out);
 }
 
 /** The filters that parse, and a message for each that does not. */

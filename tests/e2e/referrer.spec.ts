@@ -114,16 +114,17 @@ test("the report's dates read yyyy/MM/dd; a date that does not read shows its me
   await expect(page.getByRole("link", { name: "Download" })).toHaveAttribute("download", "Referrers.xls");
 });
 
-test("the test-ride list: hourly From/To pickers, the spec's columns, TestRides.xls for the range", async ({
+test("the test-ride list: From/To as a day and an hour, the spec's columns, TestRides.xls for the range", async ({
   page,
 }) => {
   await login(page, USERS.admin);
-  await page.goto("/admin/test-ride?from=2026-01-01T10:00&to=2030-01-01T10:00");
+  await page.goto("/admin/test-ride?from=2026/01/01&from_hour=10&to=2030/01/01&to_hour=10");
   for (const name of ["From", "To"]) {
     const input = page.getByLabel(name, { exact: true });
-    await expect(input).toHaveAttribute("type", "datetime-local");
-    await expect(input).toHaveAttribute("step", "3600");
+    await expect(input).toHaveAttribute("placeholder", "yyyy/mm/dd");
+    await expect(page.getByLabel(`${name} hour`)).toHaveValue("10");
   }
+  await expect(page.getByLabel("To hour").locator("option", { hasText: "10:59" })).toHaveCount(1);
   await expect(page.locator("thead th")).toHaveText([
     "Model",
     "Name",
@@ -139,7 +140,7 @@ test("the test-ride list: hourly From/To pickers, the spec's columns, TestRides.
   ]);
   const download = page.getByRole("link", { name: "Download" });
   await expect(download).toHaveAttribute("download", "TestRides.xls");
-  await expect(download).toHaveAttribute("href", /from=2026-01-01T10%3A00&to=2030-01-01T10%3A00/);
+  await expect(download).toHaveAttribute("href", /from=2026%2F01%2F01&from_hour=10&to=2030%2F01%2F01&to_hour=10/);
   const res = await page.request.get((await download.getAttribute("href"))!);
   expect(res.status()).toBe(200);
   expect(res.headers()["content-disposition"]).toContain('filename="TestRides.xls"');
