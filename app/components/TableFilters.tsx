@@ -56,6 +56,9 @@ export function FilterSelect({
  * server folds into the value (`foldHours`, app/schemas/primitives.ts). From starts at its hour, To
  * runs through its hour's end (shown as 13:59). Plain inputs: they post without JavaScript.
  */
+/** The hour selects' names: they must not contain "From" or "To", the days' own labels. */
+const HOUR_LABELS: Record<string, string> = { from: "Start hour", to: "End hour" };
+
 export function FilterDate({
   name,
   label,
@@ -75,12 +78,12 @@ export function FilterDate({
   const hour = hourField(name);
   const minutes = name === "to" ? "59" : "00";
   return (
-    <div className={`filter-date${errors?.length ? " invalid" : ""}`} role="group" aria-labelledby={labelId}>
+    <div className={`filter-date${errors?.length ? " invalid" : ""}`}>
       <span id={labelId}>{label}</span>
       <span className="filter-date-inputs">
         <DayInput name={name} defaultValue={value} aria-labelledby={labelId} {...invalidProps(name, errors)} />
         {withHour ? (
-          <select name={hour} defaultValue={params.get(hour) ?? ""} aria-label={`${label} hour`}>
+          <select name={hour} defaultValue={params.get(hour) ?? ""} aria-label={HOUR_LABELS[name] ?? "Hour"}>
             <option value="">All day</option>
             {FILTER_HOURS.map((h) => (
               <option key={h} value={h}>

@@ -122,9 +122,9 @@ test("the test-ride list: From/To as a day and an hour, the spec's columns, Test
   for (const name of ["From", "To"]) {
     const input = page.getByLabel(name, { exact: true });
     await expect(input).toHaveAttribute("placeholder", "yyyy/mm/dd");
-    await expect(page.getByLabel(`${name} hour`)).toHaveValue("10");
+    await expect(page.getByLabel(name === "From" ? "Start hour" : "End hour")).toHaveValue("10");
   }
-  await expect(page.getByLabel("To hour").locator("option", { hasText: "10:59" })).toHaveCount(1);
+  await expect(page.getByLabel("End hour").locator("option", { hasText: "10:59" })).toHaveCount(1);
   await expect(page.locator("thead th")).toHaveText([
     "Model",
     "Name",
