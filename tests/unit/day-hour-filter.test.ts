@@ -31,7 +31,7 @@ describe("foldHours", () => {
 
   it("leaves a bad hour, or an hour without a day, unreadable (its message under the field)", () => {
     expect(foldHours({ from: "2026/11/24", from_hour: "24" }).from).toBe("2026/11/24 24");
-    expect(foldHours({ to_hour: "10" }).to).toBe("10");
+    expect(foldHours<Record<string, string>>({ to_hour: "10" }).to).toBe("10");
   });
 });
 
