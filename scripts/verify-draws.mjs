@@ -11,6 +11,7 @@
  * rolls by the published rules, that the pools' counts go on from one draw to the next,
  * and that the chain of records is whole. Exit 0: every draw checks. Exit 1: it names the
  * first draw that does not. Exit 2: the record could not be read.
+ * Step by step for someone who is not a developer: docs/verify-a-draw-day.md.
  */
 import { readFile } from "node:fs/promises";
 import { verifyDay } from "./fair-draws-core.mjs";
