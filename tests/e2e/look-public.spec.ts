@@ -228,7 +228,11 @@ test("the reveal leads somewhere, and opening the draw again shows the result wi
   const { slug } = await verifiedVisitor(page);
   await expect(page.locator("[data-draw-reveal]")).not.toHaveClass(/settled/);
   await expect(page.getByRole("heading", { name: "What next" })).toBeVisible();
-  await expect(page.locator(".reference code")).toHaveText(slug);
+  // Two references: the entry's own, then the draw's public reference on /fair-draws.
+  await expect(page.locator(".reference code")).toHaveText([
+    slug,
+    /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/,
+  ]);
   await expect(page.getByRole("link", { name: "Book a test ride" })).toHaveAttribute("href", "/book-a-ride");
   await expect(page.locator("[data-share]")).toBeVisible();
   const close = page.getByRole("link", { name: "Close" }).last();
