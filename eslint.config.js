@@ -5,6 +5,51 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/**
+ * A test never counts a crash as an answer: a catch clause that hands its error on as a value
+ * (`res = e`, `return e`) must also rethrow it (`if (e instanceof Response) return e; throw e;`),
+ * so a loader or action that throws an Error fails the test instead of passing as "answered".
+ */
+const noCrashAsAnswer = {
+  meta: {
+    type: "problem",
+    messages: { crash: "A caught '{{name}}' is used as an answer without `throw {{name}}` for anything else." },
+  },
+  create(context) {
+    return {
+      CatchClause(node) {
+        if (node.param?.type !== "Identifier") return;
+        const name = node.param.name;
+        let used = null;
+        let rethrown = false;
+        const visit = (n, parent) => {
+          if (!n || typeof n.type !== "string") return;
+          if (n.type === "ThrowStatement" && n.argument?.type === "Identifier" && n.argument.name === name)
+            rethrown = true;
+          if (
+            n.type === "Identifier" &&
+            n.name === name &&
+            parent &&
+            ((parent.type === "AssignmentExpression" && parent.right === n) ||
+              (parent.type === "ReturnStatement" && parent.argument === n) ||
+              (parent.type === "VariableDeclarator" && parent.init === n))
+          )
+            used ??= n;
+          if (/Function/.test(n.type) && n !== node.body) return;
+          for (const key of Object.keys(n)) {
+            if (key === "parent") continue;
+            const child = n[key];
+            if (Array.isArray(child)) child.forEach((c) => visit(c, n));
+            else if (child && typeof child.type === "string") visit(child, n);
+          }
+        };
+        visit(node.body, node);
+        if (used && !rethrown) context.report({ node: used, messageId: "crash", data: { name } });
+      },
+    };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -21,6 +66,11 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    files: ["tests/**/*.ts"],
+    plugins: { tests: { rules: { "no-crash-as-answer": noCrashAsAnswer } } },
+    rules: { "tests/no-crash-as-answer": "error" },
+  },
   {
     files: ["**/*.{ts,tsx,js,mjs}"],
     languageOptions: { globals: { ...globals.node, ...globals.browser } },

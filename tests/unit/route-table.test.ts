@@ -13,36 +13,17 @@ import {
   permissionRefusal,
   PERMISSIONS,
   SEEDED_ROLES,
-  type Requirement,
   type RouteRule,
 } from "~/utils/permissions";
 import { readToast } from "~/utils/toast.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { makeAllocation, makeBikeModel, makeBranch, makePreregistration, makeUser } from "../fixtures";
 import { makeRegistration, makeTestRide } from "../referral-fixtures";
+import { answerOf } from "../route-call";
+import { ADMIN_MODULES, LAYOUT, SPLAT } from "../admin-modules";
 
-type Args = { request: Request; context: { clientAddress: string }; params: Record<string, string> };
-type RouteModule = {
-  handle?: { permission?: Requirement };
-  loader?: (args: Args) => Promise<unknown>;
-  action?: (args: Args) => Promise<unknown>;
-};
-
-const modules = import.meta.glob<RouteModule>("/app/routes/admin*.tsx", { eager: true });
-
-/** "/app/routes/admin.scheme.$id.tsx" → "/admin/scheme/:id" (flat-routes naming). */
-function patternOf(file: string): string {
-  const id = file.replace(/^.*\/routes\//, "").replace(/\.tsx$/, "");
-  const parts = id
-    .split(".")
-    .filter((p) => p !== "_index")
-    .map((p) => (p.startsWith("$") ? `:${p.slice(1) || "splat"}` : p));
-  return `/${parts.join("/")}`;
-}
-
-const routes = Object.entries(modules).map(([file, mod]) => ({ file, pattern: patternOf(file), mod }));
-const SPLAT = "/admin/:splat";
-const LAYOUT = "/app/routes/admin.tsx";
+const routes = ADMIN_MODULES;
+type RouteModule = (typeof routes)[number]["mod"];
 
 const ctx = { clientAddress: "10.4.0.1" };
 const concrete = (pattern: string) => pattern.replace(/:[a-z]+/g, "some-slug");
@@ -68,17 +49,13 @@ async function call(
   if (cookie) headers.Cookie = cookie;
   const init: RequestInit = { method, headers };
   if (method !== "GET") init.body = new URLSearchParams({ intent: "delete", count: "5", amount: "50000", weight: "1" });
-  let res: unknown;
-  try {
-    res = await fn({
+  const res = await answerOf(() =>
+    fn({
       request: new Request(`http://localhost${path}`, init),
       context: ctx,
       params: { slug: "some-slug", id: "1", "*": "x" },
-    });
-  } catch (e) {
-    if (!(e instanceof Response)) return { status: 500, location: String(e) };
-    res = e;
-  }
+    }),
+  );
   if (!(res instanceof Response)) return { status: 200, location: null };
   const out: { status: number; location: string | null; toast?: string } = {
     status: res.status,
@@ -265,16 +242,13 @@ describe("the catalogue routes of spec 001 §2.1", () => {
       const { mod } = routes.find((r) => r.pattern === rule.pattern)!;
       const args = { slug: slugs[area], id: slugs[area] };
       const cookie = sessions.get(rule.permission as string)!;
-      let res: unknown;
-      try {
-        res = await mod.loader!({
+      const res = await answerOf(() =>
+        mod.loader!({
           request: new Request(`http://localhost${path}`, { headers: { Cookie: cookie } }),
           context: ctx,
           params: args,
-        });
-      } catch (e) {
-        res = e;
-      }
+        }),
+      );
       const status = res instanceof Response ? res.status : 200;
       expect(status, `${path} with only ${rule.permission}`).toBe(200);
       expect(res, path).toBeTypeOf("object");
@@ -376,16 +350,13 @@ describe("every route of the table (spec 001 §2.1, spec 000 §2)", () => {
       const path = param ? rule.pattern.replace(`:${param}`, records[rule.pattern]) : rule.pattern;
       // "/admin" is the layout's and the dashboard's.
       for (const { file, mod } of routes.filter((r) => r.pattern === rule.pattern)) {
-        let res: unknown;
-        try {
-          res = await mod.loader!({
+        const res = await answerOf(() =>
+          mod.loader!({
             request: new Request(`http://localhost${path}`, { headers: { Cookie: cookieFor(rule) } }),
             context: ctx,
             params: param ? { [param]: records[rule.pattern] } : {},
-          });
-        } catch (e) {
-          res = e;
-        }
+          }),
+        );
         const label = `${path} (${file.replace(/^.*\/routes\//, "")}) with ${rule.permission ?? "login only"}`;
         if (res instanceof Response) {
           expect(res.status, `${label} → ${res.headers.get("Location") ?? (await res.text())}`).toBe(200);
