@@ -7,6 +7,7 @@ import { useStaff } from "~/components/Guard";
 import { failureStatus } from "~/models/failure";
 import { changePassword } from "~/models/user.server";
 import { readForm } from "~/utils/body.server";
+import { retryHeaders } from "~/utils/http.server";
 import { currentSessionHash } from "~/utils/session.server";
 import { changePasswordSchema } from "~/schemas/auth";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
@@ -28,8 +29,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const { current_password: current, password: next } = submission.value;
   const result = await changePassword(user, { current, next }, await currentSessionHash(request));
   if (!result.ok) {
-    return Response.json(submission.reply({ fieldErrors: result.errors, hideFields }), {
+    const { form: formErrors, ...fieldErrors } = result.errors;
+    return Response.json(submission.reply({ fieldErrors, formErrors, hideFields }), {
       status: failureStatus(result),
+      headers: retryHeaders(result),
     });
   }
   return redirectWithToast(
@@ -70,6 +73,11 @@ export default function Profile() {
       </dl>
       <Form method="post" className="card" style={{ maxWidth: 420, marginTop: "1rem" }} {...getFormProps(form)}>
         <h2>Change password</h2>
+        {form.errors?.length ? (
+          <p className="form-error" role="alert">
+            {form.errors[0]}
+          </p>
+        ) : null}
         {(
           [
             ["current_password", "Current password", "current-password"],

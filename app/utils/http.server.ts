@@ -9,7 +9,7 @@ import { data } from "@remix-run/node";
 import { failureStatus, type Failure } from "~/models/failure";
 
 /** Retry-After for a rate limit; Connection: close for a body too large to read to its end. */
-function retryHeaders(failure: Failure): HeadersInit | undefined {
+export function retryHeaders(failure: Failure): HeadersInit | undefined {
   if (failure.code === "too_large") return { Connection: "close" };
   return failure.retryAfterSeconds ? { "Retry-After": String(failure.retryAfterSeconds) } : undefined;
 }
