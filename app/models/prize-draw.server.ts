@@ -19,7 +19,7 @@
 import { and, count as countRows, desc, eq, gte, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import type { Draw } from "@db/schema";
-import { type Scope, HEAD_OFFICE, branchCondition } from "~/models/scope.server";
+import { type Scope, branchCondition } from "~/models/scope.server";
 import { fail, FailureError } from "~/models/failure";
 import type { AllocationType } from "~/models/prize-constants";
 import { readBaseTable, type BaseTableRow } from "~/models/prize-settings.server";
@@ -441,11 +441,7 @@ export type DrawListRow = Omit<Draw, "pools" | "rolls"> &
   };
 
 /** Draws for the audit screen (DataTables paging), newest first by default. Branch users see their branch's draws. */
-export function listDraws(
-  params: PagingArgs,
-  filters: DrawFilters = {},
-  scope: Scope = HEAD_OFFICE,
-): TableResult<DrawListRow> {
+export function listDraws(scope: Scope, params: PagingArgs, filters: DrawFilters = {}): TableResult<DrawListRow> {
   const preJoin = and(eq(draws.entry_type, "preregistration"), eq(preregistrations.id, draws.entry_id));
   const regJoin = and(eq(draws.entry_type, "registration"), eq(registrations.id, draws.entry_id));
 

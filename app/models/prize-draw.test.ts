@@ -28,7 +28,7 @@ import {
   type PoolRoll,
 } from "./prize-draw.server";
 import { DEFAULT_BASE_TABLES, getBaseTable, setBaseTable } from "./prize-settings.server";
-import { SYSTEM_ACTOR } from "./scope.server";
+import { HEAD_OFFICE, SYSTEM_ACTOR } from "./scope.server";
 
 const { allocations, draws, preregistrations, registrations, settings } = schema;
 
@@ -433,24 +433,24 @@ describe("base table settings", () => {
 describe("the audit list", () => {
   it("filters draws by date, pool type, branch and outcome and pages them", () => {
     const params = { start: 0, length: 100, search: "", order: [] };
-    const all = listDraws(params);
+    const all = listDraws(HEAD_OFFICE, params);
     expect(all.recordsTotal).toBeGreaterThan(10);
-    const pools = listDraws(params, { outcome: "pool" });
+    const pools = listDraws(HEAD_OFFICE, params, { outcome: "pool" });
     expect(pools.data.length).toBeGreaterThan(0);
     expect(pools.data.every((d) => d.outcome === "pool" && d.allocation_id !== null)).toBe(true);
-    const dec = listDraws(params, { from: "2026-12-01", to: "2026-12-03" });
+    const dec = listDraws(HEAD_OFFICE, params, { from: "2026-12-01", to: "2026-12-03" });
     expect(dec.data.length).toBeGreaterThan(0);
     expect(dec.data.every((d) => d.date >= "2026-12-01" && d.date <= "2026-12-03")).toBe(true);
-    const regs = listDraws(params, { pool_type: "registration_branch" });
+    const regs = listDraws(HEAD_OFFICE, params, { pool_type: "registration_branch" });
     expect(regs.data.every((d) => d.thrill === 3 && d.entry?.slug.startsWith("reg-"))).toBe(true);
     const one = regs.data[0];
-    const byBranch = listDraws(params, { branch_id: one.branch_id });
+    const byBranch = listDraws(HEAD_OFFICE, params, { branch_id: one.branch_id });
     expect(byBranch.data.every((d) => d.branch_id === one.branch_id && d.branch?.title)).toBe(true);
-    const page = listDraws({ start: 2, length: 3, search: "", order: [{ column: "id", dir: "asc" }] });
+    const page = listDraws(HEAD_OFFICE, { start: 2, length: 3, search: "", order: [{ column: "id", dir: "asc" }] });
     expect(page.data).toHaveLength(3);
     expect(page.data[0].id).toBeLessThan(page.data[1].id);
     expect(page.data[0].rolls).toBeInstanceOf(Array);
-    const scoped = listDraws(params, {}, { branchId: one.branch_id });
+    const scoped = listDraws({ branchId: one.branch_id }, params, {});
     expect(scoped.recordsTotal).toBe(byBranch.recordsFiltered);
   });
 });

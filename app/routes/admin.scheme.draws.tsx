@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   return {
-    table: listDraws(parseTableParams(params), drawFilters(params), user.scope),
+    table: listDraws(user.scope, parseTableParams(params), drawFilters(params)),
     branches: poolBranchOptions(user.scope),
     // A day that does not read is ignored, and said under its field.
     errors: dayErrors(params, ["from", "to"]),

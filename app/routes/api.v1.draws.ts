@@ -12,5 +12,5 @@ import { parseTableParams } from "~/utils/datatable.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "manage-allocation");
   const params = new URL(request.url).searchParams;
-  return apiList(listDraws(parseTableParams(params), drawFilters(params), user.scope));
+  return apiList(listDraws(user.scope, parseTableParams(params), drawFilters(params)));
 }

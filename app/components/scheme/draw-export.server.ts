@@ -12,7 +12,7 @@ const PAGE = 2000;
 export function* drawsForExport(filters: DrawFilters, scope: Scope, search = ""): Generator<DrawListRow> {
   for (let start = 0; ; start += PAGE) {
     // Oldest first: draws made while the file is written land after the last page read, never twice.
-    const page = listDraws({ start, length: PAGE, search, order: [{ column: "id", dir: "asc" }] }, filters, scope);
+    const page = listDraws(scope, { start, length: PAGE, search, order: [{ column: "id", dir: "asc" }] }, filters);
     yield* page.data;
     if (page.data.length < PAGE) return;
   }
