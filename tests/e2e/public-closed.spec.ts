@@ -8,6 +8,7 @@ import {
   PHONE_VIEWPORT,
   setRegistrationOpen,
   withRegistrationLock,
+  saveThroughConfirm,
 } from "./public-helpers";
 
 test.use({ viewport: PHONE_VIEWPORT });
@@ -22,9 +23,7 @@ test("a closed campaign refuses public pre-registrations", async ({ page }) => {
       await page.goto("/enquiry");
       await fillPreregistration(page, visitor);
       setRegistrationOpen(false);
-      await page.locator("form[data-prereg]").getByRole("button", { name: "Save" }).click();
-      const confirm = page.locator("dialog[open][data-confirm]");
-      if (await confirm.isVisible().catch(() => false)) await confirm.getByRole("button", { name: "Save" }).click();
+      await saveThroughConfirm(page, page.getByText(BANNER).first());
       await expect(page.getByText(BANNER).first()).toBeVisible();
       await expect(page.locator("form[data-prereg]").getByRole("button", { name: "Save" })).toBeDisabled();
       const count = readDb((db) =>

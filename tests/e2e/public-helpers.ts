@@ -1,5 +1,5 @@
 /** Helpers of the public-site end-to-end specs: fresh numbers, database writes, a cross-worker lock, the pre-registration steps. */
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import Database from "better-sqlite3";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -97,6 +97,17 @@ export async function saveAndConfirm(page: Page, v: Visitor) {
   });
   await expect(page.getByRole("heading", { name: "Verify OTP" })).toBeVisible();
   return page.url().match(/\/enquiry\/([^/]+)\/verify#otp$/)![1];
+}
+
+/**
+ * Clicks Save, and Save again when the form asks to confirm the phone, waiting for one or the other:
+ * the confirm step, or `settled` (the error or banner the test expects instead).
+ */
+export async function saveThroughConfirm(page: Page, settled: Locator) {
+  await page.locator("form[data-prereg]").getByRole("button", { name: "Save" }).click();
+  const save = page.locator("dialog[open][data-confirm], form.confirm-step").getByRole("button", { name: "Save" });
+  await expect(save.or(settled).first()).toBeVisible();
+  if (await save.isVisible()) await save.click();
 }
 
 export async function enterCode(page: Page, code: string) {

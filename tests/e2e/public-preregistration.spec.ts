@@ -11,6 +11,7 @@ import {
   saveAndConfirm,
   withRegistrationLock,
   writeDb,
+  saveThroughConfirm,
 } from "./public-helpers";
 
 test.use({ viewport: PHONE_VIEWPORT });
@@ -115,16 +116,8 @@ test("two visitors cannot take the same phone; its owner continues with a code s
   const second = newVisitor({ phone: first.phone, name: "Hari Prasad" });
   await page.goto("/enquiry");
   await fillPreregistration(page, second);
-  await withRegistrationLock(async () => {
-    await page.locator("form[data-prereg]").getByRole("button", { name: "Save" }).click();
-    const confirm = page.locator("dialog[open][data-confirm], form.confirm-step");
-    const onConfirmStep = await confirm
-      .getByRole("button", { name: "Save" })
-      .isVisible()
-      .catch(() => false);
-    if (onConfirmStep) await confirm.getByRole("button", { name: "Save" }).click();
-  });
   const phoneField = page.locator("form[data-prereg] .field", { has: page.getByLabel(/^Phone Number/) });
+  await withRegistrationLock(() => saveThroughConfirm(page, phoneField.getByRole("alert")));
   await expect(phoneField.getByRole("alert")).toContainText("already pre-registered");
   await expect(page.locator(`a[href*="${slug}"]`)).toHaveCount(0);
   await page.getByRole("button", { name: "Send code" }).click();

@@ -13,6 +13,7 @@ import {
   saveAndConfirm,
   withRegistrationLock,
   type Visitor,
+  saveThroughConfirm,
 } from "./public-helpers";
 
 test.use({ viewport: PHONE_VIEWPORT });
@@ -50,13 +51,7 @@ async function submitExpectingError(page: Page): Promise<Response[]> {
   };
   page.on("response", collect);
   await withRegistrationLock(async () => {
-    await page.locator("form[data-prereg]").getByRole("button", { name: "Save" }).click();
-    const confirm = page.locator("dialog[open][data-confirm], form.confirm-step");
-    const onConfirmStep = await confirm
-      .getByRole("button", { name: "Save" })
-      .isVisible()
-      .catch(() => false);
-    if (onConfirmStep) await confirm.getByRole("button", { name: "Save" }).click();
+    await saveThroughConfirm(page, page.locator("form[data-prereg] .field-error").first());
     await expect(page.locator("form[data-prereg] .field-error").first()).toBeVisible();
   });
   page.off("response", collect);

@@ -1,6 +1,7 @@
 // What the built server refuses before any route runs, and the redirects it will follow: over HTTP,
 // once (the browser plays no part), against the real server.
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import crypto from "node:crypto";
 import http from "node:http";
 import { Readable } from "node:stream";
 import { PASSWORD, readDb, USERS } from "./helpers";
@@ -57,9 +58,14 @@ test("a cross-site form post is refused with the 403 page, with or without ?_dat
   baseURL,
 }) => {
   const admin = await signedIn(playwright, baseURL!, USERS.admin);
-  const count = () => readDb((db) => (db.prepare("select count(*) n from allocations").get() as { n: number }).n);
+  // A day no other test uses (other workers create schemes meanwhile): only this test's schemes are counted.
+  const day = new Date(Date.UTC(2030 + crypto.randomInt(0, 10), 0, 1 + crypto.randomInt(0, 365)))
+    .toISOString()
+    .slice(0, 10);
+  const count = () =>
+    readDb((db) => (db.prepare("select count(*) n from allocations where date = ?").get(day) as { n: number }).n);
   const before = count();
-  const form = { type: "preregistration_public", date: "2030-01-01", amount: "4000", count: "1", probability: "0" };
+  const form = { type: "preregistration_public", date: day, amount: "4000", count: "1", probability: "0" };
   const refused: Record<string, string>[] = [{ Origin: "https://evil.example" }, { "Sec-Fetch-Site": "cross-site" }];
   for (const path of [
     "/admin/scheme/create",
