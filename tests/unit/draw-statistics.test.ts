@@ -1,8 +1,8 @@
 /**
- * The draw's win rate with the cryptographic random source (nothing injected):
- * observed rates must fall inside 99.9% confidence intervals (normal
- * approximation, p ± 3.29·sqrt(p(1-p)/n)). A correct draw fails one of these
- * about once in a thousand runs.
+ * The draw's win rate: observed rates must fall inside 99.9% confidence intervals (normal
+ * approximation, p ± 3.29·sqrt(p(1-p)/n)). The rolls come from a seeded source read the way the
+ * draw reads its own (tests/seeded-random.ts): a fixed seed by default, printed; SEED=<hex> replays another
+ * exactly, so a failure can be reproduced and studied rather than rerun away.
  */
 import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
@@ -10,6 +10,7 @@ import { DEFAULT_BASE_TABLES } from "~/models/prize-settings.server";
 import { drawSecondThrill, parseDrawAudit, rollPools } from "~/models/prize-draw.server";
 import { kathmanduToUtc, shiftDate } from "~/utils/time";
 import { makePreregistration } from "../fixtures";
+import { seededSource } from "../seeded-random";
 
 const Z = 3.29; // two-sided 99.9%
 const interval = (p: number, n: number) => {
@@ -26,7 +27,7 @@ const dbInterval = interval(P, ENTRIES);
 const PURE_ROLLS = 20000;
 const pureInterval = interval(P, PURE_ROLLS);
 
-describe("draw statistics (cryptographic random source)", () => {
+describe("draw statistics (seeded source)", () => {
   it(
     `${ENTRIES} draws, each meeting one pool at probability ${P * 100}: win rate in ${P} ± ${dbInterval.half.toFixed(4)} ` +
       `(99.9% CI [${dbInterval.low.toFixed(4)}, ${dbInterval.high.toFixed(4)}]); fallback amounts pass a chi-square test at 99.9%`,
@@ -56,10 +57,11 @@ describe("draw statistics (cryptographic random source)", () => {
         { behavior: "immediate" },
       );
 
+      const { next } = seededSource("draw statistics, database draws");
       let wins = 0;
       const fallbackAmounts = new Map<number, number>();
       for (const { id, at } of entries) {
-        const r = drawSecondThrill(id, { now: at });
+        const r = drawSecondThrill(id, { now: at, random: next });
         const audit = parseDrawAudit(r.draw);
         expect(audit.pools).toHaveLength(1); // exactly one pool, with a prize left
         if (r.outcome === "pool") wins++;
@@ -86,8 +88,9 @@ describe("draw statistics (cryptographic random source)", () => {
 
   it(`${PURE_ROLLS} rolls of the pure draw against one pool at ${P * 100}%: win rate in ${P} ± ${pureInterval.half.toFixed(4)} (99.9% CI)`, () => {
     const pools = [{ id: 1, amount: 10000, count: 5, paid: 0, probability: P * 100 }];
+    const { next } = seededSource("draw statistics, pure rolls");
     let wins = 0;
-    for (let i = 0; i < PURE_ROLLS; i++) if (rollPools(pools).winner) wins++;
+    for (let i = 0; i < PURE_ROLLS; i++) if (rollPools(pools, next).winner) wins++;
     const rate = wins / PURE_ROLLS;
     expect(rate).toBeGreaterThanOrEqual(pureInterval.low);
     expect(rate).toBeLessThanOrEqual(pureInterval.high);
