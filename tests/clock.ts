@@ -16,3 +16,8 @@ export async function clearOfKathmanduMidnight(marginMs = 40_000): Promise<void>
   const left = untilKathmanduMidnight();
   if (left < marginMs) await new Promise((r) => setTimeout(r, left + 1000));
 }
+
+/** The Kathmandu date `days` from today (yyyy-MM-dd), by the offset alone (Nepal keeps no daylight saving). */
+export function kathmanduToday(days = 0, at = Date.now()): string {
+  return new Date(at + KATHMANDU_OFFSET_MS + days * DAY_MS).toISOString().slice(0, 10);
+}

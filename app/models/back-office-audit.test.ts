@@ -5,7 +5,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { desc, eq, gt } from "drizzle-orm";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { action as apiLogin } from "~/routes/api.v1.auth.login";
 import { counterPreregistrationSchema } from "~/schemas/preregistration";
@@ -51,6 +51,10 @@ import { updateSettings } from "./settings.server";
 import { queueMessage, retryOutboxMessage } from "./sms.server";
 import { addUser, deleteUser, roleBySlug, setPassword, updateUser } from "./user.server";
 import { createVideo, deleteVideo, updateVideo } from "./video.server";
+import { clearOfKathmanduMidnight } from "../../tests/clock";
+
+// These tests date pools and filters "today": none starts within 20 s of a Kathmandu midnight.
+beforeEach(() => clearOfKathmanduMidnight(20_000));
 
 const { auditLog } = schema;
 const PUBLIC = amountsForType("preregistration_public");

@@ -3,7 +3,7 @@
 // allowed, edit rules and delete.
 import { canSeeCodes } from "~/utils/permissions";
 import { eq } from "drizzle-orm";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { issueCodeIn } from "~/models/otp.server";
 import type { ScopedActor } from "~/models/scope.server";
@@ -28,6 +28,10 @@ import {
   updatePreregistration,
   type PreregistrationFilters,
 } from "./preregistration-admin.server";
+import { clearOfKathmanduMidnight } from "../../tests/clock";
+
+// These tests date pools and filters "today": none starts within 20 s of a Kathmandu midnight.
+beforeEach(() => clearOfKathmanduMidnight(20_000));
 
 let a: ReturnType<typeof makeBranch>;
 let b: ReturnType<typeof makeBranch>;

@@ -3,7 +3,7 @@
 // and the fields before and after. A change that fails leaves no row; a row that cannot be written
 // undoes the change. The prize summary SMS is queued in the same transaction and sent off the request.
 import { and, desc, eq } from "drizzle-orm";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import type { AuditEntry } from "@db/schema";
 import { currentCode } from "~/models/otp.server";
@@ -22,6 +22,10 @@ import {
   updateRegistration,
 } from "./registration.server";
 import { deleteTestRide } from "./test-ride.server";
+import { clearOfKathmanduMidnight } from "../../tests/clock";
+
+// These tests date pools and filters "today": none starts within 20 s of a Kathmandu midnight.
+beforeEach(() => clearOfKathmanduMidnight(20_000));
 
 let branch: ReturnType<typeof makeBranch>;
 let other: ReturnType<typeof makeBranch>;

@@ -2,7 +2,7 @@
 // field errors for duplicates, idempotent form tokens, the purchase code, the coupon draw, delete/restore,
 // the list's filters and full-text search, the download rows and the referrer search.
 import { and, eq } from "drizzle-orm";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { referrerText } from "~/models/labels";
 import { findAtCounter } from "~/models/preregistration-admin.server";
@@ -40,6 +40,10 @@ import {
   searchRegistrants,
   type RegistrationFilters,
 } from "./registration-list.server";
+import { clearOfKathmanduMidnight } from "../../tests/clock";
+
+// These tests date pools and filters "today": none starts within 20 s of a Kathmandu midnight.
+beforeEach(() => clearOfKathmanduMidnight(20_000));
 
 let branchA: ReturnType<typeof makeBranch>;
 let branchB: ReturnType<typeof makeBranch>;

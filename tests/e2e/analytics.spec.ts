@@ -3,6 +3,7 @@
 // does not read shows its message and the campaign so far; staff without send-sms are turned away.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
+import { kathmanduToday } from "../clock";
 import { isJs, login, readDb, USERS } from "./helpers";
 
 const CHARTS = [
@@ -26,12 +27,6 @@ const TABLES = [
   "Pre-registrations by source of information",
   "Registrations by payment mode",
 ];
-
-/** A Kathmandu date `days` from today. */
-function kathmanduDay(days: number): string {
-  const t = new Date(Date.now() + (5 * 60 + 45) * 60_000 + days * 86_400_000);
-  return t.toISOString().slice(0, 10);
-}
 
 /** The UTC bounds of Kathmandu days from..to, by hand (a day starts at 18:15Z the day before). */
 function utcBounds(from: string, to: string): [string, string] {
@@ -72,8 +67,8 @@ test("head office sees every chart as an SVG image with its title, each beside i
 
 test("the figures of a chosen range match the database; the range is chosen in the form", async ({ page }) => {
   // The seeded history (twenty days before yesterday): other tests only add records for today.
-  const from = kathmanduDay(-15);
-  const to = kathmanduDay(-2);
+  const from = kathmanduToday(-15);
+  const to = kathmanduToday(-2);
   await login(page, USERS.admin);
   await page.goto("/admin/analytics");
   const range = page.getByRole("form", { name: "Date range" });

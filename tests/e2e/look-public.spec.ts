@@ -7,6 +7,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES } from "../../app/models/base-tables";
+import { kathmanduToday } from "../clock";
 import { isJs, readDb, writeDb } from "./helpers";
 import {
   enterCode,
@@ -90,7 +91,7 @@ test("the landing is a campaign: top prize from the schemes, bikes with sized la
         .prepare(
           "select max(amount) as a from allocations where type = 'preregistration_public' and date = ? and paid < count",
         )
-        .get(new Date(Date.now() + 345 * 60_000).toISOString().slice(0, 10)) as { a: number | null };
+        .get(kathmanduToday()) as { a: number | null };
       const stored = db.prepare("select value from settings where key = ?").pluck().get(BASE_TABLE_KEYS.second) as
         string | undefined;
       const base = stored ? (JSON.parse(stored) as { amount: number }[]) : DEFAULT_BASE_TABLES.second;

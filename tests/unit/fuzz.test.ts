@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { db, schema } from "@db/index";
 import { amountsForType } from "~/models/prize-constants";
@@ -29,6 +29,10 @@ import { randomSlug } from "~/utils/crypto.server";
 import { kathmanduDate } from "~/utils/time";
 import { makeAllocation, makeBikeModel, makeBranch, makePreregistration, makeUser } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
+import { clearOfKathmanduMidnight } from "../clock";
+
+// These tests date pools and filters "today": none starts within 20 s of a Kathmandu midnight.
+beforeEach(() => clearOfKathmanduMidnight(20_000));
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 24);
