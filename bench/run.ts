@@ -33,6 +33,7 @@ import autocannon, { type Result } from "autocannon";
 import Database from "better-sqlite3";
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -523,6 +524,56 @@ async function smsBroadcasts(): Promise<[string, string, string][]> {
   return out;
 }
 
+// ---------------------------------------------------------------- oversized bodies
+
+/** Streams `megabytes` of JSON with no Content-Length to `url`; resolves with the status once answered. */
+function streamedBody(url: string, megabytes: number): Promise<number> {
+  return new Promise((resolve) => {
+    const chunk = Buffer.alloc(1024 * 1024, 0x61);
+    const req = http.request(url, { method: "POST", headers: { "Content-Type": "application/json" } }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", () => resolve(0)); // the server may close the connection once it has answered 413
+    let sent = 0;
+    const write = () => {
+      while (sent < megabytes) {
+        sent++;
+        if (!req.write(chunk)) return void req.once("drain", write);
+      }
+      req.end();
+    };
+    write();
+  });
+}
+
+/**
+ * Server RSS over bodies far past the limit, streamed without a declared length: five of 20 MB, then five
+ * of 100 MB. A body is refused (413) and read no further than its allowance, so the growth does not follow
+ * the bodies' size: the second round may add no more than 15 MB over the first.
+ */
+async function oversizedBodies(base: string, pid: number): Promise<Goal> {
+  const before = rssOf(pid);
+  const statuses = new Set<number>();
+  const round = async (megabytes: number) => {
+    let peak = rssOf(pid);
+    for (let i = 0; i < 5; i++) {
+      statuses.add(await streamedBody(`${base}/api/v1/enquiry`, megabytes));
+      peak = Math.max(peak, rssOf(pid));
+    }
+    return peak;
+  };
+  const small = (await round(20)) - before;
+  const large = (await round(100)) - before;
+  return {
+    goal: "Bodies far past the limit: server RSS growth, 5 × 100 MB against 5 × 20 MB",
+    target: "≤ +15 MB more, each answered 413",
+    figure: `+${mb(large)} (answers ${[...statuses].join(", ")})`,
+    floor: `5 × 20 MB: +${mb(small)}`,
+    pass: large - small <= 15 * 1024 * 1024 && [...statuses].every((s) => s === 413),
+  };
+}
+
 // ---------------------------------------------------------------- the run
 
 async function main() {
@@ -545,6 +596,7 @@ async function main() {
       floor: "",
       pass: idleRss <= 150 * 1024 * 1024,
     });
+    goals.push(await oversizedBodies(base, app.pid!));
 
     if (ONLY.has("lists")) {
       const terms = searchTerms(SEARCHES);

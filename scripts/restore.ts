@@ -63,9 +63,16 @@ export function verifyBackup(file: string, manifest: Manifest | null): Counts {
   if (!fs.existsSync(file)) throw new RestoreError(`No backup at ${file}`);
   const db = openForReading(file);
   try {
-    const check = integrity(db);
+    let check: string;
+    let counts: Counts;
+    try {
+      check = integrity(db);
+      counts = check === "ok" ? tableCounts(db) : {};
+    } catch (e) {
+      // SQLite may refuse to read a damaged file at all rather than list what is wrong with it.
+      throw new RestoreError(`The backup ${file} is damaged: ${(e as Error).message}`);
+    }
     if (check !== "ok") throw new RestoreError(`The backup ${file} failed integrity_check: ${check}`);
-    const counts = tableCounts(db);
     if (manifest) {
       const differ = sameCounts(manifest.database.counts, counts);
       if (differ.length) throw new RestoreError(`The backup does not match its manifest: ${differ.join(", ")}`);

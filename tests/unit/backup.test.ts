@@ -67,6 +67,8 @@ describe("npm run backup", () => {
     );
     const uploads = path.join(dir, "live-uploads");
     fs.mkdirSync(uploads);
+    const sourceCount = () => db.$client.prepare("select count(*) from sms_messages").pluck().get() as number;
+    const countBefore = sourceCount();
     let writes = 0;
     const writer = setInterval(() => {
       queueSms([{ to: "9822222222", text: "during the backup", purpose: "notify" }]);
@@ -78,6 +80,7 @@ describe("npm run backup", () => {
     } finally {
       clearInterval(writer);
     }
+    const countAfter = sourceCount();
     const { dir: folder, manifest } = result;
     expect(writes).toBeGreaterThan(0);
     expect(fs.readdirSync(folder).sort()).toEqual(["app.sqlite", "manifest.json", "uploads"]);
@@ -88,6 +91,18 @@ describe("npm run backup", () => {
     try {
       expect(tableCounts(copy)).toEqual(manifest.database.counts);
       expect(copy.pragma("journal_mode", { simple: true })).toBe("delete");
+      // Against the source itself: the copy's messages are exactly the source's first n (one moment, no
+      // row missing in the middle), n between what the source held before and after the copy.
+      const { n, top, sum } = copy.prepare("select count(*) n, max(id) top, sum(id) sum from sms_messages").get() as {
+        n: number;
+        top: number;
+        sum: number;
+      };
+      expect(n).toBeGreaterThanOrEqual(countBefore);
+      expect(n).toBeLessThanOrEqual(countAfter);
+      expect(countAfter).toBeGreaterThan(n);
+      const source = db.$client.prepare("select count(*) n, sum(id) sum from sms_messages where id <= ?").get(top);
+      expect(source).toEqual({ n, sum });
     } finally {
       copy.close();
     }
@@ -187,7 +202,9 @@ describe("npm run restore", () => {
     const size = fs.fstatSync(fd).size;
     fs.writeSync(fd, Buffer.alloc(4096, 0xa5), 0, 4096, Math.floor(size / 2 / 4096) * 4096);
     fs.closeSync(fd);
-    await expect(restoreBackup({ from: folder, dbFile: file, uploads })).rejects.toThrow();
+    const damaged = restoreBackup({ from: folder, dbFile: file, uploads });
+    await expect(damaged).rejects.toThrow(RestoreError);
+    await expect(damaged).rejects.toThrow(`The backup ${backupFile} is damaged: database disk image is malformed`);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(fs.existsSync(`${file}.restoring`)).toBe(false);
   });

@@ -1,8 +1,7 @@
 // A broadcast to 100,000 seeded numbers through the HTTP gateway provider, pointed at a local fake gateway:
-// accepted at once (its messages stored afterwards in chunks, the event loop free between), every number sent
+// accepted at once (its messages stored afterwards in chunks), every number sent
 // once, numbers the gateway refused sent again by "send the failed ones again". The workers run at a high rate
-// here; the times are printed, not asserted (the benchmark measures them against the goals).
-import { monitorEventLoopDelay } from "node:perf_hooks";
+// here; its times are measured by `npm run bench` against the goals, never asserted here.
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
@@ -70,18 +69,12 @@ async function sendAll(broadcastId: number, workers = 8) {
 
 describe("a broadcast to 100,000 numbers", () => {
   it("is accepted at once, stored in chunks, each number sent once; the refused ones sent again", async () => {
-    const loop = monitorEventLoopDelay({ resolution: 10 });
-    loop.enable();
-    const t0 = performance.now();
     const sent = await sendBroadcast(actor, broadcastSchema.parse({ type: "ALL", text: "Big sale this weekend!" }));
-    const accepted = performance.now() - t0;
     if (!sent.ok) throw new Error(sent.message);
     // Accepted before anything is counted: the recipients are counted as their messages are stored.
     expect(sent.broadcast).toMatchObject({ status: "preparing", counting: true });
 
     await prepareBroadcast(sent.broadcast.id);
-    const stored = performance.now() - t0;
-    loop.disable();
     const prepared = getBroadcast(actor.scope, sent.broadcast.id)!;
     expect(prepared).toMatchObject({ total: N, stored: N, skipped: 7, counting: false });
     const counted = db.$client
@@ -89,9 +82,7 @@ describe("a broadcast to 100,000 numbers", () => {
       .get(sent.broadcast.id);
     expect(counted).toEqual({ n: N, d: N });
 
-    const t1 = performance.now();
     const first = await sendAll(sent.broadcast.id);
-    const sending = performance.now() - t1;
     const refusedNumbers = N / 100;
     expect(first).toMatchObject({ total: N, sent: N - refusedNumbers, failed: refusedNumbers, status: "done" });
     expect(gateway.refused()).toBe(refusedNumbers);
@@ -114,13 +105,7 @@ describe("a broadcast to 100,000 numbers", () => {
       db.select().from(schema.smsBroadcasts).where(eq(schema.smsBroadcasts.id, sent.broadcast.id)).get()?.prepared_at,
     ).toBeTruthy();
 
-    // The event loop was never held for long while 100,000 messages were counted and stored.
-    const maxGapMs = loop.max / 1e6;
-    expect(maxGapMs).toBeLessThan(1000);
-    console.log(
-      `[broadcast 100k] accepted in ${accepted.toFixed(0)} ms; every message stored after ${stored.toFixed(0)} ms ` +
-        `(longest event-loop delay ${maxGapMs.toFixed(1)} ms, p99 ${(loop.percentile(99) / 1e6).toFixed(1)} ms); ` +
-        `sent through the fake gateway in ${(sending / 1000).toFixed(1)} s`,
-    );
+    // How long this takes and how the event loop fares meanwhile are measured by `npm run bench`
+    // ("SMS broadcast, 100,000 typed numbers", "Server event-loop delay meanwhile"), not asserted here.
   }, 900_000);
 });
