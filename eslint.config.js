@@ -62,6 +62,8 @@ export default tseslint.config(
       "bench/.data/**",
       "data/**",
       "drizzle/**",
+      "reports/**",
+      ".stryker-tmp/**",
     ],
   },
   js.configs.recommended,
