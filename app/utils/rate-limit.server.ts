@@ -114,12 +114,8 @@ export function hit(name: LimitName, key: string): LimitResult {
 /** Whether a key is already over its limit, without taking a point. */
 export function peek(name: LimitName, key: string): LimitResult {
   const at = now().getTime();
-  const row = db
-    .select()
-    .from(C)
-    .where(and(eq(C.name, name), eq(C.key, keyOf(name, key))))
-    .get();
-  if (!row || row.reset_at <= at) return { ok: true, remaining: allowed(name) };
+  const row = openWindow(name, key, at);
+  if (!row) return { ok: true, remaining: allowed(name) };
   if (row.points >= allowed(name)) {
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((row.reset_at - at) / 1000)) };
   }
@@ -128,13 +124,17 @@ export function peek(name: LimitName, key: string): LimitResult {
 
 /** A window's points used so far and the most it allows (for /healthz). */
 export function usage(name: LimitName, key: string): { used: number; allowed: number } {
-  const at = now().getTime();
+  return { used: openWindow(name, key, now().getTime())?.points ?? 0, allowed: allowed(name) };
+}
+
+/** A key's window that has not ended at `at`, or null. */
+function openWindow(name: LimitName, key: string, at: number) {
   const row = db
     .select()
     .from(C)
     .where(and(eq(C.name, name), eq(C.key, keyOf(name, key))))
     .get();
-  return { used: row && row.reset_at > at ? row.points : 0, allowed: allowed(name) };
+  return row && row.reset_at > at ? row : null;
 }
 
 /** Forgets a key's count (a successful login clears its failures). */
