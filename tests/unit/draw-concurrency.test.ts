@@ -10,8 +10,9 @@ import { Worker } from "node:worker_threads";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { databasePath, db, schema } from "@db/index";
-import { PRE_PRIZES } from "~/models/prize-constants";
+import { PRE_PRIZES, REGISTRATION_PRIZES } from "~/models/prize-constants";
 import { makeBranch, makePreregistration } from "../fixtures";
+import { makeRegistration } from "../referral-fixtures";
 
 // The threads open the database by its path: it lives in a folder of this
 // file's own, made from the migrations on first use, and is removed afterwards.
@@ -46,14 +47,20 @@ function shuffled<T>(items: readonly T[], seed: number): T[] {
   return out;
 }
 
-function runWorkers(ids: number[]): Promise<WorkerReport[]> {
+function groupById(reports: WorkerReport[]): Map<number, WorkerResult[]> {
+  const seen = new Map<number, WorkerResult[]>();
+  for (const r of reports.flatMap((rep) => rep.results)) seen.set(r.id, [...(seen.get(r.id) ?? []), r]);
+  return seen;
+}
+
+function runWorkers(ids: number[], thrill: 2 | 3 = 2): Promise<WorkerReport[]> {
   const startSignal = new SharedArrayBuffer(8);
   const flag = new Int32Array(startSignal);
   let ready = 0;
   return Promise.all(
     Array.from({ length: WORKERS }, (_, w) => {
       const worker = new Worker(new URL("./draw-worker.mjs", import.meta.url), {
-        workerData: { dbFile: databasePath(), ids: shuffled(ids, w + 1), now: NOW, startSignal },
+        workerData: { dbFile: databasePath(), ids: shuffled(ids, w + 1), now: NOW, startSignal, thrill },
       });
       return new Promise<WorkerReport>((resolve, reject) => {
         worker.on("message", (msg: { type: string } & WorkerReport) => {
@@ -170,5 +177,73 @@ describe("concurrent draws", () => {
       .where(sql`${preregistrations.prize} is not ${draws.amount}`)
       .get()!.n;
     expect(mismatched).toBe(0);
+  }, 180_000);
+
+  it(`${WORKERS} threads draw the third thrill of 600 registrations over two branches' registration pools: no pool overpays, no branch takes another's, every registration drawn once`, async () => {
+    const { allocations, draws, registrations } = schema;
+    const branches = [makeBranch().id, makeBranch().id];
+    const counts = Array.from({ length: 40 }, (_, i) => (i % 4) + 1);
+    const poolsOf = new Map<number, number[]>();
+    const ids = db.transaction(
+      (tx) => {
+        for (const branchId of branches)
+          poolsOf.set(
+            branchId,
+            counts.map(
+              (count, i) =>
+                tx
+                  .insert(allocations)
+                  .values({
+                    type: "registration_branch",
+                    branch_id: branchId,
+                    date: DATE,
+                    amount: REGISTRATION_PRIZES[i % REGISTRATION_PRIZES.length].amount,
+                    count,
+                    probability: 100,
+                  })
+                  .returning()
+                  .get().id,
+            ),
+          );
+        return Array.from({ length: 600 }, (_, i) => makeRegistration(branches[i % 2], { status: "confirmed" }).id);
+      },
+      { behavior: "immediate" },
+    );
+
+    const reports = await runWorkers(ids, 3);
+    expect(reports.flatMap((r) => r.errors)).toEqual([]);
+
+    const rows = db.select().from(draws).where(eq(draws.entry_type, "registration")).all();
+    expect(rows).toHaveLength(ids.length);
+    expect(new Set(rows.map((d) => d.entry_id)).size).toBe(ids.length);
+    const byId = new Map(
+      db
+        .select()
+        .from(allocations)
+        .all()
+        .map((p) => [p.id, p]),
+    );
+    const branchOf = new Map(
+      db
+        .select()
+        .from(registrations)
+        .all()
+        .map((r) => [r.id, r.branch_id]),
+    );
+    for (const [branchId, poolIds] of poolsOf) {
+      for (const [i, id] of poolIds.entries()) {
+        expect(byId.get(id)!.paid, `pool ${id}`).toBe(counts[i]);
+        const wins = rows.filter((d) => d.allocation_id === id);
+        expect(wins).toHaveLength(counts[i]);
+        // A pool pays only registrations of its own branch.
+        for (const d of wins) expect(branchOf.get(d.entry_id)).toBe(branchId);
+      }
+    }
+    for (const [id, results] of groupById(reports)) {
+      expect(results, `registration ${id}`).toHaveLength(WORKERS);
+      expect(new Set(results.map((r) => r.draw_id)).size).toBe(1);
+      expect(results.filter((r) => r.created)).toHaveLength(1);
+    }
+    for (const rep of reports) expect(rep.results.filter((r) => r.created).length).toBeGreaterThan(0);
   }, 180_000);
 });

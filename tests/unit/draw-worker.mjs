@@ -1,12 +1,12 @@
 // Worker of the draw concurrency test: its own SQLite connection to the shared
 // database file, the draw module loaded through tsx, then the second thrill
-// drawn for every id it is given, in the order given, with a short random pause
+// (or, with thrill 3, the third thrill of registrations) drawn for every id it is given, in the order given, with a short random pause
 // between draws as between the requests of a real server (without it, SQLite's
 // busy handler lets whichever thread holds the lock keep taking it).
 import { parentPort, workerData } from "node:worker_threads";
 import { tsImport } from "tsx/esm/api";
 
-const { dbFile, ids, now, startSignal } = workerData;
+const { dbFile, ids, now, startSignal, thrill = 2 } = workerData;
 process.env.DATABASE_URL = `file:${dbFile}`;
 
 const dbModule = await tsImport("../../db/index.ts", import.meta.url);
@@ -26,7 +26,7 @@ const errors = [];
 const at = new Date(now);
 for (const id of ids) {
   try {
-    const r = draw.drawSecondThrill(id, { now: at });
+    const r = thrill === 3 ? draw.drawThirdThrill(id, { now: at }) : draw.drawSecondThrill(id, { now: at });
     results.push({
       id,
       amount: r.amount,
