@@ -1,8 +1,10 @@
 /**
- * Many draws at once from several threads, each with its own SQLite connection
- * to the same file: pools never pay more than their count and every entry is
- * drawn exactly once.
+ * Many draws at once from several threads (the pre-registration pools) or
+ * processes (the registration pools), each with its own SQLite connection to the
+ * same file: pools never pay more than their count and every entry is drawn
+ * exactly once.
  */
+import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -53,13 +55,41 @@ function groupById(reports: WorkerReport[]): Map<number, WorkerResult[]> {
   return seen;
 }
 
+const WORKER = new URL("./draw-worker.mjs", import.meta.url);
+
+/** The same workers as processes of their own, started together by a "go" message once all are ready. */
+async function runProcesses(ids: number[], thrill: 2 | 3): Promise<WorkerReport[]> {
+  const children: ChildProcess[] = [];
+  const ready: Promise<void>[] = [];
+  const done: Promise<WorkerReport>[] = [];
+  for (let w = 0; w < WORKERS; w++) {
+    const data = { dbFile: databasePath(), ids: shuffled(ids, w + 1), now: NOW, thrill };
+    const child = fork(WORKER, [], {
+      env: { ...process.env, DRAW_WORKER_DATA: JSON.stringify(data) },
+      stdio: ["ignore", "inherit", "inherit", "ipc"],
+    });
+    children.push(child);
+    ready.push(new Promise((resolve) => child.on("message", (m: { type: string }) => m.type === "ready" && resolve())));
+    done.push(
+      new Promise((resolve, reject) => {
+        child.on("message", (m: { type: string } & WorkerReport) => m.type === "done" && resolve(m));
+        child.on("exit", (code) => code && reject(new Error(`process ${w} exited with ${code}`)));
+      }),
+    );
+  }
+  await Promise.all(ready);
+  for (const child of children) child.send({ type: "go" });
+  const reports = await Promise.all(done);
+  return reports.map(({ results, errors }) => ({ results, errors }));
+}
+
 function runWorkers(ids: number[], thrill: 2 | 3 = 2): Promise<WorkerReport[]> {
   const startSignal = new SharedArrayBuffer(8);
   const flag = new Int32Array(startSignal);
   let ready = 0;
   return Promise.all(
     Array.from({ length: WORKERS }, (_, w) => {
-      const worker = new Worker(new URL("./draw-worker.mjs", import.meta.url), {
+      const worker = new Worker(WORKER, {
         workerData: { dbFile: databasePath(), ids: shuffled(ids, w + 1), now: NOW, startSignal, thrill },
       });
       return new Promise<WorkerReport>((resolve, reject) => {
@@ -179,7 +209,7 @@ describe("concurrent draws", () => {
     expect(mismatched).toBe(0);
   }, 180_000);
 
-  it(`${WORKERS} threads draw the third thrill of 600 registrations over two branches' registration pools: no pool overpays, no branch takes another's, every registration drawn once`, async () => {
+  it(`${WORKERS} processes draw the third thrill of 600 registrations over two branches' registration pools: no pool overpays, no branch takes another's, every registration drawn once`, async () => {
     const { allocations, draws, registrations } = schema;
     const branches = [makeBranch().id, makeBranch().id];
     const counts = Array.from({ length: 40 }, (_, i) => (i % 4) + 1);
@@ -210,7 +240,7 @@ describe("concurrent draws", () => {
       { behavior: "immediate" },
     );
 
-    const reports = await runWorkers(ids, 3);
+    const reports = await runProcesses(ids, 3);
     expect(reports.flatMap((r) => r.errors)).toEqual([]);
 
     const rows = db.select().from(draws).where(eq(draws.entry_type, "registration")).all();

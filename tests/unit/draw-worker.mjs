@@ -1,12 +1,15 @@
-// Worker of the draw concurrency test: its own SQLite connection to the shared
-// database file, the draw module loaded through tsx, then the second thrill
-// (or, with thrill 3, the third thrill of registrations) drawn for every id it is given, in the order given, with a short random pause
-// between draws as between the requests of a real server (without it, SQLite's
-// busy handler lets whichever thread holds the lock keep taking it).
+// Worker of the draw concurrency test, as a thread or as a forked process: its own
+// SQLite connection to the shared database file, the draw module loaded through tsx,
+// then the second thrill (or, with thrill 3, the third thrill of registrations) drawn
+// for every id it is given, in the order given, with a short random pause between
+// draws as between the requests of a real server (without it, SQLite's busy handler
+// lets whichever thread holds the lock keep taking it).
 import { parentPort, workerData } from "node:worker_threads";
 import { tsImport } from "tsx/esm/api";
 
-const { dbFile, ids, now, startSignal, thrill = 2 } = workerData;
+const asThread = parentPort !== null;
+const { dbFile, ids, now, startSignal, thrill = 2 } = asThread ? workerData : JSON.parse(process.env.DRAW_WORKER_DATA);
+const send = (msg, then) => (asThread ? (parentPort.postMessage(msg), then?.()) : process.send(msg, then));
 process.env.DATABASE_URL = `file:${dbFile}`;
 
 const dbModule = await tsImport("../../db/index.ts", import.meta.url);
@@ -15,10 +18,15 @@ const draw = await tsImport("../../app/models/prize-draw.server.ts", import.meta
 const connection = dbModule.getDb();
 
 // Wait until every worker is ready, then start together.
-const flag = new Int32Array(startSignal);
-Atomics.add(flag, 1, 1);
-parentPort.postMessage({ type: "ready" });
-Atomics.wait(flag, 0, 0);
+if (asThread) {
+  const flag = new Int32Array(startSignal);
+  send({ type: "ready" });
+  Atomics.wait(flag, 0, 0);
+} else {
+  const go = new Promise((resolve) => process.on("message", (m) => m.type === "go" && resolve()));
+  send({ type: "ready" });
+  await go;
+}
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const results = [];
@@ -41,4 +49,4 @@ for (const id of ids) {
   Atomics.wait(pause, 0, 0, Math.random() * 2);
 }
 connection.$client.close();
-parentPort.postMessage({ type: "done", results, errors });
+send({ type: "done", results, errors }, () => asThread || process.exit(0));
