@@ -63,7 +63,7 @@ export default tseslint.config(
       "data/**",
       "drizzle/**",
       "reports/**",
-      ".stryker-tmp/**",
+      ".stryker-tmp*/**",
     ],
   },
   js.configs.recommended,
