@@ -8,6 +8,20 @@ import { FILTER_HOURS, hourField } from "~/schemas/primitives";
 import { DayInput } from "./DayInput";
 import type { Errors } from "./Field";
 
+/**
+ * The list's filters as a query string for its Download and Print links, so a download gives exactly
+ * the rows on screen: each of `keys` that is set, and the hour beside From and To (`from_hour`).
+ */
+export function useFilterQuery(keys: readonly string[]): string {
+  const [params] = useSearchParams();
+  const q = new URLSearchParams();
+  for (const k of keys.flatMap((k) => (k === "from" || k === "to" ? [k, hourField(k)] : [k]))) {
+    const v = params.get(k);
+    if (v) q.set(k, v);
+  }
+  return q.toString();
+}
+
 /** The message under a filter: a span, as a label may only hold phrasing content. */
 function FilterError({ id, errors }: { id: string; errors?: Errors }) {
   const first = errors?.[0];

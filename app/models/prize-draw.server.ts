@@ -16,7 +16,7 @@
  * synchronous IMMEDIATE transaction, so a pool never pays more than its count
  * and an entry is drawn at most once, across processes too.
  */
-import { and, count as countRows, desc, eq, gte, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, count as countRows, desc, eq, gte, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import type { Draw } from "@db/schema";
 import { type Scope, branchCondition } from "~/models/scope.server";
@@ -26,7 +26,7 @@ import { readBaseTable, type BaseTableRow } from "~/models/prize-settings.server
 import { randomUnit } from "~/utils/crypto.server";
 import { chainLink, drawReference, drawSource, roundOf } from "~/models/fair-draw.server";
 import { likeContains, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
-import { kathmanduDate, now as clockNow } from "~/utils/time";
+import { kathmanduBounds, kathmanduDate, now as clockNow } from "~/utils/time";
 
 const { allocations, draws, preregistrations, registrations, branches } = schema;
 
@@ -425,7 +425,7 @@ export function toTableParams(args: PagingArgs): TableParams {
 }
 
 export type DrawFilters = {
-  /** Kathmandu dates (YYYY-MM-DD), inclusive. */
+  /** Kathmandu days (YYYY-MM-DD, To through its whole day) or wall-clock hours ("YYYY-MM-DD HH:mm"), read by app/schemas/draw.ts. */
   from?: string | null;
   to?: string | null;
   pool_type?: AllocationType | null;
@@ -444,6 +444,7 @@ export type DrawListRow = Omit<Draw, "pools" | "rolls"> &
 export function listDraws(scope: Scope, params: PagingArgs, filters: DrawFilters = {}): TableResult<DrawListRow> {
   const preJoin = and(eq(draws.entry_type, "preregistration"), eq(preregistrations.id, draws.entry_id));
   const regJoin = and(eq(draws.entry_type, "registration"), eq(registrations.id, draws.entry_id));
+  const bounds = kathmanduBounds(filters.from, filters.to);
 
   return runTable<DrawListRow>(toTableParams(params), {
     orderable: {
@@ -459,8 +460,8 @@ export function listDraws(scope: Scope, params: PagingArgs, filters: DrawFilters
     defaultOrder: { column: "id", dir: "desc" },
     base: [branchCondition(draws.branch_id, scope)],
     filters: [
-      filters.from ? gte(draws.date, filters.from) : undefined,
-      filters.to ? lte(draws.date, filters.to) : undefined,
+      bounds.from ? gte(draws.created_at, bounds.from) : undefined,
+      bounds.to ? lt(draws.created_at, bounds.to) : undefined,
       filters.pool_type ? eq(draws.pool_type, filters.pool_type) : undefined,
       filters.branch_id ? eq(draws.branch_id, filters.branch_id) : undefined,
       filters.outcome ? eq(draws.outcome, filters.outcome) : undefined,

@@ -26,7 +26,7 @@
  * "sending", then "done" once sent + failed reaches total) when they end.
  */
 import os from "node:os";
-import { and, count, desc, eq, gt, inArray, isNotNull, isNull, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import type { SmsMessage } from "@db/schema";
 import { diff, audit, type Actor } from "~/models/audit.server";
@@ -39,7 +39,7 @@ import { isHeadOffice, type Scope } from "~/models/scope.server";
 import { can, canSeeCodes, EVERY_PERMISSION, type PermissionHolder } from "~/utils/permissions";
 import { SMS_PURPOSES, SMS_STATUSES } from "~/schemas/sms";
 import { normalizePhone } from "~/utils/phone";
-import { now, nowIso } from "~/utils/time";
+import { kathmanduBounds, now, nowIso } from "~/utils/time";
 
 const { smsMessages: M, smsBroadcasts } = schema;
 
@@ -887,7 +887,13 @@ export function lastMessageTo(phone: string, purpose?: SmsPurpose): SmsMessage |
 
 // ---------------------------------------------------------------- the back-office outbox
 
-export type OutboxFilters = { status?: SmsStatus | null; purpose?: SmsPurpose | null };
+export type OutboxFilters = {
+  status?: SmsStatus | null;
+  purpose?: SmsPurpose | null;
+  /** Kathmandu days or wall-clock hours (app/schemas/sms.ts), as every list's From and To. */
+  from?: string | null;
+  to?: string | null;
+};
 
 /** Who reads the outbox: their permissions (codes, coupons, staff messages) and their branch scope. */
 export type OutboxViewer = NonNullable<PermissionHolder> & { scope: Scope };
@@ -961,6 +967,7 @@ export function outboxPage(
   params: TableParams,
   filters: OutboxFilters = {},
 ): TableResult<OutboxMessage> {
+  const bounds = kathmanduBounds(filters.from, filters.to);
   const table = runTable<SmsMessage>(params, {
     orderable: { id: M.id, created_at: M.created_at },
     defaultOrder: { column: "id", dir: "desc" },
@@ -968,6 +975,8 @@ export function outboxPage(
     filters: [
       filters.status ? eq(M.status, filters.status) : undefined,
       filters.purpose ? eq(M.purpose, filters.purpose) : undefined,
+      bounds.from ? gte(M.created_at, bounds.from) : undefined,
+      bounds.to ? lt(M.created_at, bounds.to) : undefined,
     ],
     search: (term): SQL | undefined => {
       const phone = normalizePhone(term);

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import type { AuditEntry } from "@db/schema";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate } from "~/components/TableFilters";
+import { FilterDate, useFilterQuery } from "~/components/TableFilters";
 import { auditFacets, auditRecordText, describeChanges, listAudit } from "~/models/audit.server";
 import { auditFiltersSchema } from "~/schemas/audit";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
@@ -48,9 +48,7 @@ type Row = AuditEntry & { action_label: string; record: string; summary: string 
 export default function AuditTrail() {
   const { table, facets, errors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const download = `/api/v1/audit/download?${new URLSearchParams(
-    [...params].filter(([k]) => ["action", "entity_type", "user", "from", "to", "search"].includes(k)),
-  )}`;
+  const download = `/api/v1/audit/download?${useFilterQuery(["action", "entity_type", "user", "from", "to", "search"])}`;
   return (
     <>
       <h1>Audit Trail</h1>

@@ -2,11 +2,13 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { label } from "~/utils/labels";
 import { Form, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
+import { FilterDate } from "~/components/TableFilters";
 import { outboxPage, retryOutboxMessage, type OutboxMessage } from "~/models/sms.server";
 import { outboxFiltersSchema, outboxRetrySchema, SMS_PURPOSES, SMS_STATUSES } from "~/schemas/sms";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
+import { parseQuery } from "~/utils/query.server";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
@@ -17,12 +19,12 @@ export const meta: MetaFunction = () => [{ title: "SMS Outbox" }];
 
 type Row = OutboxMessage;
 
-/** GET /admin/outbox (send-sms): every stored SMS with status, provider and reply; filters status, purpose and phone. Codes masked unless the user may see codes. */
+/** GET /admin/outbox (send-sms): every stored SMS with status, provider and reply; filters status, purpose, phone, and From/To (a day and hour). Codes masked unless the user may see codes. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  const filters = outboxFiltersSchema.parse({ status: params.get("status"), purpose: params.get("purpose") });
-  return data(outboxPage(user, parseTableParams(params), filters));
+  const { value: filters, errors } = parseQuery(params, outboxFiltersSchema);
+  return data({ ...outboxPage(user, parseTableParams(params), filters), errors });
 }
 
 /** POST intent=retry, id: a failed message without a code goes back to the queue (codes have their own resend). */
@@ -74,6 +76,8 @@ export default function Outbox() {
                 ))}
               </select>
             </label>
+            <FilterDate name="from" label="From" errors={table.errors.from} />
+            <FilterDate name="to" label="To" errors={table.errors.to} />
           </>
         }
         columns={[

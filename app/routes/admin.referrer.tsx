@@ -2,7 +2,7 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { broadcastLinks } from "~/components/broadcast/styles";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate, FilterErrors } from "~/components/TableFilters";
+import { FilterDate, FilterErrors, useFilterQuery } from "~/components/TableFilters";
 import { failureStatus } from "~/models/failure";
 import { referrerReport, type ReferrerRow } from "~/models/referrer.server";
 import { referrerFiltersSchema, showReportDate } from "~/schemas/referrer";
@@ -38,18 +38,14 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 function rangeLine(filters: { from?: string; to?: string } | null): string {
   if (!filters?.from && !filters?.to) return "The whole campaign.";
-  if (filters.from && filters.to) return `From ${showReportDate(filters.from)} to ${showReportDate(filters.to)}.`;
-  return filters.from ? `From ${showReportDate(filters.from)}.` : `Until ${showReportDate(filters.to!)}.`;
+  if (filters.from && filters.to) return `From ${showReportDate(filters.from)} to ${showReportDate(filters.to, true)}.`;
+  return filters.from ? `From ${showReportDate(filters.from)}.` : `Until ${showReportDate(filters.to!, true)}.`;
 }
 
 export default function Referrers() {
   const { table, filters, filterErrors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const download = `/api/v1/referrer/download?${new URLSearchParams({
-    from: params.get("from") ?? "",
-    to: params.get("to") ?? "",
-    search: params.get("search") ?? "",
-  })}`;
+  const download = `/api/v1/referrer/download?${useFilterQuery(["from", "to", "search"])}`;
   return (
     <>
       <h1>Referrers</h1>
@@ -69,8 +65,8 @@ export default function Referrers() {
           <>
             <FilterErrors errors={filterErrors} shown={["from", "to", "search"]} />
             {/* The report counts by day (decision 16). */}
-            <FilterDate name="from" label="From" errors={filterErrors?.from} withHour={false} />
-            <FilterDate name="to" label="To" errors={filterErrors?.to} withHour={false} />
+            <FilterDate name="from" label="From" errors={filterErrors?.from} />
+            <FilterDate name="to" label="To" errors={filterErrors?.to} />
           </>
         }
         actions={

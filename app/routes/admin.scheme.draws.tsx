@@ -1,9 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate } from "~/components/TableFilters";
+import { FilterDate, useFilterQuery } from "~/components/TableFilters";
 import { DrawAudit } from "~/components/scheme/DrawAudit";
-import { dayErrors, drawFilters } from "~/components/scheme/filters.server";
 import { OUTCOME_LABELS, rupees, THRILL_LABELS, typeLabel } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
@@ -12,6 +11,8 @@ import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constan
 import { listDraws, type DrawListRow } from "~/models/prize-draw.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
+import { parseQuery } from "~/utils/query.server";
+import { drawFiltersSchema } from "~/schemas/draw";
 import { displayDateTime, displayDay } from "~/utils/time";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -20,16 +21,17 @@ export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
 export const meta: MetaFunction = () => [{ title: "Draw audit" }];
 export const links = schemeLinks;
 
-const FILTER_KEYS = ["from", "to", "pool_type", "branch_id", "outcome", "search"] as const;
+const FILTER_KEYS = ["from", "to", "pool_type", "branch_id", "outcome", "thrill", "search"] as const;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
+  // A From or To that does not read is left out, and said under its field.
+  const { value: filters, errors } = parseQuery(params, drawFiltersSchema);
   return {
-    table: listDraws(user.scope, parseTableParams(params), drawFilters(params)),
+    table: listDraws(user.scope, parseTableParams(params), filters),
     branches: poolBranchOptions(user.scope),
-    // A day that does not read is ignored, and said under its field.
-    errors: dayErrors(params, ["from", "to"]),
+    errors,
   };
 }
 
@@ -46,9 +48,7 @@ function EntryCell({ row }: { row: DrawListRow }) {
 export default function DrawAuditPage() {
   const { table, branches, errors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const keep = new URLSearchParams();
-  for (const k of FILTER_KEYS) if (params.get(k)) keep.set(k, params.get(k)!);
-  const query = keep.toString();
+  const query = useFilterQuery(FILTER_KEYS);
   const download = `/api/v1/draws/download${query ? `?${query}` : ""}`;
   const select = (name: string, label: string, options: { value: string | number; label: string }[], any: string) => (
     <label>
@@ -84,8 +84,8 @@ export default function DrawAuditPage() {
           filters={
             <>
               {/* A draw is filed under its pools' day. */}
-              <FilterDate name="from" label="From" errors={errors.from} withHour={false} />
-              <FilterDate name="to" label="To" errors={errors.to} withHour={false} />
+              <FilterDate name="from" label="From" errors={errors.from} />
+              <FilterDate name="to" label="To" errors={errors.to} />
               {select(
                 "pool_type",
                 "Pool type",

@@ -3,7 +3,7 @@ import { label } from "~/utils/labels";
 import { DateText } from "~/components/DateText";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate, FilterErrors } from "~/components/TableFilters";
+import { FilterDate, FilterErrors, useFilterQuery } from "~/components/TableFilters";
 import { counterLinks } from "~/components/counter/styles";
 import { failureStatus } from "~/models/failure";
 import { listTestRides, type TestRideRow } from "~/models/test-ride.server";
@@ -32,10 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export default function TestRides() {
   const { table, filterErrors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  // The download gives the rows on screen: the same From and To, with their hours.
-  const download = `/api/v1/test-ride/download?${new URLSearchParams(
-    ["from", "from_hour", "to", "to_hour"].map((k) => [k, params.get(k) ?? ""]),
-  )}`;
+  const download = `/api/v1/test-ride/download?${useFilterQuery(["from", "to"])}`;
   return (
     <>
       <h1>Test Rides</h1>

@@ -1,13 +1,18 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { DRAW_COLUMNS, drawsForExport } from "~/components/scheme/draw-export.server";
-import { drawFilters } from "~/components/scheme/filters.server";
+import { drawFiltersSchema } from "~/schemas/draw";
 import { requireStaff } from "~/utils/staff-request.server";
 import { xlsDownload } from "~/utils/spreadsheet.server";
+import { apiQuery } from "~/utils/query.server";
 
-/** GET /api/v1/draws/download?from&to&pool_type&branch_id&outcome&search → Draws.xls (bearer token or back-office session). */
+/** GET /api/v1/draws/download?from&to (day, or day and hour)&pool_type&branch_id&outcome&search → Draws.xls (bearer token or back-office session). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireStaff(request, "manage-allocation");
   const params = new URL(request.url).searchParams;
-  const rows = drawsForExport(drawFilters(params), user.scope, (params.get("search") ?? "").trim().slice(0, 100));
+  const rows = drawsForExport(
+    apiQuery(params, drawFiltersSchema),
+    user.scope,
+    (params.get("search") ?? "").trim().slice(0, 100),
+  );
   return xlsDownload(request, { filename: "Draws.xls", sheet: "Draws", columns: DRAW_COLUMNS, rows });
 }

@@ -1,16 +1,17 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { drawFilters } from "~/components/scheme/filters.server";
 import { listDraws } from "~/models/prize-draw.server";
 import { requireApiUser, apiList } from "~/utils/api.server";
 import { parseTableParams } from "~/utils/datatable.server";
+import { apiQuery } from "~/utils/query.server";
+import { drawFiltersSchema } from "~/schemas/draw";
 
 /**
  * GET /api/v1/draws: the draw audit (DataTables), each draw with the pools it
- * considered and every value rolled; filters from, to (Kathmandu dates),
- * pool_type, branch_id, outcome, thrill.
+ * considered and every value rolled; filters from, to (Kathmandu days or
+ * "yyyy-MM-dd HH:mm"; 422 for anything else), pool_type, branch_id, outcome, thrill.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "manage-allocation");
   const params = new URL(request.url).searchParams;
-  return apiList(listDraws(user.scope, parseTableParams(params), drawFilters(params)));
+  return apiList(listDraws(user.scope, parseTableParams(params), apiQuery(params, drawFiltersSchema)));
 }

@@ -188,10 +188,27 @@ export const dateRangeShape = {
 
 export const TO_BEFORE_FROM = "The end date must be on or after the start date.";
 
+/** A range bound as comparable wall-clock text: From at its start, To at its end (a To day runs through its whole day). */
+function rangeKey(value: string, end: boolean): string {
+  const v = value.replace("T", " ").slice(0, 16);
+  if (v.length > 10) return v;
+  if (!end) return `${v} 00:00`;
+  const [y, m, d] = v.split("-").map(Number);
+  return `${new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10)} 00:00`;
+}
+
+/** "To" must not end before "from" starts (From 10:00 to the 09:00 hour, or To a day before From, is refused). */
 export function checkDateRange(value: { from?: string; to?: string }, ctx: z.RefinementCtx) {
-  if (value.from && value.to && value.to.slice(0, 16) < value.from.slice(0, 16)) {
+  if (value.from && value.to && rangeKey(value.to, true) <= rangeKey(value.from, false)) {
     ctx.addIssue({ code: "custom", path: ["to"], message: TO_BEFORE_FROM });
   }
+}
+
+/** `checkDateRange`, judged only once both read as dates (a bad date has its own message). */
+export function checkReadableRange(value: { from?: unknown; to?: unknown }, ctx: z.RefinementCtx) {
+  const { from, to } = value;
+  if (typeof from !== "string" || typeof to !== "string") return;
+  if (isDateOrDateTime(from) && isDateOrDateTime(to)) checkDateRange({ from, to }, ctx);
 }
 
 /**

@@ -10,9 +10,8 @@ import { PAYMENT_MODES, REGISTRATION_STATUSES } from "@db/enums";
 import { englishLabels } from "~/utils/labels";
 import {
   FIELD_MESSAGES,
-  checkDateRange,
+  checkReadableRange,
   dateRangeShape,
-  isDateOrDateTime,
   optionalId,
   optionalText as sharedOptionalText,
   requiredText,
@@ -176,13 +175,6 @@ const optionalAmount = (message: string) =>
       .refine((n) => Number.isSafeInteger(n) && n >= 0, { error: message })
       .optional(),
   );
-
-/** "To" before "from", judged only once both read as dates (a bad date has its own message). */
-export function checkReadableRange(value: { from?: unknown; to?: unknown }, ctx: z.RefinementCtx) {
-  const { from, to } = value;
-  if (typeof from !== "string" || typeof to !== "string") return;
-  if (isDateOrDateTime(from) && isDateOrDateTime(to)) checkDateRange({ from, to }, ctx);
-}
 
 /**
  * The list filters of the registration screens (list, trash, the dashboard's

@@ -1,10 +1,12 @@
 /**
- * The SMS outbox's list filters and its retry form. Unknown filter values are
- * ignored (the list shows everything), never an error page.
+ * The SMS outbox's list filters and its retry form. An unknown status or purpose
+ * is ignored (the list shows everything); From and To (a Kathmandu day, or a day
+ * and hour from the page's hour selects) that do not read are said under their
+ * filter. Never an error page.
  */
 import { z } from "zod";
 import { SMS_STATUSES } from "@db/enums";
-import { emptyToUndefined, requiredId, text } from "./primitives";
+import { checkReadableRange, DAY_MESSAGE, emptyToUndefined, optionalDate, requiredId, text } from "./primitives";
 
 /** The stored statuses: sms_messages.status's own list. */
 export { SMS_STATUSES };
@@ -13,10 +15,14 @@ export const SMS_PURPOSES = ["otp", "purchase-code", "notify", "password-reset",
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess((v) => emptyToUndefined(text(v)), z.enum(values).optional().catch(undefined));
 
-export const outboxFiltersSchema = z.object({
-  status: oneOf(SMS_STATUSES),
-  purpose: oneOf(SMS_PURPOSES),
-});
+export const outboxFiltersSchema = z
+  .object({
+    status: oneOf(SMS_STATUSES),
+    purpose: oneOf(SMS_PURPOSES),
+    from: optionalDate(DAY_MESSAGE),
+    to: optionalDate(DAY_MESSAGE),
+  })
+  .superRefine(checkReadableRange);
 
 export const OUTBOX_MESSAGES = { id: "Message not found." } as const;
 

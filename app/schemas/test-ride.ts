@@ -9,8 +9,7 @@ import { z } from "zod";
 import { TEST_RIDE_TYPES } from "@db/enums";
 import { normalizePhone } from "~/utils/phone";
 import { FILTERS, FORM_TOKEN } from "./preregistration";
-import { dateRangeShape, requiredId, requiredSquishedText, text as str } from "./primitives";
-import { checkReadableRange } from "./registration";
+import { checkReadableRange, dateRangeShape, requiredId, requiredSquishedText, text as str } from "./primitives";
 
 export { TEST_RIDE_TYPES };
 export type TestRideType = (typeof TEST_RIDE_TYPES)[number];

@@ -2,7 +2,8 @@
 // that form and still the yyyy-MM-dd of old links and API clients, and answers a day that does not
 // read with "Enter the date as yyyy/MM/dd." (the message under its field).
 import { describe, expect, it } from "vitest";
-import { allocationFilters, dayErrors, drawFilters } from "~/components/scheme/filters.server";
+import { allocationFilters, dayErrors } from "~/components/scheme/filters.server";
+import { drawFiltersSchema } from "~/schemas/draw";
 import { ALLOCATION_MESSAGES, allocationSchema } from "~/schemas/allocation";
 import { ANALYTICS_MESSAGES, analyticsRangeSchema } from "~/schemas/analytics";
 import { auditFiltersSchema } from "~/schemas/audit";
@@ -78,15 +79,18 @@ describe("the parsers of the day inputs", () => {
     }
   });
 
-  it("scheme list, payout preview and draw audit: both forms read; a bad day is ignored and said", () => {
+  it("scheme list, payout preview and draw audit: both forms read; a bad day is said", () => {
     const q = new URLSearchParams({ date: "2032/1/14", from: "2032/01/10", to: "2032-01-14" });
     expect(allocationFilters(q).date).toBe("2032-01-14");
-    expect(drawFilters(q)).toMatchObject({ from: "2032-01-10", to: "2032-01-14" });
+    expect(drawFiltersSchema.parse({ from: "2032/01/10", to: "2032-01-14" })).toMatchObject({
+      from: "2032-01-10",
+      to: "2032-01-14",
+    });
     expect(dayErrors(q, ["date", "from", "to"])).toEqual({});
 
     const bad = new URLSearchParams({ date: "2032/02/30", from: "abc", to: "", preview_date: "2032/13/01" });
     expect(allocationFilters(bad).date).toBeNull();
-    expect(drawFilters(bad)).toMatchObject({ from: null, to: null });
+    expect(issues(drawFiltersSchema.safeParse({ from: "abc", to: "" }))).toEqual([["from", DAY_MESSAGE]]);
     expect(dayErrors(bad, ["date", "from", "to", "preview_date"])).toEqual({
       date: [DAY_MESSAGE],
       from: [DAY_MESSAGE],

@@ -97,14 +97,3 @@ export function RegistrationFilters({
     </>
   );
 }
-
-/** The list's filters as a query string for the Download and Print links. */
-export function useFilterQuery(keys: readonly string[]): string {
-  const [params] = useSearchParams();
-  const q = new URLSearchParams();
-  for (const k of keys) {
-    const v = params.get(k);
-    if (v) q.set(k, v);
-  }
-  return q.toString();
-}
