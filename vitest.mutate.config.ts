@@ -9,6 +9,8 @@ import base from "./vitest.config";
 export const MUTATE_GROUPS: Record<string, string[]> = {
   // the draw, its pools and its day's seeded chance
   "prize-draw": [
+    "tests/unit/draw-rules.test.ts",
+    "tests/unit/fair-draw-rules.test.ts",
     "app/models/prize-draw.test.ts",
     "app/models/allocation.test.ts",
     "tests/unit/draw-statistics.test.ts",
