@@ -44,6 +44,7 @@ export const MUTATE_GROUPS: Record<string, string[]> = {
     "app/models/analytics.test.ts",
   ],
   permissions: [
+    "tests/unit/permission-rules.test.ts",
     "tests/unit/permission-labels.test.ts",
     "tests/unit/route-table.test.ts",
     "tests/unit/spec-route-table.test.ts",

@@ -157,26 +157,6 @@ export const ADMIN_ROUTES: RouteRule[] = [
   { pattern: "/admin/role", permission: EVERY_PERMISSION },
 ];
 
-/** Public routes (no login). */
-export const PUBLIC_ROUTES = [
-  "/",
-  "/enquiry",
-  "/enquiry/continue",
-  "/enquiry/:slug/verify",
-  "/enquiry/:slug/draw",
-  "/thankyou-for-test-ride-booking",
-  "/winner-list",
-  "/showrooms",
-  "/scheme",
-  "/terms",
-  "/privacy-policy",
-  "/book-a-ride",
-  "/r/:code",
-  "/language",
-  "/login",
-  "/reset-password",
-];
-
 export type PermissionHolder = { permissions: readonly string[] } | null | undefined;
 
 export function can(user: PermissionHolder, requirement: Requirement): boolean {

@@ -21,6 +21,7 @@ import { makeAllocation, makeBikeModel, makeBranch, makePreregistration, makeUse
 import { makeRegistration, makeTestRide } from "../referral-fixtures";
 import { answerOf } from "../route-call";
 import { ADMIN_MODULES, LAYOUT, SPLAT } from "../admin-modules";
+import { SPEC_SEEDED_ROLES } from "../spec/admin-routes";
 
 const routes = ADMIN_MODULES;
 type RouteModule = (typeof routes)[number]["mod"];
@@ -372,6 +373,7 @@ describe("every route of the table (spec 001 §2.1, spec 000 §2)", () => {
 
 describe("seeded roles", () => {
   it("the migration's seeded roles hold exactly the permissions of SEEDED_ROLES", () => {
+    expect(SEEDED_ROLES.map((r) => r.slug).sort()).toEqual(Object.keys(SPEC_SEEDED_ROLES).sort());
     for (const role of SEEDED_ROLES) {
       const row = db
         .select()
