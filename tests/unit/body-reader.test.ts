@@ -205,6 +205,12 @@ describe("forms", () => {
     expect((thrown as Response).status).toBe(415);
   });
 
+  it("readForm reads a multipart form too", async () => {
+    const data = new FormData();
+    data.append("name", "Sita");
+    expect((await readForm(new Request(URL_, { method: "POST", body: data }))).get("name")).toBe("Sita");
+  });
+
   it("formRequest copies a form's text fields, not its files", async () => {
     const form = new FormData();
     form.append("a", "1");
@@ -224,6 +230,9 @@ describe("the API's readers", () => {
     expect(await readApiBody(json('{"a":1}'))).toEqual({ kind: "json", json: { a: 1 } });
     const schema = z.object({ n: z.number() });
     expect(await parseApiBody(json('{"n":2}'), schema)).toEqual({ n: 2 });
+    const unreadable = await parseApiBody(json("[1]"), schema).catch((e: unknown) => e);
+    expect((unreadable as Response).status).toBe(400);
+    expect(await (unreadable as Response).json()).toMatchObject({ message: "The JSON body must be an object." });
     const invalid = await parseApiBody(json('{"n":"x"}'), schema).catch((e: unknown) => e);
     expect((invalid as Response).status).toBe(422);
     expect(await (invalid as Response).json()).toMatchObject({ errors: { n: [expect.any(String)] } });
@@ -243,6 +252,14 @@ describe("errors", () => {
     const failed = parseValue({ kind: "form", form: whole }, schema);
     expect(failed).toMatchObject({ errors: { form: ["Not that one."] } });
     expect(Object.keys((failed as { errors: object }).errors)).toEqual(["form"]);
+  });
+
+  it("no body is read as no values: a schema of optional fields passes, a required one is named", () => {
+    const schema = z.object({ a: z.string({ error: "A is required." }).optional() });
+    expect(parseValue({ kind: "none" }, schema)).toMatchObject({ ok: true, value: {} });
+    expect(parseValue({ kind: "none" }, z.object({ a: z.string({ error: "A is required." }) }))).toMatchObject({
+      errors: { a: ["A is required."] },
+    });
   });
 
   it("issuesToErrors keys a path by its dots and an empty path as form", () => {
