@@ -211,8 +211,8 @@ test("the draw audit lists draws with filters, expandable trails and a download"
         `AUD${Date.now()}`,
       );
     db.prepare(
-      `insert into draws (thrill, entry_type, entry_id, pool_type, branch_id, date, amount, outcome, pools, rolls)
-       values (2, 'preregistration', ?, 'preregistration_public', null, ?, 50000, 'pool', ?, ?)`,
+      `insert into draws (thrill, entry_type, entry_id, pool_type, branch_id, date, amount, outcome, pools, rolls, created_at)
+       values (2, 'preregistration', ?, 'preregistration_public', null, ?, 50000, 'pool', ?, ?, ?)`,
     ).run(
       pre.lastInsertRowid,
       date,
@@ -220,6 +220,7 @@ test("the draw audit lists draws with filters, expandable trails and a download"
       JSON.stringify([
         { stage: "pool", allocation_id: 901, amount: 50000, probability: 40, value: 0.123456, win: true },
       ]),
+      `${date}T06:00:00.000Z`, // 11:45 in Kathmandu on the pools' day, as a real draw of that day
     );
   });
   await login(page, USERS.admin);
