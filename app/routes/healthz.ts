@@ -1,11 +1,13 @@
 import { codeSmsCeiling, queuedSmsCount } from "~/models/health.server";
+import { clusterWorkers, workerIndex } from "~/utils/cluster.server";
 import { recentEventLoopDelay } from "~/utils/event-loop.server";
 
 /**
  * GET /healthz for the load balancer and the operator: 200 when the database
  * answers, with the event-loop delay of the last minute (p99 and max, ms), the
  * number of SMS waiting to go, and the hour's code SMS against their ceiling
- * (an alert line when near or reached). Nothing personal; never cached.
+ * (an alert line when near or reached); under cluster.js, the worker that answers and every worker
+ * (index, pid, SMS slot, start, restarts, listening). Nothing personal; never cached.
  */
 export async function loader() {
   let database = "ok";
@@ -18,6 +20,7 @@ export async function loader() {
     database = "unavailable";
   }
   const loop = recentEventLoopDelay();
+  const index = workerIndex();
   return Response.json(
     {
       status: database === "ok" ? "ok" : "degraded",
@@ -31,6 +34,8 @@ export async function loader() {
           ? [`code SMS ceiling ${codeSms.state}: ${codeSms.used} of ${codeSms.perHour} this hour`]
           : [],
       uptimeSeconds: Math.round(process.uptime()),
+      worker: index === null ? null : { index, pid: process.pid },
+      workers: await clusterWorkers(),
     },
     { status: database === "ok" ? 200 : 503, headers: { "Cache-Control": "no-store" } },
   );

@@ -38,9 +38,13 @@ function freePort(): Promise<number> {
 
 /**
  * Starts server.js with `dir` (a fresh folder inside the project, e.g. under TEST_TMP_DIR) as its data folder
- * and build folder; resolves when it listens. `env` adds to or overrides the environment (DATABASE_URL, ...).
+ * and build folder; resolves when it listens. `entry` cluster.js starts it as WEB_CONCURRENCY workers. `env` adds to or overrides the environment (DATABASE_URL, ...).
  */
-export async function startServer(dir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServer(
+  dir: string,
+  env: Record<string, string> = {},
+  { entry = "server.js" }: { entry?: "server.js" | "cluster.js" } = {},
+): Promise<ServerProcess> {
   const buildDir = path.join(dir, "build");
   fs.mkdirSync(path.join(buildDir, "server"), { recursive: true });
   fs.mkdirSync(path.join(buildDir, "client"), { recursive: true });
@@ -51,7 +55,7 @@ export async function startServer(dir: string, env: Record<string, string> = {})
     throw new Error(`The server's folder must be inside the project: ${dir}`);
   }
   const port = await freePort();
-  const child = spawn(process.execPath, ["server.js"], {
+  const child = spawn(process.execPath, [entry], {
     cwd: root,
     env: {
       ...process.env,
