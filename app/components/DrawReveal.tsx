@@ -1,7 +1,8 @@
 /**
  * The slot-style prize reveal (spec 000 §4, §9): six digit cells that roll and
  * then settle on the amount padded to 6 positions, confetti and the
- * congratulation text with the total.
+ * congratulation text with the total. `after` (the counter's prize breakdown,
+ * which names the amount) is shown with the result, never while the digits roll.
  *
  * Without JavaScript the cells roll by CSS alone (about 5 s) and the text and
  * confetti appear when they stop. With JavaScript the spec's timing applies:
@@ -10,7 +11,7 @@
  * JavaScript bundle adds <script>{DRAW_REVEAL_SCRIPT}</script> after it.
  * Styles: app/styles/draw-reveal.css (link it with DRAW_REVEAL_CSS).
  */
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import styles from "~/styles/draw-reveal.css?url";
 
 export const DRAW_REVEAL_CSS = styles;
@@ -62,6 +63,8 @@ export type DrawRevealProps = {
   currency?: string;
   /** The result at rest, without the roll (a later visit of a draw already seen). */
   settled?: boolean;
+  /** What tells the result beside the reveal, held back until the digits settle as the result is. */
+  after?: ReactNode;
 };
 
 function grouped(n: number) {
@@ -85,6 +88,7 @@ export function DrawReveal({
   totalLabel = "Total prize",
   currency = "Rs.",
   settled = false,
+  after,
 }: DrawRevealProps) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => runDrawReveal(ref.current), []);
@@ -117,6 +121,7 @@ export function DrawReveal({
           </strong>
         </p>
       </div>
+      {after ? <div className="draw-after">{after}</div> : null}
       <div className="confetti" aria-hidden="true">
         {Array.from({ length: 28 }, (_, i) => (
           <i

@@ -49,15 +49,17 @@ export default function PreregistrationDraw() {
           amount={summary.amount}
           total={summary.total}
           congratulation={counterCongratulation(pre.name, summary)}
+          after={
+            <section className="detail-block" aria-label="Prize breakdown">
+              <h2>Prize breakdown</h2>
+              <PrizeBreakdown
+                prizes={{ first: summary.first, second: summary.amount, third: 0, total: summary.total }}
+                third={false}
+              />
+            </section>
+          }
         />
       </div>
-      <section className="detail-block" aria-label="Prize breakdown">
-        <h2>Prize breakdown</h2>
-        <PrizeBreakdown
-          prizes={{ first: summary.first, second: summary.amount, third: 0, total: summary.total }}
-          third={false}
-        />
-      </section>
       <div className="actions">
         <Link to={`/admin/preregistration/${pre.slug}`} className="button">
           Close

@@ -75,12 +75,14 @@ export default function RegistrationDraw() {
                   ? `Congratulations ${reg.name}! You won a coupon of ${prizeLabel(third)}.`
                   : `Thank you for your purchase, ${reg.name}. No coupon this time.`
               }
+              after={
+                <section className="detail-block" aria-label="Prize breakdown">
+                  <h2>Prize breakdown · coupon {reg.coupon_code}</h2>
+                  <PrizeBreakdown prizes={reg.prizes} />
+                </section>
+              }
             />
           </div>
-          <section className="detail-block" aria-label="Prize breakdown">
-            <h2>Prize breakdown · coupon {reg.coupon_code}</h2>
-            <PrizeBreakdown prizes={reg.prizes} />
-          </section>
           <div className="actions">
             <Link to={`/admin/registration/${reg.slug}`} className="button">
               View Registration

@@ -424,3 +424,33 @@ test("'Coupon drawn' is said once the reveal has finished", async ({ page, reque
   await expect(page.locator(".toast")).toContainText("Coupon drawn.");
   await expect(page.locator(".toast")).toBeVisible();
 });
+
+test("the coupon's prize breakdown waits for the reveal, and nothing moves the digits when it ends", async ({
+  page,
+  request,
+}) => {
+  // Its own purchase, confirmed with the customer's code and not drawn yet (no other test's records).
+  const token = await tokenFor(request, USERS.staff);
+  const reg = await apiRegistration(request, token);
+  const confirmed = await request.post(`/api/v1/registration/${reg.slug}/verify`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { code: lastCode(reg.phone, "purchase-code") },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+  await login(page, USERS.staff);
+  await page.goto(`/admin/registration/${reg.slug}/draw`);
+  await page.getByRole("button", { name: "Draw the Coupon" }).click();
+  const breakdown = page.getByRole("region", { name: "Prize breakdown" });
+  const cells = page.locator(".draw-cells");
+  // While the digits roll (5 s, by script or by CSS alone) the breakdown, which names the amount, is hidden.
+  await expect(cells).toBeVisible();
+  await expect(breakdown).toBeHidden();
+  await expect(page.locator(".draw-result")).toBeHidden();
+  const rolling = (await cells.boundingBox())!;
+  await expect(breakdown).toBeVisible({ timeout: 10_000 });
+  await expect(breakdown).toContainText("Total");
+  await expect(page.locator(".draw-result")).toBeVisible();
+  await expect(page.locator(".toast")).toContainText("Coupon drawn.");
+  const settled = (await cells.boundingBox())!;
+  expect(Math.abs(settled.y - rolling.y), "the digits did not move when the reveal ended").toBeLessThan(1);
+});
