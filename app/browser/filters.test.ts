@@ -11,7 +11,7 @@ const char = fc.oneof(
 const text = fc.array(char, { maxLength: 40 }).map((a) => a.join(""));
 
 describe("typing filters (spec 000 §5)", () => {
-  for (const name of ["email", "text", "digits"] as const) {
+  for (const name of ["email", "text", "address", "digits"] as const) {
     it(`${name}: the browser keeps exactly what the server keeps`, () => {
       fc.assert(
         fc.property(text, (s) => {
@@ -26,6 +26,7 @@ describe("typing filters (spec 000 §5)", () => {
     expect(applyFilter("email", "a b+c@x.np!")).toBe("abc@x.np");
     expect(applyFilter("digits", "98-41 ९८७")).toBe("9841987");
     expect(applyFilter("text", "राम-बहादुर 3!")).toBe("रामबहादुर 3");
+    expect(applyFilter("address", "Baneshwor-10, Kathmandu / Ward 3.!?")).toBe("Baneshwor-10, Kathmandu / Ward 3.");
     expect(applyFilter("unknown", "x!")).toBe("x!");
   });
 });

@@ -14,6 +14,7 @@ const patterns: Partial<Record<FilterName, RegExp>> = {
 try {
   // Unicode property escapes: a browser without them leaves names to the server's filter.
   patterns.text = new RegExp(FILTER_PATTERNS.text, "gu");
+  patterns.address = new RegExp(FILTER_PATTERNS.address, "gu");
 } catch {
   /* the server filters the value on save */
 }

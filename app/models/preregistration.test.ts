@@ -107,7 +107,7 @@ describe("the schema (what the routes hand the model)", () => {
     expect(value).toMatchObject({
       phone,
       name: "RamBahadur थापा",
-      address: "Ward 5 Kathmandu",
+      address: "Ward 5, Kathmandu", // an address keeps its comma, full stop, hyphen and slash
       email: "ramscript@example.com",
       citizenship_no: "2701741234",
     });

@@ -6,9 +6,10 @@
  * the natural JSON type alike.
  *
  * The client-side filtering rules of spec 000 §5 are applied again here before
- * validation (`FILTERS`): email keeps letters, digits, - . _ @; name and address
- * keep letters, digits, underscore and whitespace; phone and citizenship_no keep
- * digits only. The browser applies the same functions while typing.
+ * validation (`FILTERS`): email keeps letters, digits, - . _ @; name keeps
+ * letters, digits, underscore and whitespace; address keeps those and the
+ * comma, full stop, hyphen and slash an address is written with ("Ward 10,
+ * Baneshwor-10/3", decision 9); phone and citizenship_no keep digits only. The browser applies the same functions while typing.
  *
  * The screenshot file travels beside the schema (multipart File) and is handed
  * to the model explicitly; the captcha answer (g-recaptcha-response) and the
@@ -81,6 +82,8 @@ export const FILTERS = {
   email: (s: string) => s.replace(/[^A-Za-z0-9\-._@]/g, ""),
   /** Letters (any script, with their combining marks), digits, underscore and whitespace. */
   text: (s: string) => s.replace(/[^\p{L}\p{M}\p{Nd}_\s]/gu, ""),
+  /** `text` and the punctuation of an address: comma, full stop, hyphen, slash. */
+  address: (s: string) => s.replace(/[^\p{L}\p{M}\p{Nd}_\s,./-]/gu, ""),
   digits: (s: string) => toAsciiDigits(s).replace(/[^0-9]/g, ""),
 } as const;
 
@@ -88,6 +91,7 @@ export const FILTERS = {
 export const FILTER_PATTERNS = {
   email: "[^A-Za-z0-9\\-._@]",
   text: "[^\\p{L}\\p{M}\\p{Nd}_\\s]",
+  address: "[^\\p{L}\\p{M}\\p{Nd}_\\s,./-]",
   digits: "[^0-9]",
 } as const;
 
@@ -142,7 +146,7 @@ const nameField = z.preprocess(
   z.string({ error: PREREGISTRATION_MESSAGES.name }).max(100, { error: PREREGISTRATION_MESSAGES.tooLong(100) }),
 );
 const addressField = z.preprocess(
-  filtered(FILTERS.text, true),
+  filtered(FILTERS.address, true),
   z.string({ error: PREREGISTRATION_MESSAGES.address }).max(200, { error: PREREGISTRATION_MESSAGES.tooLong(200) }),
 );
 const emailField = z.preprocess(

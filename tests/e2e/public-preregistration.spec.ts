@@ -47,6 +47,18 @@ test("from the landing page to the form, confirm, verify with the SMS code and s
   await expect(page).toHaveURL(/\/$/);
 });
 
+test("an address keeps its comma, full stop, hyphen and slash, as typed", async ({ page }) => {
+  const visitor = newVisitor({ address: "Baneshwor-10, Kathmandu / Ward 3." });
+  await page.goto("/enquiry");
+  await fillPreregistration(page, visitor);
+  await expect(page.locator("form[data-prereg]").getByLabel("Address")).toHaveValue(visitor.address);
+  const slug = await saveAndConfirm(page, visitor);
+  const row = readDb((db) => db.prepare("select address from preregistrations where slug = ?").get(slug)) as {
+    address: string;
+  };
+  expect(row.address).toBe(visitor.address);
+});
+
 test("empty code, wrong code, and the sixth try refused", async ({ page }) => {
   const visitor = newVisitor();
   await page.goto("/enquiry");

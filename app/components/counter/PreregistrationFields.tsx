@@ -86,7 +86,7 @@ export function PreregistrationFields({
         {...getInputProps(fields.address, { type: "text" })}
         required
         errors={fields.address.errors}
-        onInput={filterInput(FILTERS.text)}
+        onInput={filterInput(FILTERS.address)}
       />
       <Field
         label="Email"

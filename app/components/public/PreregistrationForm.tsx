@@ -213,7 +213,7 @@ export function PreregistrationForm({
           errors={err("address")}
           autoComplete="street-address"
           maxLength={200}
-          data-filter="text"
+          data-filter="address"
           data-msg-required={msg(M.address)}
         />
         <Field
