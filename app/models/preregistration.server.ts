@@ -747,7 +747,9 @@ export async function verifyPreregistration(
             ? OTP_MESSAGES.expired
             : checked.reason === "exhausted"
               ? OTP_MESSAGES.exhausted
-              : OTP_MESSAGES.invalid;
+              : checked.reason === "invalid" && checked.attemptsLeft === 0
+                ? OTP_MESSAGES.lastTry
+                : OTP_MESSAGES.invalid;
         return fail.field("code", message);
       }
       const issued = issueFor(tx, entry);

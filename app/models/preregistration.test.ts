@@ -7,7 +7,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { makeBikeModel, makeBranch, makePreregistration, makeUser, nextPhone } from "../../tests/fixtures";
-import { counterPreregistrationSchema, publicPreregistrationSchema } from "~/schemas/preregistration";
+import { counterPreregistrationSchema, OTP_MESSAGES, publicPreregistrationSchema } from "~/schemas/preregistration";
 import { parseValue } from "~/utils/body.server";
 import { LIMITS } from "~/utils/rate-limit.server";
 import { setClock } from "~/utils/time";
@@ -373,7 +373,7 @@ describe("screenshots", () => {
 });
 
 describe("verification and the second-thrill draw", () => {
-  it("says OTP is required, Invalid OTP for a wrong code, and refuses the sixth try", async () => {
+  it("says OTP is required, Invalid OTP for a wrong code, that the fifth used the last try, and refuses the sixth", async () => {
     const value = valueOf();
     const entry = await createOk(value);
     const code = codeOf(value.phone);
@@ -383,12 +383,16 @@ describe("verification and the second-thrill draw", () => {
       message: "OTP is required",
       errors: { code: ["OTP is required"] },
     });
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < 4; i++) {
       expect(await verifyPreregistration(PUBLIC, entry.slug, wrong(code))).toMatchObject({
         ok: false,
         errors: { code: ["Invalid OTP"] },
       });
     }
+    expect(await verifyPreregistration(PUBLIC, entry.slug, wrong(code))).toMatchObject({
+      ok: false,
+      errors: { code: [OTP_MESSAGES.lastTry] },
+    });
     expect(await verifyPreregistration(PUBLIC, entry.slug, code)).toMatchObject({
       ok: false,
       errors: { code: ["This OTP was entered wrongly too many times. Please ask for a new code."] },

@@ -291,6 +291,8 @@ export const OTP_MESSAGES = {
   invalid: "Invalid OTP",
   expired: "This OTP has expired. Please ask for a new code.",
   exhausted: "This OTP was entered wrongly too many times. Please ask for a new code.",
+  /** The wrong code that used the last try: the code is dead now, and the visitor is told so at once. */
+  lastTry: "Invalid OTP. That was the last try for this code: please ask for a new one with Resend code.",
   notFound: "Pre-registration not found.",
   alreadyVerified: "This phone number is already verified.",
   tooSoon: (seconds: number) => `Please wait ${seconds} seconds before asking for a new code.`,

@@ -438,6 +438,8 @@ const MESSAGES_NE: Record<string, string> = {
   "This OTP has expired. Please ask for a new code.": "यो OTP को म्याद सकियो। कृपया नयाँ कोड माग्नुहोस्।",
   "This OTP was entered wrongly too many times. Please ask for a new code.":
     "यो OTP धेरै पटक गलत हालियो। कृपया नयाँ कोड माग्नुहोस्।",
+  "Invalid OTP. That was the last try for this code: please ask for a new one with Resend code.":
+    "OTP मिलेन। यो कोडको अन्तिम प्रयास सकियो: कृपया Resend code थिचेर नयाँ कोड माग्नुहोस्।",
   "A new code has been sent.": "नयाँ कोड पठाइएको छ।",
   "If this phone number is pre-registered, a 6-digit code has been sent to it by SMS.":
     "यो फोन नम्बर पूर्व-दर्ता भएको भए त्यसमा SMS मार्फत ६ अङ्कको कोड पठाइएको छ।",

@@ -59,7 +59,7 @@ test("an address keeps its comma, full stop, hyphen and slash, as typed", async 
   expect(row.address).toBe(visitor.address);
 });
 
-test("empty code, wrong code, and the sixth try refused", async ({ page }) => {
+test("empty code, wrong code, the fifth said to be the last try, and the sixth refused", async ({ page }) => {
   const visitor = newVisitor();
   await page.goto("/enquiry");
   await fillPreregistration(page, visitor);
@@ -70,10 +70,15 @@ test("empty code, wrong code, and the sixth try refused", async ({ page }) => {
   await page.getByRole("button", { name: "Verify", exact: true }).click();
   await expect(page.locator("#e-code")).toHaveText("OTP is required");
 
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 4; i++) {
     await enterCode(page, wrong);
     await expect(page.locator("#e-code")).toHaveText("Invalid OTP");
   }
+  await enterCode(page, wrong);
+  await expect(page.locator("#e-code")).toHaveText(
+    "Invalid OTP. That was the last try for this code: please ask for a new one with Resend code.",
+  );
+  await expect(page.getByRole("button", { name: "Resend code" })).toBeVisible();
   await enterCode(page, code);
   await expect(page.locator("#e-code")).toHaveText(
     "This OTP was entered wrongly too many times. Please ask for a new code.",
