@@ -148,7 +148,7 @@ describe("bookTestRide", () => {
     expect(wrongDistrict).toMatchObject({
       ok: false,
       code: "invalid",
-      errors: { district: ["Please choose a district of the chosen state."] },
+      errors: { district: ["Please choose a district of the chosen province."] },
     });
     const wrongBranch = bookTestRide(valid({ branch_id: String(pokhara.id) }));
     expect(wrongBranch).toMatchObject({

@@ -17,7 +17,7 @@ export type TestRideType = (typeof TEST_RIDE_TYPES)[number];
 export const TEST_RIDE_MESSAGES = {
   type: "Please choose a test ride or a booking.",
   name: "Please enter your full name.",
-  state: "Please choose a state.",
+  state: "Please choose a province.",
   district: "Please choose a district.",
   city: "Please choose a city.",
   email: "Please enter a valid email address.",
@@ -27,8 +27,8 @@ export const TEST_RIDE_MESSAGES = {
   branch: "Please choose a branch.",
   tooLong: (max: number) => `This field may not be longer than ${max} characters.`,
   // Checked by the model against the branch list.
-  stateUnknown: "Please choose a state from the list.",
-  districtOutside: "Please choose a district of the chosen state.",
+  stateUnknown: "Please choose a province from the list.",
+  districtOutside: "Please choose a district of the chosen province.",
   cityOutside: "Please choose a city of the chosen district.",
   branchOutside: "Please choose a branch in the chosen city.",
   bikeModelUnknown: "Please choose a model from the list.",

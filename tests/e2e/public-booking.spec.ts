@@ -59,7 +59,7 @@ test("booking errors show under their fields, the district error under the city 
   await form.evaluate((f: HTMLFormElement) => f.setAttribute("novalidate", ""));
   await form.getByRole("button", { name: "Submit" }).click();
   await expect(page.locator("#bk-name-error")).toHaveText("Please enter your full name.");
-  await expect(page.locator("#bk-state-error")).toHaveText("Please choose a state.");
+  await expect(page.locator("#bk-state-error")).toHaveText("Please choose a province.");
   await expect(page.locator("#bk-district-error")).toHaveText("Please choose a district.");
   await expect(page.locator("#bk-city-error")).toHaveText("Please choose a district.");
   await expect(page.locator("#bk-phone-error")).toHaveText("Please enter your phone number.");
