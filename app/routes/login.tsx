@@ -82,7 +82,13 @@ export default function Login() {
           errors={fields.email.errors}
         />
         <div className={`field${fields.password.errors?.length ? " invalid" : ""}`}>
-          <label htmlFor={fields.password.id}>Password</label>
+          <label htmlFor={fields.password.id}>
+            Password
+            <span className="req" aria-hidden="true">
+              {" "}
+              *
+            </span>
+          </label>
           <div className="password-row">
             <input
               {...getInputProps(fields.password, { type: show ? "text" : "password", value: false })}

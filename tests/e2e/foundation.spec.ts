@@ -24,7 +24,7 @@ test("anonymous /admin goes to /login, and a right password comes back to it", a
   await page.goto("/admin");
   await expect(page).toHaveURL(/\/login\?redirectTo=%2Fadmin$/);
   await page.getByLabel("Email").fill(USERS.admin);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel(/^Password\b/).fill(PASSWORD);
   await page.getByRole("button", { name: "Login" }).click();
   await expect(page).toHaveURL(/\/admin$/);
   await expect(page.getByRole("heading", { name: "Dashboard" })).toBeVisible();
@@ -35,7 +35,7 @@ test("anonymous /admin goes to /login, and a right password comes back to it", a
 test("a wrong password shows Invalid Credentials", async ({ page }) => {
   await page.goto("/login");
   await page.getByLabel("Email").fill(USERS.admin);
-  await page.getByLabel("Password", { exact: true }).fill("not-the-password");
+  await page.getByLabel(/^Password\b/).fill("not-the-password");
   await page.getByRole("button", { name: "Login" }).click();
   await expect(page.getByRole("alert")).toHaveText("Invalid Credentials");
   await expect(page).toHaveURL(/\/login/);
@@ -45,7 +45,7 @@ test("login returns to the page first asked for", async ({ page }) => {
   await page.goto("/admin/test-ride");
   await expect(page).toHaveURL(/redirectTo=%2Fadmin%2Ftest-ride/);
   await page.getByLabel("Email").fill(USERS.manager);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel(/^Password\b/).fill(PASSWORD);
   await page.getByRole("button", { name: "Login" }).click();
   await expect(page).toHaveURL(/\/admin\/test-ride$/);
   await expect(page.getByText(/Showing \d+ - \d+ of \d+ entries/)).toBeVisible();
@@ -54,9 +54,9 @@ test("login returns to the page first asked for", async ({ page }) => {
 test("the password can be shown when JavaScript runs", async ({ page }, info) => {
   test.skip(info.project.name !== "js", "the show/hide toggle is an enhancement");
   await page.goto("/login");
-  await page.getByLabel("Password", { exact: true }).fill("abc");
+  await page.getByLabel(/^Password\b/).fill("abc");
   await page.getByRole("button", { name: "Show" }).click();
-  await expect(page.getByLabel("Password", { exact: true })).toHaveAttribute("type", "text");
+  await expect(page.getByLabel(/^Password\b/)).toHaveAttribute("type", "text");
 });
 
 test("Remember Me makes a longer-lived session", async ({ page, context }) => {

@@ -75,7 +75,7 @@ export async function login(
 ) {
   await page.goto(to ? `/login?redirectTo=${encodeURIComponent(to)}` : "/login");
   await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel(/^Password\b/).fill(PASSWORD);
   if (remember) await page.getByLabel("Remember Me").check();
   await page.getByRole("button", { name: /Login|Logging in/ }).click();
   await expect(page).not.toHaveURL(/\/login/);

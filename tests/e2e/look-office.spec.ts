@@ -454,3 +454,14 @@ test("the coupon's prize breakdown waits for the reveal, and nothing moves the d
   const settled = (await cells.boundingBox())!;
   expect(Math.abs(settled.y - rolling.y), "the digits did not move when the reveal ended").toBeLessThan(1);
 });
+
+test("sign-in on a phone: both fields marked required, and a Remember Me box a thumb can hit", async ({ page }) => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto("/login");
+  for (const name of ["Email", "Password"]) {
+    await expect(page.locator(`label:has-text("${name}") .req`)).toHaveText("*");
+  }
+  const box = (await page.getByRole("checkbox", { name: "Remember Me" }).boundingBox())!;
+  expect(box.width).toBeGreaterThanOrEqual(20);
+  expect(box.height).toBeGreaterThanOrEqual(20);
+});
