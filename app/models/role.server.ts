@@ -96,7 +96,14 @@ function checkNames(names: readonly string[], held: readonly Permission[]): stri
   return lacking.length ? ROLE_MESSAGES.notHeld(lacking) : null;
 }
 
-export type RoleChange = { role_id: number; permissions: readonly string[] };
+/**
+ * A role's permissions as sent; `loaded`, when given, is what the sender's page showed: a role sent as it
+ * was loaded is left as it is now (another admin may have changed it meanwhile), and a role changed here
+ * that someone else changed meanwhile is refused rather than overwritten.
+ */
+export type RoleChange = { role_id: number; permissions: readonly string[]; loaded?: readonly string[] };
+
+const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((p) => b.includes(p));
 
 /**
  * Saves the matrix: each role's new permission list, in one transaction, with
@@ -115,12 +122,17 @@ export function saveRoleMatrix(actor: ScopedActor, changes: readonly RoleChange[
       if (!role) throw new FailureError(fail.notFound("Role not found."));
       const before = permissionsOfRole(role.id, tx);
       const after = ordered([...new Set(change.permissions)]);
+      if (change.loaded && sameSet([...new Set(change.loaded)], after)) continue;
+      if (change.loaded && !sameSet([...new Set(change.loaded)], before)) {
+        errors[`role.${role.id}`] = [ROLE_MESSAGES.changedMeanwhile];
+        continue;
+      }
       const unknown = change.permissions.some((n) => !(PERMISSIONS as readonly string[]).includes(n));
       if (unknown) {
         errors[`role.${role.id}`] = [ROLE_MESSAGES.unknownPermission];
         continue;
       }
-      if (before.length === after.length && before.every((p) => after.includes(p))) continue;
+      if (sameSet(before, after)) continue;
       if (role.slug === LOCKED_ROLE) {
         errors[`role.${role.id}`] = [ROLE_MESSAGES.locked];
         continue;

@@ -1,6 +1,7 @@
 import { getCollectionProps, getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Fragment } from "react";
 import { Field, FieldError } from "~/components/Field";
 import { userLinks } from "~/components/user/styles";
 import type { FieldErrors } from "~/models/failure";
@@ -127,7 +128,11 @@ export default function Roles() {
         {roles
           .filter((r) => !r.locked)
           .map((r) => (
-            <input type="hidden" name="roles" value={r.id} key={r.id} />
+            <Fragment key={r.id}>
+              <input type="hidden" name="roles" value={r.id} />
+              {/* The role as this page shows it: a save leaves alone what it did not change. */}
+              <input type="hidden" name={`loaded.${r.id}`} value={r.permissions.join(",")} />
+            </Fragment>
           ))}
         <div className="actions">
           <button type="submit" name="intent" value="matrix" className="primary" disabled={busy}>

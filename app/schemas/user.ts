@@ -126,6 +126,8 @@ export const ROLE_MESSAGES = {
   unknownPermission: "Choose permissions from the list.",
   notHeld: (names: string[]) =>
     `You cannot give a permission you do not hold yourself: ${names.map(permissionLabel).join(", ")}.`,
+  changedMeanwhile:
+    "Someone else changed this role's permissions since you opened the page. Reload the page to see them, then make your change again.",
   lastFull:
     "No head-office user would hold every permission after this change. Keep at least one head-office user with every permission.",
 } as const;
@@ -149,10 +151,15 @@ export type RoleCreateInput = z.output<typeof roleCreateSchema>;
  * `role.{id}` field repeats the permissions ticked for that role (none ticked:
  * no field at all, so the list of ids says which roles were sent).
  */
-export function roleMatrixFromForm(form: FormData): { role_id: number; permissions: string[] }[] {
+export function roleMatrixFromForm(form: FormData): { role_id: number; permissions: string[]; loaded?: string[] }[] {
   const ids = [...new Set(form.getAll("roles").map((v) => Number(v)))].filter((n) => Number.isSafeInteger(n) && n > 0);
-  return ids.map((id) => ({
-    role_id: id,
-    permissions: form.getAll(`role.${id}`).filter((v): v is string => typeof v === "string"),
-  }));
+  return ids.map((id) => {
+    // The role's permissions as the page showed them (`loaded.{id}`, comma-separated).
+    const loaded = form.get(`loaded.${id}`);
+    return {
+      role_id: id,
+      permissions: form.getAll(`role.${id}`).filter((v): v is string => typeof v === "string"),
+      ...(typeof loaded === "string" ? { loaded: loaded ? loaded.split(",") : [] } : {}),
+    };
+  });
 }

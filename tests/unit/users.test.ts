@@ -426,6 +426,41 @@ describe("the role matrix", () => {
     expect(bogus).toMatchObject({ ok: false, errors: { [`role.${staffRole.id}`]: [ROLE_MESSAGES.unknownPermission] } });
   });
 
+  it("two admins on the matrix at once: a role one did not touch keeps the other's change; changing a role the other changed meanwhile is refused", async () => {
+    const staffRole = roleBySlug("branch-staff")!;
+    const managerRole = roleBySlug("branch-manager")!;
+    const loaded = listRoleMatrix();
+    const staffLoaded = loaded.find((r) => r.id === staffRole.id)!.permissions;
+    const managerLoaded = loaded.find((r) => r.id === managerRole.id)!.permissions;
+    // The other admin adds View videos to Branch Staff.
+    const other = saveRoleMatrix(actorOf(admin), [
+      { role_id: staffRole.id, permissions: [...staffLoaded, "read-video"] },
+    ]);
+    expect(other).toMatchObject({ ok: true, changed: ["Branch Staff"] });
+    // This admin's page still shows Branch Staff as loaded; they change Branch Manager only.
+    const mine = saveRoleMatrix(actorOf(admin), [
+      { role_id: staffRole.id, permissions: staffLoaded, loaded: staffLoaded },
+      { role_id: managerRole.id, permissions: [...managerLoaded, "read-video"], loaded: managerLoaded },
+    ]);
+    expect(mine).toMatchObject({ ok: true, changed: ["Branch Manager"] });
+    expect(listRoleMatrix().find((r) => r.id === staffRole.id)!.permissions).toContain("read-video");
+    // Changing Branch Staff from the stale page is refused, and nothing of that save is written.
+    const stale = saveRoleMatrix(actorOf(admin), [
+      { role_id: staffRole.id, permissions: [...staffLoaded, "send-sms"], loaded: staffLoaded },
+      { role_id: managerRole.id, permissions: managerLoaded, loaded: [...managerLoaded, "read-video"] },
+    ]);
+    expect(stale).toMatchObject({ ok: false, errors: { [`role.${staffRole.id}`]: [ROLE_MESSAGES.changedMeanwhile] } });
+    expect(listRoleMatrix().find((r) => r.id === staffRole.id)!.permissions).not.toContain("send-sms");
+    expect(listRoleMatrix().find((r) => r.id === managerRole.id)!.permissions).toContain("read-video");
+    // Put both back.
+    expect(
+      saveRoleMatrix(actorOf(admin), [
+        { role_id: staffRole.id, permissions: staffLoaded },
+        { role_id: managerRole.id, permissions: managerLoaded },
+      ]).ok,
+    ).toBe(true);
+  });
+
   it("nobody gives a permission they lack; the last full administrators' custom role keeps every permission", async () => {
     const limited = saveRoleMatrix(actorOf(branchAdmin), [
       { role_id: roleBySlug("branch-staff")!.id, permissions: ["read-registration", "send-sms"] },
