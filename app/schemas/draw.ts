@@ -7,18 +7,15 @@
  */
 import { z } from "zod";
 import { ALLOCATION_TYPES } from "@db/enums";
-import { checkReadableRange, DAY_MESSAGE, emptyToUndefined, optionalDate, text, toNumber } from "./primitives";
+import { checkReadableRange, DAY_MESSAGE, optionalChoice, optionalDate, toNumber } from "./primitives";
 
 export const DRAW_OUTCOMES = ["pool", "fallback", "none"] as const;
-
-const choice = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess((v) => emptyToUndefined(text(v)), z.enum(values).optional().catch(undefined));
 
 export const drawFiltersSchema = z
   .object({
     from: optionalDate(DAY_MESSAGE),
     to: optionalDate(DAY_MESSAGE),
-    pool_type: choice(ALLOCATION_TYPES),
+    pool_type: optionalChoice(ALLOCATION_TYPES),
     branch_id: z.preprocess(
       toNumber,
       z
@@ -27,7 +24,7 @@ export const drawFiltersSchema = z
         .optional()
         .catch(undefined),
     ),
-    outcome: choice(DRAW_OUTCOMES),
+    outcome: optionalChoice(DRAW_OUTCOMES),
     thrill: z.preprocess(
       toNumber,
       z

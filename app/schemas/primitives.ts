@@ -68,6 +68,10 @@ export const optionalId = (message: string) =>
       .optional(),
   );
 
+/** A filter's choice: one of `values`, or not given ("", absent, or a value not among them, as an old link may carry). */
+export const optionalChoice = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.preprocess((v) => emptyToUndefined(text(v)), z.enum(values).optional().catch(undefined));
+
 /** A checkbox: "on", "true", "1" or true are ticked; absent or anything else is not. */
 export const checkbox = () =>
   z.preprocess((v) => {

@@ -6,19 +6,16 @@
  */
 import { z } from "zod";
 import { SMS_STATUSES } from "@db/enums";
-import { checkReadableRange, DAY_MESSAGE, emptyToUndefined, optionalDate, requiredId, text } from "./primitives";
+import { checkReadableRange, DAY_MESSAGE, optionalChoice, optionalDate, requiredId } from "./primitives";
 
 /** The stored statuses: sms_messages.status's own list. */
 export { SMS_STATUSES };
 export const SMS_PURPOSES = ["otp", "purchase-code", "notify", "password-reset", "broadcast"] as const;
 
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
-  z.preprocess((v) => emptyToUndefined(text(v)), z.enum(values).optional().catch(undefined));
-
 export const outboxFiltersSchema = z
   .object({
-    status: oneOf(SMS_STATUSES),
-    purpose: oneOf(SMS_PURPOSES),
+    status: optionalChoice(SMS_STATUSES),
+    purpose: optionalChoice(SMS_PURPOSES),
     from: optionalDate(DAY_MESSAGE),
     to: optionalDate(DAY_MESSAGE),
   })

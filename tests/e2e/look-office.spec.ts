@@ -4,7 +4,7 @@
  * (yyyy/MM/dd), and axe over every list and form with JavaScript on and off.
  */
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Browser, type Page } from "@playwright/test";
 import { AUDIT_ACTION } from "../../app/utils/labels";
 import { PERMISSIONS } from "../../app/utils/permissions";
 import { apiRegistration, tokenFor } from "./counter-helpers";
@@ -401,12 +401,8 @@ test("a forbidden screen is said in a toast that can be dismissed and covers no 
   await expect(toast).toBeHidden();
 });
 
-test("'Coupon drawn' is said once the reveal has finished", async ({ page, request }, info) => {
-  test.skip(
-    !isJs(info.project.name),
-    "the reveal's end is watched with JavaScript; without it CSS holds the toast 5 s",
-  );
-  // Its own purchase, confirmed with the customer's code and not drawn yet (no other test's records).
+/** A purchase of its own, confirmed with the customer's code and not drawn yet (no other test's records). */
+async function confirmedPurchase(request: APIRequestContext) {
   const token = await tokenFor(request, USERS.staff);
   const reg = await apiRegistration(request, token);
   const confirmed = await request.post(`/api/v1/registration/${reg.slug}/verify`, {
@@ -414,6 +410,15 @@ test("'Coupon drawn' is said once the reveal has finished", async ({ page, reque
     data: { code: lastCode(reg.phone, "purchase-code") },
   });
   expect(confirmed.status(), await confirmed.text()).toBe(200);
+  return reg;
+}
+
+test("'Coupon drawn' is said once the reveal has finished", async ({ page, request }, info) => {
+  test.skip(
+    !isJs(info.project.name),
+    "the reveal's end is watched with JavaScript; without it CSS holds the toast 5 s",
+  );
+  const reg = await confirmedPurchase(request);
   const slug = reg.slug;
   await login(page, USERS.staff);
   await page.goto(`/admin/registration/${slug}/draw`);
@@ -429,14 +434,7 @@ test("the coupon's prize breakdown waits for the reveal, and nothing moves the d
   page,
   request,
 }) => {
-  // Its own purchase, confirmed with the customer's code and not drawn yet (no other test's records).
-  const token = await tokenFor(request, USERS.staff);
-  const reg = await apiRegistration(request, token);
-  const confirmed = await request.post(`/api/v1/registration/${reg.slug}/verify`, {
-    headers: { Authorization: `Bearer ${token}` },
-    data: { code: lastCode(reg.phone, "purchase-code") },
-  });
-  expect(confirmed.status(), await confirmed.text()).toBe(200);
+  const reg = await confirmedPurchase(request);
   await login(page, USERS.staff);
   await page.goto(`/admin/registration/${reg.slug}/draw`);
   await page.getByRole("button", { name: "Draw the Coupon" }).click();
