@@ -1,5 +1,7 @@
 // Lint rules of the project: the recommended JavaScript and TypeScript rules, React hooks, and
-// the rules that keep the house in order (no unused code, no floating promises in server code).
+// the rules that keep the house in order: no unused code, no floating promise (type-aware, over
+// the TypeScript of app/, db/, scripts/ and tests/), no server code in the UI's rooms, no test
+// that counts a crash as an answer. Unused exports and files are knip's (npm run lint).
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -50,6 +52,17 @@ const noCrashAsAnswer = {
   },
 };
 
+/** A file that must not exist where it is: server code under app/components (UI only). */
+const noServerFile = {
+  meta: {
+    type: "problem",
+    messages: { server: "app/components holds UI only: server code goes to app/models (data) or app/utils (HTTP)." },
+  },
+  create(context) {
+    return { Program: (node) => context.report({ node, messageId: "server" }) };
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -68,6 +81,12 @@ export default tseslint.config(
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,
+  {
+    // A promise is awaited, returned or handed to `void` on purpose: one left floating loses its error.
+    files: ["**/*.{ts,tsx}"],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { "@typescript-eslint/no-floating-promises": "error" },
+  },
   {
     files: ["tests/**/*.ts"],
     plugins: { tests: { rules: { "no-crash-as-answer": noCrashAsAnswer } } },
@@ -110,6 +129,29 @@ export default tseslint.config(
               // scripts/fair-draws-core.mjs: the fair-draw checker the command line shares (dependency-free).
               regex: "^(?!~/schemas/|\\./|~/browser/|\\.\\./\\.\\./scripts/fair-draws-core\\.mjs$)",
               message: "Public scripts import only ./ modules, ~/schemas/ values and the fair-draw checker.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // app/components holds UI only: no .server file, and nothing of the server imported but types.
+    files: ["app/components/**/*.server.{ts,tsx}"],
+    plugins: { house: { rules: { "no-server-file": noServerFile } } },
+    rules: { "house/no-server-file": "error" },
+  },
+  {
+    files: ["app/components/**/*.{ts,tsx}"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: "(\\.server(\\.|$))|^@db/",
+              allowTypeImports: true,
+              message: "app/components holds UI only: read data in a route's loader and pass it in.",
             },
           ],
         },

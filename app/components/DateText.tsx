@@ -17,9 +17,3 @@ export function DateText({ at, day, time = false }: { at?: string | null; day?: 
     </span>
   );
 }
-
-/** The same as text, for places that take a string (a title, an export): "2026/11/23 (2083/08/07 BS)". */
-export function dateWithBs(date: string): string {
-  const bs = bsOfDate(date);
-  return bs ? `${displayDay(date)} (${bs} BS)` : displayDay(date);
-}

@@ -15,12 +15,19 @@ import { audit, diff } from "~/models/audit.server";
 import { listBranchOptions } from "~/models/branch.server";
 import { fail, FailureError, type Result } from "~/models/failure";
 import { ALLOCATION_TYPES, type AllocationType } from "~/models/prize-constants";
-import { orderPools, poolsOf, toTableParams, type PagingArgs, type PoolState } from "~/models/prize-draw.server";
+import { orderPools, poolsOf, type PoolState } from "~/models/prize-draw.server";
 import { baseTableMean, readBaseTable } from "~/models/prize-settings.server";
 import { type Scope, type ScopedActor, branchCondition } from "~/models/scope.server";
 import { transact } from "~/models/transaction.server";
 import { ALLOCATION_MESSAGES, type AllocationCountInput, type AllocationInput } from "~/schemas/allocation";
-import { likeContains, likePrefix, runTable, type TableResult } from "~/utils/datatable.server";
+import {
+  likeContains,
+  likePrefix,
+  runTable,
+  type TableResult,
+  toTableParams,
+  type PagingArgs,
+} from "~/utils/datatable.server";
 
 const { allocations, branches } = schema;
 

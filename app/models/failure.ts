@@ -77,10 +77,6 @@ export const fail = {
 export const tooManyMessage = (seconds: number) =>
   `Too many attempts. Please try again in ${Math.max(1, Math.ceil(seconds / 60))} minute(s).`;
 
-export function isFailure(value: unknown): value is Failure {
-  return typeof value === "object" && value !== null && (value as { ok?: unknown }).ok === false && "code" in value;
-}
-
 /** Thrown inside a synchronous transaction to roll it back with a Failure. */
 export class FailureError extends Error {
   constructor(readonly failure: Failure) {

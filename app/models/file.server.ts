@@ -153,11 +153,6 @@ export function readFileBytes(file: StoredFile): Buffer | null {
   return fs.existsSync(full) ? fs.readFileSync(full) : null;
 }
 
-export function listFiles(type?: string | null) {
-  const q = db.select().from(schema.files);
-  return (type ? q.where(eq(schema.files.type, type)) : q).orderBy(desc(schema.files.id)).limit(200).all();
-}
-
 /** Keys never change once written, so this process remembers them. */
 const keys = new Map<number, string>();
 
@@ -182,6 +177,7 @@ export function fileUrl(id: number | null | undefined): string | null {
  */
 export const PICKER_TYPES = ["bike-model", "video", "logo", "general"] as const;
 export type PickerType = (typeof PICKER_TYPES)[number];
+export const FILE_TYPE_MESSAGE = `Choose a file type: ${PICKER_TYPES.join(", ")}.`;
 
 export const PICKER_PERMISSIONS: Record<Exclude<PickerType, "general">, Permission[]> = {
   "bike-model": ["create-bike-model", "update-bike-model"],

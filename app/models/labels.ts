@@ -4,9 +4,6 @@
  * here too, so a model never reaches into app/components.
  */
 
-/** A pre-registration's states and labels (derived from the drizzle column). */
-export { PREREGISTRATION_STATUSES, STATUS_LABELS, type PreregistrationStatus } from "./preregistration-status";
-
 /** A dashboard change as text: "+12.50%", "-33.33%", "0.00%"; "—" without a figure (nothing yesterday). */
 export function formatChange(change: number | null): string {
   if (change === null) return "—";

@@ -29,7 +29,7 @@ import {
   storeScreenshot,
   type Screenshot,
 } from "~/models/preregistration.server";
-import { PREREGISTRATION_STATUSES, STATUS_LABELS, type PreregistrationStatus } from "~/models/preregistration-status";
+import { STATUS_LABELS, type PreregistrationStatus } from "~/models/preregistration-status";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
 import { liveCount } from "~/models/row-count.server";
 import { transact } from "~/models/transaction.server";
@@ -116,8 +116,6 @@ export function preregistrationSearch(term: string): SQL | undefined {
 }
 
 // ---------------------------------------------------------------- filters
-
-export { PREREGISTRATION_STATUSES, STATUS_LABELS, type PreregistrationStatus };
 
 export type PreregistrationFilters = {
   bike_model?: number | null;

@@ -16,6 +16,6 @@ export const PREREGISTRATION_STATUSES = [
 
 // Every value of the column is listed: a new state in db/schema.ts fails to compile here.
 type Unlisted = Exclude<PreregistrationStatus, (typeof PREREGISTRATION_STATUSES)[number]>;
-export const ALL_STATUSES_LISTED: [Unlisted] extends [never] ? true : never = true;
+const _allStatusesListed: [Unlisted] extends [never] ? true : never = true;
 
 export const STATUS_LABELS: Record<PreregistrationStatus, string> = englishLabels("preregistration_status");

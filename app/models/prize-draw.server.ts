@@ -16,19 +16,17 @@
  * synchronous IMMEDIATE transaction, so a pool never pays more than its count
  * and an entry is drawn at most once, across processes too.
  */
-import { and, count as countRows, desc, eq, gte, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import type { Draw } from "@db/schema";
-import { type Scope, branchCondition } from "~/models/scope.server";
 import { fail, FailureError } from "~/models/failure";
 import type { AllocationType } from "~/models/prize-constants";
 import { readBaseTable, type BaseTableRow } from "~/models/prize-settings.server";
 import { randomUnit } from "~/utils/crypto.server";
 import { chainLink, drawReference, drawSource, roundOf } from "~/models/fair-draw.server";
-import { likeContains, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
-import { kathmanduBounds, kathmanduDate, now as clockNow } from "~/utils/time";
+import { kathmanduDate, now as clockNow } from "~/utils/time";
 
-const { allocations, draws, preregistrations, registrations, branches } = schema;
+const { allocations, draws, preregistrations, registrations } = schema;
 
 // ---------------------------------------------------------------- the pure part
 
@@ -415,106 +413,4 @@ export type DrawAudit = { pools: PoolAudit[]; rolls: Roll[] };
 
 export function parseDrawAudit(draw: Pick<Draw, "pools" | "rolls">): DrawAudit {
   return { pools: JSON.parse(draw.pools) as PoolAudit[], rolls: JSON.parse(draw.rolls) as Roll[] };
-}
-
-/** Paging arguments of the list functions: the DataTables parameters, of which draw, columns and input may be left out. */
-export type PagingArgs = Pick<TableParams, "start" | "length" | "search" | "order"> & Partial<TableParams>;
-
-export function toTableParams(args: PagingArgs): TableParams {
-  return { draw: 0, columns: [], input: {}, ...args };
-}
-
-export type DrawFilters = {
-  /** Kathmandu days (YYYY-MM-DD, To through its whole day) or wall-clock hours ("YYYY-MM-DD HH:mm"), read by app/schemas/draw.ts. */
-  from?: string | null;
-  to?: string | null;
-  pool_type?: AllocationType | null;
-  branch_id?: number | null;
-  outcome?: DrawOutcome | null;
-  thrill?: 2 | 3 | null;
-};
-
-export type DrawListRow = Omit<Draw, "pools" | "rolls"> &
-  DrawAudit & {
-    branch: { id: number; title: string } | null;
-    entry: { slug: string; name: string; phone: string } | null;
-  };
-
-/** Draws for the audit screen (DataTables paging), newest first by default. Branch users see their branch's draws. */
-export function listDraws(scope: Scope, params: PagingArgs, filters: DrawFilters = {}): TableResult<DrawListRow> {
-  const preJoin = and(eq(draws.entry_type, "preregistration"), eq(preregistrations.id, draws.entry_id));
-  const regJoin = and(eq(draws.entry_type, "registration"), eq(registrations.id, draws.entry_id));
-  const bounds = kathmanduBounds(filters.from, filters.to);
-
-  return runTable<DrawListRow>(toTableParams(params), {
-    orderable: {
-      id: draws.id,
-      created_at: draws.created_at,
-      date: draws.date,
-      amount: draws.amount,
-      outcome: draws.outcome,
-      pool_type: draws.pool_type,
-      thrill: draws.thrill,
-      branch: branches.title,
-    },
-    defaultOrder: { column: "id", dir: "desc" },
-    base: [branchCondition(draws.branch_id, scope)],
-    filters: [
-      bounds.from ? gte(draws.created_at, bounds.from) : undefined,
-      bounds.to ? lt(draws.created_at, bounds.to) : undefined,
-      filters.pool_type ? eq(draws.pool_type, filters.pool_type) : undefined,
-      filters.branch_id ? eq(draws.branch_id, filters.branch_id) : undefined,
-      filters.outcome ? eq(draws.outcome, filters.outcome) : undefined,
-      filters.thrill ? eq(draws.thrill, filters.thrill) : undefined,
-    ],
-    search: (term): SQL | undefined =>
-      or(
-        likeContains(preregistrations.name, term),
-        likeContains(preregistrations.phone, term),
-        likeContains(registrations.name, term),
-        likeContains(registrations.phone, term),
-      ),
-    count: (where) =>
-      db
-        .select({ n: countRows() })
-        .from(draws)
-        .leftJoin(preregistrations, preJoin)
-        .leftJoin(registrations, regJoin)
-        .where(where)
-        .get()?.n ?? 0,
-    rows: (where, orderBy, limit, offset) =>
-      db
-        .select({
-          draw: draws,
-          branch_title: branches.title,
-          pre_slug: preregistrations.slug,
-          pre_name: preregistrations.name,
-          pre_phone: preregistrations.phone,
-          reg_slug: registrations.slug,
-          reg_name: registrations.name,
-          reg_phone: registrations.phone,
-        })
-        .from(draws)
-        .leftJoin(preregistrations, preJoin)
-        .leftJoin(registrations, regJoin)
-        .leftJoin(branches, eq(branches.id, draws.branch_id))
-        .where(where)
-        .orderBy(...orderBy, desc(draws.id))
-        .limit(limit)
-        .offset(offset)
-        .all()
-        .map((r) => {
-          const { pools, rolls, ...rest } = r.draw;
-          const slug = r.pre_slug ?? r.reg_slug;
-          return {
-            ...rest,
-            ...parseDrawAudit({ pools, rolls }),
-            branch: rest.branch_id !== null ? { id: rest.branch_id, title: r.branch_title ?? "" } : null,
-            entry:
-              slug !== null
-                ? { slug, name: r.pre_name ?? r.reg_name ?? "", phone: r.pre_phone ?? r.reg_phone ?? "" }
-                : null,
-          };
-        }),
-  });
 }

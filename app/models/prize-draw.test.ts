@@ -20,13 +20,13 @@ import {
   drawSecondThrill,
   drawThirdThrill,
   getDraw,
-  listDraws,
   orderPools,
   parseDrawAudit,
   pickWeighted,
   rollPools,
   type PoolRoll,
 } from "./prize-draw.server";
+import { listDraws } from "./draw-audit.server";
 import { DEFAULT_BASE_TABLES, getBaseTable, setBaseTable } from "./prize-settings.server";
 import { HEAD_OFFICE, SYSTEM_ACTOR } from "./scope.server";
 

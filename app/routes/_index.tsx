@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { publicChrome } from "~/components/public/chrome.server";
+import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 // Book a Ride opens here as a dialog: its cascade script runs from this page (app/browser/common.ts).
 import { CASCADE_SCRIPT } from "~/components/public/scripts";

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BikeModelForm } from "~/components/catalogue/BikeModelForm";
-import { readPickerForm, withUpload } from "~/components/catalogue/picker.server";
+import { readPickerForm, withUpload } from "~/utils/picker-form.server";
 import { pickerChoices } from "~/models/file.server";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { createBikeModel } from "~/models/bike-model.server";

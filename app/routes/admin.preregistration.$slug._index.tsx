@@ -16,7 +16,7 @@ import {
   mayRulePreregistration,
   preregistrationActions,
 } from "~/models/preregistration-admin.server";
-import { preregistrationNotFound } from "~/components/counter/reply.server";
+import { preregistrationNotFound } from "~/utils/http.server";
 import { STATUS_LABELS } from "~/models/preregistration-status";
 import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { readForm } from "~/utils/body.server";

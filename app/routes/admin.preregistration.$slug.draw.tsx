@@ -5,7 +5,7 @@ import { DRAW_REVEAL_CSS, DrawReveal } from "~/components/DrawReveal";
 import { Guard } from "~/components/Guard";
 import { PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
 import { counterLinks } from "~/components/counter/styles";
-import { preregistrationNotFound } from "~/components/counter/reply.server";
+import { preregistrationNotFound } from "~/utils/http.server";
 import { findPreregistration } from "~/models/preregistration-admin.server";
 import { counterPrizeSummary } from "~/models/preregistration.server";
 import { prizeLabel } from "~/models/prize-constants";

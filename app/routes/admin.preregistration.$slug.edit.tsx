@@ -3,7 +3,6 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useCounterFields } from "~/components/counter/form";
 import { PreregistrationFields, type PreregFieldset } from "~/components/counter/PreregistrationFields";
-import { preregistrationNotFound } from "~/components/counter/reply.server";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
@@ -16,7 +15,7 @@ import { preregistrationEditSchema } from "~/schemas/preregistration";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { BODY_LIMITS, parseValue, readForm } from "~/utils/body.server";
 import { echoForm, fileField } from "~/utils/echo.server";
-import { replyFailure } from "~/utils/http.server";
+import { replyFailure, preregistrationNotFound } from "~/utils/http.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */

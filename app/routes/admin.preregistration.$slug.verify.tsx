@@ -4,14 +4,13 @@ import { redirect } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Field } from "~/components/Field";
 import { useCounterFields } from "~/components/counter/form";
-import { preregistrationNotFound } from "~/components/counter/reply.server";
 import { counterLinks } from "~/components/counter/styles";
 import { findPreregistration } from "~/models/preregistration-admin.server";
 import { resendVerificationCode, verifyPreregistration, type Counter } from "~/models/preregistration.server";
-import { COUNTER_VERIFY_MESSAGES as CV, counterVerifySchema } from "~/schemas/preregistration";
+import { COUNTER_VERIFY_MESSAGES as CV, verifySchema } from "~/schemas/preregistration";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
-import { replyFailure } from "~/utils/http.server";
+import { replyFailure, preregistrationNotFound } from "~/utils/http.server";
 import { maskPhone } from "~/utils/phone";
 import { redirectWithToast, success } from "~/utils/toast.server";
 
@@ -50,7 +49,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (sent.code === "conflict") return redirect(`/admin/preregistration/${slug}/draw`);
     return replyFailure(null, sent);
   }
-  const parsed = parseValue({ kind: "form", form }, counterVerifySchema);
+  const parsed = parseValue({ kind: "form", form }, verifySchema);
   const res = parsed.ok ? await verifyPreregistration(counter, slug, parsed.value.code) : parsed;
   if (res.ok) return redirectWithToast(`/admin/preregistration/${slug}/draw`, success(CV.verified));
   if (res.code === "not_found") throw await preregistrationNotFound(res);
@@ -62,7 +61,7 @@ export default function VerifyPreregistration() {
   const answer = useActionData<typeof action>() as Answer | undefined;
   const [form, fields] = useCounterFields({
     id: "prereg-verify",
-    schema: counterVerifySchema,
+    schema: verifySchema,
     lastResult: answer?.result,
   });
   const codeErrors = fields.code.errors;

@@ -3,7 +3,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { useCounterFields } from "~/components/counter/form";
 import { PreregistrationFields, type PreregFieldset } from "~/components/counter/PreregistrationFields";
-import { newFormToken } from "~/components/counter/reply.server";
+import { newFormToken } from "~/utils/crypto.server";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
     branches: headOffice ? listBranchOptions() : null,
     branchTitle: user.branch?.title ?? null,
-    formToken: newFormToken(24),
+    formToken: newFormToken(),
   };
 }
 

@@ -6,7 +6,7 @@ import { prizeLabel } from "~/models/prize-constants";
 import { failureStatus } from "~/models/failure";
 import { parseRegistrationQuery } from "~/models/registration-list.server";
 import { printLimit, printSheet, type PrintCoupon } from "~/models/registration-print.server";
-import { publicChrome } from "~/components/public/chrome.server";
+import { publicChrome } from "~/models/public-chrome.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { getFormProps } from "@conform-to/react";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Details } from "~/components/counter/Details";
-import { newFormToken } from "~/components/counter/reply.server";
+import { newFormToken } from "~/utils/crypto.server";
 import { RegistrationFields, useRegistrationForm } from "~/components/counter/RegistrationFields";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
@@ -53,7 +53,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     branchId: user.scope.branchId,
     bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
     purchaseDate: kathmanduDate(),
-    formToken: newFormToken(24),
+    formToken: newFormToken(),
   };
 }
 

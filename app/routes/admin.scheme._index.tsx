@@ -3,7 +3,6 @@ import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { DataTable } from "~/components/DataTable";
 import { FilterDate } from "~/components/TableFilters";
-import { allocationFilters, dayErrors } from "~/components/scheme/filters.server";
 import { rupees, typeLabel } from "~/components/scheme/format";
 import { PayoutPreview } from "~/components/scheme/PayoutPreview";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
@@ -19,7 +18,8 @@ import { readForm } from "~/utils/body.server";
 import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constants";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { readDay } from "~/schemas/primitives";
+import { schemePageFiltersSchema } from "~/schemas/allocation";
+import { parseQuery } from "~/utils/query.server";
 import { displayDay, kathmanduDate } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
@@ -38,22 +38,21 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const branches = poolBranchOptions(user.scope);
 
-  const previewDate = params.get("preview_date")?.trim() ?? "";
-  const previewBranch = Number(params.get("preview_branch"));
-  const entries = Number.parseInt(params.get("entries") ?? "", 10);
+  const { value: filters, errors } = parseQuery(params, schemePageFiltersSchema);
+  const { preview_date, preview_branch, entries, ...listFilters } = filters;
   const preview = payoutPreview(user.scope, {
-    date: (previewDate && readDay(previewDate)) || kathmanduDate(),
-    branchId: branches.some((b) => b.id === previewBranch) ? previewBranch : null,
-    entries: Number.isFinite(entries) && entries >= 0 ? entries : DEFAULT_PREVIEW_ENTRIES,
+    date: preview_date ?? kathmanduDate(),
+    branchId: branches.some((b) => b.id === preview_branch) ? preview_branch! : null,
+    entries: entries ?? DEFAULT_PREVIEW_ENTRIES,
   });
 
   return {
-    table: listAllocations(user.scope, parseTableParams(params), allocationFilters(params)),
+    table: listAllocations(user.scope, parseTableParams(params), listFilters),
     branches,
     preview,
-    previewDate,
+    previewDate: params.get("preview_date")?.trim() ?? "",
     // A day that does not read is ignored, and said under its field.
-    errors: dayErrors(params, ["date", "preview_date"]),
+    errors,
   };
 }
 

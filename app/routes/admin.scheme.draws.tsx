@@ -8,7 +8,7 @@ import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
 import { poolBranchOptions } from "~/models/allocation.server";
 import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constants";
-import { listDraws, type DrawListRow } from "~/models/prize-draw.server";
+import { listDraws, type DrawListRow } from "~/models/draw-audit.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { parseQuery } from "~/utils/query.server";

@@ -2,7 +2,7 @@ import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { str, type FormReply } from "~/components/catalogue/form";
-import { readPickerForm, withUpload } from "~/components/catalogue/picker.server";
+import { readPickerForm, withUpload } from "~/utils/picker-form.server";
 import { pickerChoices } from "~/models/file.server";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { Field, FieldError, TextareaField } from "~/components/Field";

@@ -1,13 +1,12 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { parseUserForm, replyUserFailure } from "~/components/user/reply.server";
 import { userLinks } from "~/components/user/styles";
 import { UserForm } from "~/components/user/UserForm";
 import { findUser, holdsAll, updateUser, USER_ERRORS, userFormOptions } from "~/models/user.server";
-import { userUpdateSchema } from "~/schemas/user";
+import { PASSWORD_FIELDS, userUpdateSchema } from "~/schemas/user";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { readForm } from "~/utils/body.server";
-import { notFound } from "~/utils/http.server";
+import { notFound, parseForm, replyFailure } from "~/utils/http.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -46,7 +45,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const slug = params.slug!;
   if (!findUser(user.scope, slug)) throw notFound();
   const form = await readForm(request);
-  const parsed = parseUserForm(form, userUpdateSchema);
+  const parsed = parseForm(form, userUpdateSchema, { hide: PASSWORD_FIELDS });
   if (!parsed.ok) return parsed.reply;
   const result = await updateUser(user, slug, parsed.value);
   if (result.ok) {
@@ -55,7 +54,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   }
   if (result.code === "not_found") throw notFound();
   if (result.code !== "invalid") return redirectWithToast(`/admin/user/${slug}`, oops(result.message));
-  return replyUserFailure(form, result);
+  return replyFailure(form, result, { hide: PASSWORD_FIELDS });
 }
 
 export default function EditUser() {

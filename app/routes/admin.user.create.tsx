@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { parseUserForm, replyUserFailure } from "~/components/user/reply.server";
 import { userLinks } from "~/components/user/styles";
 import { EMPTY_USER, UserForm } from "~/components/user/UserForm";
 import { addUser, userFormOptions } from "~/models/user.server";
-import { userCreateSchema } from "~/schemas/user";
+import { PASSWORD_FIELDS, userCreateSchema } from "~/schemas/user";
+import { parseForm, replyFailure } from "~/utils/http.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { readForm } from "~/utils/body.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
@@ -26,10 +26,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const form = await readForm(request);
-  const parsed = parseUserForm(form, userCreateSchema);
+  const parsed = parseForm(form, userCreateSchema, { hide: PASSWORD_FIELDS });
   if (!parsed.ok) return parsed.reply;
   const result = await addUser(user, parsed.value);
-  if (!result.ok) return replyUserFailure(form, result);
+  if (!result.ok) return replyFailure(form, result, { hide: PASSWORD_FIELDS });
   return redirectWithToast(`/admin/user/${result.user.slug}`, success("User created."));
 }
 

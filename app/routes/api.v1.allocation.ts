@@ -1,18 +1,18 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { allocationFilters } from "~/components/scheme/filters.server";
 import { createAllocation, listAllocations } from "~/models/allocation.server";
-import { allocationSchema } from "~/schemas/allocation";
+import { allocationFiltersSchema, allocationSchema } from "~/schemas/allocation";
 import { apiData, requireApiUser, apiList } from "~/utils/api.server";
 import { parseApiBody } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiQuery } from "~/utils/query.server";
 import { presentAllocation } from "./api.v1.allocation.$id";
 
-/** GET /api/v1/allocation: DataTables list with paid and remaining; filters type, branch_id, date. */
+/** GET /api/v1/allocation: DataTables list with paid and remaining; filters type, branch_id, date (422 for a date that does not read). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "manage-allocation");
   const params = new URL(request.url).searchParams;
-  return apiList(listAllocations(user.scope, parseTableParams(params), allocationFilters(params)));
+  return apiList(listAllocations(user.scope, parseTableParams(params), apiQuery(params, allocationFiltersSchema)));
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { DRAW_COLUMNS, drawsForExport } from "~/components/scheme/draw-export.server";
+import { DRAW_COLUMNS, exportDraws } from "~/models/draw-audit.server";
 import { drawFiltersSchema } from "~/schemas/draw";
 import { requireStaff } from "~/utils/staff-request.server";
 import { xlsDownload } from "~/utils/spreadsheet.server";
@@ -9,9 +9,9 @@ import { apiQuery } from "~/utils/query.server";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireStaff(request, "manage-allocation");
   const params = new URL(request.url).searchParams;
-  const rows = drawsForExport(
-    apiQuery(params, drawFiltersSchema),
+  const rows = exportDraws(
     user.scope,
+    apiQuery(params, drawFiltersSchema),
     (params.get("search") ?? "").trim().slice(0, 100),
   );
   return xlsDownload(request, { filename: "Draws.xls", sheet: "Draws", columns: DRAW_COLUMNS, rows });

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listDraws } from "~/models/prize-draw.server";
+import { listDraws } from "~/models/draw-audit.server";
 import { requireApiUser, apiList } from "~/utils/api.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { apiQuery } from "~/utils/query.server";

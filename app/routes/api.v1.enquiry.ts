@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { guardPublicPost } from "~/components/public/enquiry.server";
+import { guardPublicPost } from "~/utils/public-guard.server";
 import { createPreregistration, publicView } from "~/models/preregistration.server";
 import { publicPreregistrationSchema } from "~/schemas/preregistration";
 import { apiData } from "~/utils/api.server";

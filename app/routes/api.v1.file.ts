@@ -1,8 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { FILE_TYPE_MESSAGE, requirePickerUser } from "~/components/catalogue/picker.server";
 import { fail } from "~/models/failure";
-import { isPickerType, listPickerFiles, type PickerType } from "~/models/file.server";
-import { apiData } from "~/utils/api.server";
+import { isPickerType, listPickerFiles, type PickerType, FILE_TYPE_MESSAGE } from "~/models/file.server";
+import { apiData, requirePickerUser } from "~/utils/api.server";
 import { apiFailure } from "~/utils/http.server";
 
 /**

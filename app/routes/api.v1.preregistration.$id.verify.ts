@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { findPreregistration } from "~/models/preregistration-admin.server";
 import { verifyPreregistration } from "~/models/preregistration.server";
-import { counterVerifySchema, COUNTER_VERIFY_MESSAGES as CV } from "~/schemas/preregistration";
+import { verifySchema, COUNTER_VERIFY_MESSAGES as CV } from "~/schemas/preregistration";
 import { apiData, requireApiUser } from "~/utils/api.server";
 import { parseValue, readApiBody } from "~/utils/body.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
@@ -20,7 +20,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(request, "read-registration");
   const body = await readApiBody(request, { optional: true });
-  const parsed = parseValue(body, counterVerifySchema);
+  const parsed = parseValue(body, verifySchema);
   if (!parsed.ok) return apiFailure(parsed);
   const res = await verifyPreregistration({ channel: "counter", actor: user }, params.id ?? "", parsed.value.code, {
     useCurrentCode: canSeeCodes(user),

@@ -1,7 +1,7 @@
 import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { DRAW_REVEAL_CSS, DRAW_REVEAL_SCRIPT, DrawReveal } from "~/components/DrawReveal";
-import { publicChrome } from "~/components/public/chrome.server";
+import { publicChrome } from "~/models/public-chrome.server";
 import { EntryDetails } from "~/components/public/EntryDetails";
 import { publicLinks } from "~/components/public/links";
 import { ModalPage } from "~/components/public/PublicShell";

@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { publicChrome } from "~/components/public/chrome.server";
+import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { CodeSmsNotice } from "~/components/public/CodeSmsNotice";
 import { EntryDetails } from "~/components/public/EntryDetails";

@@ -1,7 +1,9 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { captchaSiteKey, newFormToken, publicChrome } from "~/components/public/chrome.server";
-import { guardPublicPost } from "~/components/public/enquiry.server";
+import { publicChrome } from "~/models/public-chrome.server";
+import { captchaSiteKey } from "~/utils/captcha.server";
+import { newFormToken } from "~/utils/crypto.server";
+import { guardPublicPost } from "~/utils/public-guard.server";
 import { publicLinks } from "~/components/public/links";
 import { PhoneConfirmStep, PreregistrationForm, type PreregResult } from "~/components/public/PreregistrationForm";
 import { ModalPage } from "~/components/public/PublicShell";

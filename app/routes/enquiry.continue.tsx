@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Field } from "~/components/Field";
-import { publicChrome } from "~/components/public/chrome.server";
+import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { FormBanner } from "~/components/public/PreregistrationForm";
 import { ModalPage } from "~/components/public/PublicShell";

@@ -1,6 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
-import { publicChrome } from "~/components/public/chrome.server";
+import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { PublicShell } from "~/components/public/PublicShell";
 import { FAIR_DRAWS_SCRIPT } from "~/components/public/scripts";

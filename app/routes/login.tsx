@@ -5,7 +5,7 @@ import { BODY_LIMITS, formRequest, readForm } from "~/utils/body.server";
 import { Field } from "~/components/Field";
 import { useHydrated } from "~/components/useHydrated";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
-import { publicChrome } from "~/components/public/chrome.server";
+import { publicChrome } from "~/models/public-chrome.server";
 import { useState } from "react";
 import { authenticator, createUserSession, getOptionalUser, LoginError } from "~/utils/auth.server";
 import { replyFailure } from "~/utils/http.server";

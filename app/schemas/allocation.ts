@@ -6,7 +6,15 @@
  */
 import { z } from "zod";
 import { ALLOCATION_TYPES, amountsForType, isAllocationType, typeNeedsBranch } from "~/models/prize-constants";
-import { day, DAY_MESSAGE, emptyToUndefined, toNumber } from "./primitives";
+import {
+  day,
+  DAY_MESSAGE,
+  emptyToUndefined,
+  optionalChoice,
+  optionalDay,
+  optionalFilterId,
+  toNumber,
+} from "./primitives";
 
 export const ALLOCATION_MESSAGES = {
   type: "Choose a scheme type.",
@@ -67,3 +75,29 @@ export const allocationCountSchema = z.object({
 });
 
 export type AllocationCountInput = z.output<typeof allocationCountSchema>;
+
+/**
+ * The scheme list's filters (page, GET /api/v1/allocation): type, branch and
+ * the pool's day (yyyy/MM/dd; yyyy-MM-dd is read too). A day that does not
+ * read is its message under its filter (page) or 422 (API); a type or branch
+ * that is not one of the choices is ignored, as an old link may carry one.
+ */
+export const allocationFiltersSchema = z.object({
+  type: optionalChoice(ALLOCATION_TYPES),
+  branch_id: optionalFilterId(),
+  date: optionalDay(),
+});
+
+/** The scheme page's filters: the list's, and the payout preview's day, branch and number of entries. */
+export const schemePageFiltersSchema = allocationFiltersSchema.extend({
+  preview_date: optionalDay(),
+  preview_branch: optionalFilterId(),
+  entries: z.preprocess(
+    toNumber,
+    z
+      .number()
+      .refine((n) => Number.isSafeInteger(n) && n >= 0)
+      .optional()
+      .catch(undefined),
+  ),
+});

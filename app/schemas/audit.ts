@@ -14,5 +14,3 @@ export const auditFiltersSchema = z
     to: optionalDate(DAY_MESSAGE),
   })
   .superRefine(checkDateRange);
-
-export type AuditFiltersInput = z.output<typeof auditFiltersSchema>;

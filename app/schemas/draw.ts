@@ -7,7 +7,14 @@
  */
 import { z } from "zod";
 import { ALLOCATION_TYPES } from "@db/enums";
-import { checkReadableRange, DAY_MESSAGE, optionalChoice, optionalDate, toNumber } from "./primitives";
+import {
+  checkReadableRange,
+  DAY_MESSAGE,
+  optionalChoice,
+  optionalDate,
+  optionalFilterId,
+  toNumber,
+} from "./primitives";
 
 export const DRAW_OUTCOMES = ["pool", "fallback", "none"] as const;
 
@@ -16,14 +23,7 @@ export const drawFiltersSchema = z
     from: optionalDate(DAY_MESSAGE),
     to: optionalDate(DAY_MESSAGE),
     pool_type: optionalChoice(ALLOCATION_TYPES),
-    branch_id: z.preprocess(
-      toNumber,
-      z
-        .number()
-        .refine((n) => Number.isSafeInteger(n) && n > 0)
-        .optional()
-        .catch(undefined),
-    ),
+    branch_id: optionalFilterId(),
     outcome: optionalChoice(DRAW_OUTCOMES),
     thrill: z.preprocess(
       toNumber,
@@ -34,5 +34,3 @@ export const drawFiltersSchema = z
     ),
   })
   .superRefine(checkReadableRange);
-
-export type DrawFiltersInput = z.output<typeof drawFiltersSchema>;

@@ -275,16 +275,14 @@ export const preregistrationEditSchema = counterPreregistrationSchema.transform(
   }),
 );
 
-/** The verify form and POST /api/v1/enquiry/{id}/verify: { code }. Empty is reported by the model. */
+/**
+ * The verify forms (public and counter), POST /api/v1/enquiry/{id}/verify and
+ * POST /api/v1/preregistration/{id}/verify: { code } (the counter's may come
+ * with no body at all: spec 000 §7). Empty is reported by the model.
+ */
 export const verifySchema = z.object({
   code: z.preprocess((v) => FILTERS.digits(text(v) ?? ""), z.string()),
 });
-
-/**
- * The counter's verify form and POST /api/v1/preregistration/{id}/verify
- * ({code}, or no body at all: spec 000 §7).
- */
-export const counterVerifySchema = verifySchema;
 
 export const OTP_MESSAGES = {
   required: "OTP is required",
@@ -366,5 +364,3 @@ export const preregistrationFiltersSchema = z
     phone: z.preprocess((v) => text(v)?.trim().slice(0, 100) || undefined, z.string().optional()),
   })
   .superRefine(checkDateRange);
-
-export type PreregistrationFilterValues = z.output<typeof preregistrationFiltersSchema>;

@@ -68,16 +68,20 @@ export const optionalId = (message: string) =>
       .optional(),
   );
 
+/** A filter's id (a branch): a positive integer, or not given (anything else is ignored, as an old link may carry it). */
+export const optionalFilterId = () =>
+  z.preprocess(
+    toNumber,
+    z
+      .number()
+      .refine((n) => Number.isSafeInteger(n) && n > 0)
+      .optional()
+      .catch(undefined),
+  );
+
 /** A filter's choice: one of `values`, or not given ("", absent, or a value not among them, as an old link may carry). */
 export const optionalChoice = <T extends readonly [string, ...string[]]>(values: T) =>
   z.preprocess((v) => emptyToUndefined(text(v)), z.enum(values).optional().catch(undefined));
-
-/** A checkbox: "on", "true", "1" or true are ticked; absent or anything else is not. */
-export const checkbox = () =>
-  z.preprocess((v) => {
-    const t = text(v);
-    return t === "on" || t === "true" || t === "1";
-  }, z.boolean());
 
 function isCalendarDate(y: number, m: number, d: number): boolean {
   const dt = new Date(Date.UTC(y, m - 1, d));

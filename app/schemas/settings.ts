@@ -135,8 +135,6 @@ export const settingsFormSchema = settingsSchema.extend({
     .catch(() => undefined),
 });
 
-export type SettingsFormInput = z.output<typeof settingsFormSchema>;
-
 /**
  * A form posts "" for an emptied field, which the form parser reads as not
  * given: a field present in the body (`sent`) is cleared instead of left as

@@ -12,8 +12,6 @@ import { FILTERS, FORM_TOKEN } from "./preregistration";
 import { checkReadableRange, dateRangeShape, requiredId, requiredSquishedText, text as str } from "./primitives";
 
 export { TEST_RIDE_TYPES };
-export type TestRideType = (typeof TEST_RIDE_TYPES)[number];
-
 export const TEST_RIDE_MESSAGES = {
   type: "Please choose a test ride or a booking.",
   name: "Please enter your full name.",

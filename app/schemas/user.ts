@@ -144,8 +144,6 @@ export const roleCreateSchema = z.object({
   permissions: stringList,
 });
 
-export type RoleCreateInput = z.output<typeof roleCreateSchema>;
-
 /**
  * The matrix form: `roles` lists the ids of the roles shown editable, and each
  * `role.{id}` field repeats the permissions ticked for that role (none ticked:

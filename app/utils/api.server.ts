@@ -5,9 +5,10 @@
  */
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { db, schema } from "@db/index";
+import { pickerTypesFor, type PickerType } from "~/models/file.server";
 import { scopeOf } from "~/models/scope.server";
 import { getSessionUser } from "~/models/user.server";
-import { clientAddress, type Staff } from "./auth.server";
+import { clientAddress, getOptionalUser, type Staff } from "./auth.server";
 import { config } from "./config.server";
 import { randomToken, sha256 } from "./crypto.server";
 import { can, type Requirement } from "./permissions";
@@ -79,6 +80,25 @@ export async function requireApiUser(request: Request, permission: Requirement =
   if (!user) throw unauthenticated();
   if (!can(user, permission)) throw forbidden();
   return { ...user, scope: scopeOf(user), address: clientAddress(request) };
+}
+
+/**
+ * Who may use the file picker (app/components/FilePicker.tsx): a bearer token
+ * (API rules), or the back-office session of the picker in the browser, always
+ * answered as JSON (401 without either, 403 without a permission of a form
+ * that picks images).
+ */
+export async function requirePickerUser(request: Request): Promise<{ user: Staff; types: PickerType[] }> {
+  let user: Staff;
+  if (request.headers.has("Authorization")) user = await requireApiUser(request, null);
+  else {
+    const session = await getOptionalUser(request);
+    if (!session) throw unauthenticated();
+    user = { ...session, scope: scopeOf(session), address: clientAddress(request) };
+  }
+  const types = pickerTypesFor(user);
+  if (!types.length) throw forbidden();
+  return { user, types };
 }
 
 export function revokeToken(request: Request): boolean {

@@ -67,3 +67,8 @@ export function honeypotTripped(form: FormData | URLSearchParams): boolean {
   if (value == null) return false;
   return typeof value === "string" ? value.trim() !== "" : true;
 }
+
+/** The reCAPTCHA site key when the captcha is configured (site key and secret), else null. */
+export function captchaSiteKey(): string | null {
+  return captchaEnabled() ? config.recaptchaSiteKey() : null;
+}

@@ -15,6 +15,9 @@ export function randomToken(bytes = 32): string {
 }
 
 /** Public slugs: 12 random bytes (96 bits), never a sequential id. */
+/** A fresh idempotency key for a rendered form (a double submit then creates one record). */
+export const newFormToken = () => randomToken(18);
+
 export function randomSlug(): string {
   return randomToken(12);
 }

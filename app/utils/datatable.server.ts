@@ -132,3 +132,10 @@ export function runTable<Row>(params: TableParams, q: TableQuery<Row>): TableRes
     input: params.input,
   };
 }
+
+/** Paging arguments of the list functions: the DataTables parameters, of which draw, columns and input may be left out. */
+export type PagingArgs = Pick<TableParams, "start" | "length" | "search" | "order"> & Partial<TableParams>;
+
+export function toTableParams(args: PagingArgs): TableParams {
+  return { draw: 0, columns: [], input: {}, ...args };
+}

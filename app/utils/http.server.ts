@@ -5,8 +5,11 @@
  * allowed).
  */
 import type { SubmissionResult } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
+import type { z } from "zod";
 import { failureStatus, type Failure } from "~/models/failure";
+import { oops, redirectWithToast } from "./toast.server";
 
 /** Retry-After for a rate limit; Connection: close for a body too large to read to its end. */
 export function retryHeaders(failure: Failure): HeadersInit | undefined {
@@ -35,16 +38,19 @@ export function pageFailure(failure: Failure): Response {
   });
 }
 
+/** Fields never sent back to the browser in a reply (passwords). */
+type Hidden = { hide?: readonly string[] };
+
 /**
  * A form page's answer to a failure: conform's SubmissionResult with the field
  * errors (the first under each field, the rest of "form" above the form) and
  * the values sent, so the form shows again as typed, with the failure's status.
  * Pages read it as `actionData.result` and pass it to useForm's lastResult.
  */
-export function replyFailure(form: FormData | null, failure: Failure) {
+export function replyFailure(form: FormData | null, failure: Failure, { hide = [] }: Hidden = {}) {
   const initialValue: Record<string, unknown> = {};
   form?.forEach((v, k) => {
-    if (typeof v !== "string") return;
+    if (typeof v !== "string" || hide.includes(k)) return;
     const prev = initialValue[k];
     initialValue[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   });
@@ -74,3 +80,24 @@ export function notFound(message = "Not Found"): Response {
 }
 
 export const methodNotAllowed = () => Response.json({ message: "Method not allowed." }, { status: 405 });
+
+/**
+ * Spec 000 §2: a pre-registration that cannot be loaded (missing, or out of
+ * the user's reach) sends staff to /admin with the reason. Thrown by every
+ * back-office pre-registration page in place of the 404 page.
+ */
+export async function preregistrationNotFound(failure?: Pick<Failure, "message">): Promise<Response> {
+  return redirectWithToast("/admin", oops(failure?.message ?? "Pre-registration not found."));
+}
+
+type Parsed<S extends z.ZodType> =
+  | { ok: true; value: z.output<S> }
+  | { ok: false; reply: ReturnType<typeof data<{ result: SubmissionResult<string[]> }>> };
+
+/** A form parsed with its shared schema, or the 422 reply with its field errors and the values typed (less `hide`). */
+export function parseForm<S extends z.ZodType>(form: FormData, schema: S, { hide = [] }: Hidden = {}): Parsed<S> {
+  const submission = parseWithZod(form, { schema });
+  if (submission.status === "success") return { ok: true, value: submission.value as z.output<S> };
+  const result = submission.reply({ hideFields: [...hide] }) as SubmissionResult<string[]>;
+  return { ok: false, reply: data({ result }, { status: 422 }) };
+}

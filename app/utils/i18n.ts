@@ -8,7 +8,6 @@
 import { formatRupees } from "./rupees";
 
 export type Lang = "en" | "ne";
-export const LANGS: Lang[] = ["en", "ne"];
 
 const en = {
   "site.title": "Share It. Win It.",

@@ -14,7 +14,6 @@
 import { isIP } from "node:net";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
-import { tooManyMessage } from "~/models/failure";
 import { config } from "./config.server";
 import { now } from "./time";
 
@@ -149,5 +148,3 @@ export function clear(exec: Executor, name: LimitName, key: string) {
 export function purgeExpiredLimits() {
   db.delete(C).where(lt(C.reset_at, now().getTime())).run();
 }
-
-export { tooManyMessage };

@@ -84,8 +84,6 @@ export function kathmanduBounds(from?: string | null, to?: string | null): { fro
   };
 }
 
-export const isIsoDate = (s: string) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(s));
-
 /** Display format of the spec ("YYY/MM/dd" there; shown here as yyyy/MM/dd in Kathmandu time). */
 export function displayDate(at: Date | string): string {
   const ms = toMs(at);

@@ -2,13 +2,13 @@
 // that form and still the yyyy-MM-dd of old links and API clients, and answers a day that does not
 // read with "Enter the date as yyyy/MM/dd." (the message under its field).
 import { describe, expect, it } from "vitest";
-import { allocationFilters, dayErrors } from "~/components/scheme/filters.server";
 import { drawFiltersSchema } from "~/schemas/draw";
-import { ALLOCATION_MESSAGES, allocationSchema } from "~/schemas/allocation";
+import { ALLOCATION_MESSAGES, allocationSchema, schemePageFiltersSchema } from "~/schemas/allocation";
 import { ANALYTICS_MESSAGES, analyticsRangeSchema } from "~/schemas/analytics";
 import { auditFiltersSchema } from "~/schemas/audit";
 import { DAY_MESSAGE, optionalDay, readDay } from "~/schemas/primitives";
 import { referrerFiltersSchema } from "~/schemas/referrer";
+import { parseQuery } from "~/utils/query.server";
 
 const issues = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   r.success ? [] : r.error!.issues.map((i) => [i.path.join("."), i.message]);
@@ -80,21 +80,26 @@ describe("the parsers of the day inputs", () => {
   });
 
   it("scheme list, payout preview and draw audit: both forms read; a bad day is said", () => {
-    const q = new URLSearchParams({ date: "2032/1/14", from: "2032/01/10", to: "2032-01-14" });
-    expect(allocationFilters(q).date).toBe("2032-01-14");
+    const q = new URLSearchParams({ date: "2032/1/14", preview_date: "2032-01-10" });
+    expect(parseQuery(q, schemePageFiltersSchema)).toEqual({
+      value: { date: "2032-01-14", preview_date: "2032-01-10" },
+      errors: {},
+    });
     expect(drawFiltersSchema.parse({ from: "2032/01/10", to: "2032-01-14" })).toMatchObject({
       from: "2032-01-10",
       to: "2032-01-14",
     });
-    expect(dayErrors(q, ["date", "from", "to"])).toEqual({});
 
-    const bad = new URLSearchParams({ date: "2032/02/30", from: "abc", to: "", preview_date: "2032/13/01" });
-    expect(allocationFilters(bad).date).toBeNull();
-    expect(issues(drawFiltersSchema.safeParse({ from: "abc", to: "" }))).toEqual([["from", DAY_MESSAGE]]);
-    expect(dayErrors(bad, ["date", "from", "to", "preview_date"])).toEqual({
-      date: [DAY_MESSAGE],
-      from: [DAY_MESSAGE],
-      preview_date: [DAY_MESSAGE],
+    const bad = new URLSearchParams({
+      date: "2032/02/30",
+      type: "nonsense",
+      preview_date: "2032/13/01",
+      entries: "-3",
     });
+    expect(parseQuery(bad, schemePageFiltersSchema)).toEqual({
+      value: {},
+      errors: { date: [DAY_MESSAGE], preview_date: [DAY_MESSAGE] },
+    });
+    expect(issues(drawFiltersSchema.safeParse({ from: "abc", to: "" }))).toEqual([["from", DAY_MESSAGE]]);
   });
 });

@@ -13,8 +13,6 @@ import { useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { z } from "zod";
 
-export type FieldErrors = Record<string, string[] | undefined>;
-
 /** A counter form: conform's form and fields, validated with the action's schema. */
 export function useCounterFields<S extends z.ZodType>(opts: {
   id: string;
@@ -31,30 +29,3 @@ export function useCounterFields<S extends z.ZodType>(opts: {
     shouldRevalidate: "onInput",
   });
 }
-
-/** The same form with small accessors, for forms that read fields by name (the registration forms). */
-export function useCounterForm<S extends z.ZodType>(opts: {
-  id: string;
-  schema: S;
-  lastResult?: SubmissionResult<string[]> | null;
-  defaultValue?: Record<string, unknown>;
-}) {
-  const [form, fields] = useCounterFields(opts);
-  const all = fields as unknown as Record<string, { errors?: string[]; initialValue?: unknown; key?: string }>;
-  return {
-    form,
-    errors: (name: string) => all[name]?.errors,
-    value: (name: string): string | undefined => {
-      const v = all[name]?.initialValue;
-      return v === undefined || v === null ? undefined : String(v);
-    },
-    checked: (name: string, fallback: boolean): boolean => {
-      const v = all[name]?.initialValue;
-      if (v === undefined) return fallback;
-      return v === "on" || v === true || v === "true";
-    },
-    key: (name: string) => all[name]?.key,
-  };
-}
-
-export type CounterForm = ReturnType<typeof useCounterForm>;

@@ -1,3 +1,2 @@
-/** Client-safe twins of server constants (a test checks they agree with app/utils/captcha.server.ts). */
+/** Client-safe twin of the honeypot field of app/utils/captcha.server.ts (a test checks they agree). */
 export const HONEYPOT_FIELD_NAME = "website";
-export const CAPTCHA_FIELD_NAME = "g-recaptcha-response";

@@ -2,13 +2,11 @@
  * What every public page needs around its content: the visitor's language,
  * the logo, the footer links, the brand website and the campaign state.
  */
-import { cachedPublic } from "~/models/public-cache.server";
-import { getSetting, publicSettings } from "~/models/settings.server";
-import { fileUrl, getFile } from "~/models/file.server";
-import { config } from "~/utils/config.server";
+import type { Chrome, SocialLink } from "~/components/public/PublicShell";
 import { getLanguage } from "~/utils/language.server";
-import { randomToken } from "~/utils/crypto.server";
-import type { Chrome, SocialLink } from "./PublicShell";
+import { fileUrl, getFile } from "./file.server";
+import { cachedPublic } from "./public-cache.server";
+import { getSetting, publicSettings } from "./settings.server";
 
 const DEFAULT_SOCIAL: SocialLink[] = [
   { label: "Facebook", url: "https://www.facebook.com/" },
@@ -68,11 +66,3 @@ export function publicChrome(request: Request): Chrome {
     registrationOpen: settings.registration_open,
   };
 }
-
-/** The reCAPTCHA site key when the captcha is configured (site key and secret), else null. */
-export function captchaSiteKey(): string | null {
-  return config.recaptchaSiteKey() && config.recaptchaSecret() ? config.recaptchaSiteKey() : null;
-}
-
-/** A fresh idempotency key for a form (a double submit then creates one record). */
-export const newFormToken = () => randomToken(18);

@@ -1,42 +1,13 @@
 /**
- * The server side of the file picker in a catalogue form (see
- * app/components/FilePicker.tsx): the images offered, and the form's own
- * upload when the browser runs no JavaScript.
+ * A catalogue form with its file picker (app/components/FilePicker.tsx) as
+ * the server reads it: urlencoded, or multipart with the no-JavaScript upload
+ * stored first through the image rules.
  */
 import { fail, type Failure } from "~/models/failure";
-import {
-  pickerTypesFor,
-  PICKER_TYPES,
-  uploadFailure,
-  uploadImages,
-  UPLOAD_FAILED,
-  type PickerType,
-} from "~/models/file.server";
-import { scopeOf, type ScopedActor } from "~/models/scope.server";
-import { requireApiUser } from "~/utils/api.server";
-import { clientAddress, getOptionalUser, type Staff } from "~/utils/auth.server";
-import { BODY_LIMITS, readBody } from "~/utils/body.server";
-import { apiFailure, pageFailure } from "~/utils/http.server";
-
-export const FILE_TYPE_MESSAGE = `Choose a file type: ${PICKER_TYPES.join(", ")}.`;
-
-/**
- * Who may use the file picker: a bearer token (API rules), or the back-office
- * session of the picker in the browser, always answered as JSON (401 without
- * either, 403 without a permission of a form that picks images).
- */
-export async function requirePickerUser(request: Request): Promise<{ user: Staff; types: PickerType[] }> {
-  let user: Staff;
-  if (request.headers.has("Authorization")) user = await requireApiUser(request, null);
-  else {
-    const session = await getOptionalUser(request);
-    if (!session) throw apiFailure(fail.unauthenticated("Unauthenticated."));
-    user = { ...session, scope: scopeOf(session), address: clientAddress(request) };
-  }
-  const types = pickerTypesFor(user);
-  if (!types.length) throw apiFailure(fail.forbidden("This action is unauthorized."));
-  return { user, types };
-}
+import { uploadFailure, uploadImages, UPLOAD_FAILED, type PickerType } from "~/models/file.server";
+import type { ScopedActor } from "~/models/scope.server";
+import { BODY_LIMITS, readBody } from "./body.server";
+import { pageFailure } from "./http.server";
 
 /**
  * Reads a catalogue form (urlencoded, or multipart up to the upload limit). An
