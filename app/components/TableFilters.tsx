@@ -10,12 +10,15 @@ import type { Errors } from "./Field";
 
 /**
  * The list's filters as a query string for its Download and Print links, so a download gives exactly
- * the rows on screen: each of `keys` that is set, and the hour beside From and To (`from_hour`).
+ * the rows on screen: each of `keys` that is set, and the hour beside From and To (`from_hour`). A
+ * filter the page refused (`refused`, its errors) is left out, as the rows on screen are without it;
+ * the download would refuse it (422).
  */
-export function useFilterQuery(keys: readonly string[]): string {
+export function useFilterQuery(keys: readonly string[], refused: Record<string, unknown> | null = null): string {
   const [params] = useSearchParams();
   const q = new URLSearchParams();
-  for (const k of keys.flatMap((k) => (k === "from" || k === "to" ? [k, hourField(k)] : [k]))) {
+  const kept = keys.filter((k) => !refused?.[k]);
+  for (const k of kept.flatMap((k) => (k === "from" || k === "to" ? [k, hourField(k)] : [k]))) {
     const v = params.get(k);
     if (v) q.set(k, v);
   }

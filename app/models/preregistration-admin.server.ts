@@ -33,13 +33,7 @@ import { STATUS_LABELS, type PreregistrationStatus } from "~/models/preregistrat
 import { firstThrill, totalPrize } from "~/models/prize-constants";
 import { liveCount } from "~/models/row-count.server";
 import { transact } from "~/models/transaction.server";
-import {
-  PREREGISTRATION_MESSAGES,
-  preregistrationFiltersSchema,
-  type PreregistrationChanges,
-} from "~/schemas/preregistration";
-import { foldHours, isDateOrDateTime } from "~/schemas/primitives";
-import { issuesToErrors } from "~/utils/body.server";
+import { PREREGISTRATION_MESSAGES, type PreregistrationChanges } from "~/schemas/preregistration";
 import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { normalizePhone } from "~/utils/phone";
@@ -130,71 +124,15 @@ export type PreregistrationFilters = {
   phone?: string | null;
 };
 
-/** The raw filter values of a query string (the search goes by `phone`, `search[value]` or `search`). */
-function rawFilters(params: URLSearchParams): Record<string, string | undefined> {
-  const get = (k: string) => params.get(k) ?? undefined;
-  const { from, to } = foldHours({
-    from: get("from"),
-    to: get("to"),
-    from_hour: get("from_hour"),
-    to_hour: get("to_hour"),
-  });
-  return {
-    bike_model: get("bike_model"),
-    branch: get("branch"),
-    from,
-    to,
-    prize: get("prize"),
-    status: get("status"),
-    phone: get("phone") ?? get("search[value]") ?? get("search"),
-  };
-}
-
 /**
- * The list's filters parsed with their schema: a value that is not one of the
- * list's choices (`?from=abc`, `?bike_model=x`) is an invalid failure with the
- * message at its filter (the page shows it there, the API answers 422).
+ * The list's search term as its filters read it (app/schemas/preregistration.ts,
+ * through parseQuery/apiQuery): `phone` (the spec's name), DataTables'
+ * `search[value]` or the page's `search`. The page, GET /api/v1/preregistration
+ * and Preregistrations.xls all read their filters this way.
  */
-export function parsePreregistrationFilters(params: URLSearchParams): Result<{ filters: PreregistrationFilters }> {
-  const parsed = preregistrationFiltersSchema.safeParse(rawFilters(params));
-  if (!parsed.success) return fail.invalid(issuesToErrors(parsed.error.issues));
-  const v = parsed.data;
-  return {
-    ok: true,
-    filters: {
-      bike_model: v.bike_model ?? null,
-      branch: v.branch ?? null,
-      from: v.from ?? null,
-      to: v.to ?? null,
-      prize: v.prize ?? null,
-      status: v.status ?? null,
-      phone: v.phone ?? null,
-    },
-  };
-}
-
-/**
- * The filters of a query string with any invalid one left out (for callers
- * that cannot show a message, such as a file download link).
- */
-export function readPreregistrationFilters(params: URLSearchParams): PreregistrationFilters {
-  const parsed = parsePreregistrationFilters(params);
-  if (parsed.ok) return parsed.filters;
-  const clean = new URLSearchParams(params);
-  for (const field of Object.keys(parsed.errors)) clean.delete(field === "phone" ? "search" : field);
-  if (parsed.errors.to) clean.delete("from");
-  const again = parsePreregistrationFilters(clean);
-  return again.ok ? again.filters : {};
-}
-
-/**
- * @deprecated The UTC bounds of a from/to filter; lists parse their filters
- * with `dateRangeShape` and call `kathmanduBounds` (app/utils/time.ts).
- */
-export function dateBounds(from?: string | null, to?: string | null): { from: string | null; to: string | null } {
-  const ok = (s?: string | null) => (s && isDateOrDateTime(s.slice(0, 16)) ? s.slice(0, 16) : null);
-  return kathmanduBounds(ok(from), ok(to));
-}
+export const preregistrationSearchParam = (params: URLSearchParams) => ({
+  phone: params.get("phone") ?? params.get("search[value]") ?? params.get("search"),
+});
 
 function filterConditions(f: PreregistrationFilters, scope: Scope): (SQL | undefined)[] {
   const bounds = kathmanduBounds(f.from, f.to);

@@ -15,7 +15,6 @@ import { latestCode } from "~/models/otp.server";
 import { referrerText } from "~/models/labels";
 import { FIRST_THRILL, prizeBreakdown } from "~/models/prize-constants";
 import { registrationFiltersSchema, type RegistrationFilters } from "~/schemas/registration";
-import { foldHours } from "~/schemas/primitives";
 import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { parseListQuery } from "~/utils/list-query.server";
@@ -47,26 +46,6 @@ const totalPrizeSql = sql`(case when ${P.shared} = 1 and ${P.is_verified} = 1 th
 /** The search term of a list's query string: DataTables' search[value], the page's search, or q. */
 export function registrationSearchTerm(params: URLSearchParams): string | null {
   return params.get("search[value]") ?? params.get("search") ?? params.get("q");
-}
-
-/**
- * @deprecated The download's lenient reading of the filters: values that do
- * not parse are left out (the list, the API and the print sheet refuse them
- * with registrationFiltersSchema instead). Kept for the download route until
- * it parses with the schema itself.
- */
-export function readRegistrationFilters(params: URLSearchParams): RegistrationFilters {
-  let values: Record<string, unknown> = {};
-  params.forEach((v, k) => (values[k] = v));
-  values = foldHours(values);
-  values.search = registrationSearchTerm(params);
-  for (;;) {
-    const parsed = registrationFiltersSchema.safeParse(values);
-    if (parsed.success) return parsed.data;
-    const bad = new Set(parsed.error.issues.map((i) => String(i.path[0] ?? "")));
-    if (![...bad].some((k) => k in values)) return {};
-    for (const k of bad) delete values[k];
-  }
 }
 
 const given = (v: number | undefined | null): v is number => v !== null && v !== undefined;

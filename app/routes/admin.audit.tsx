@@ -48,7 +48,7 @@ type Row = AuditEntry & { action_label: string; record: string; summary: string 
 export default function AuditTrail() {
   const { table, facets, errors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const download = `/api/v1/audit/download?${useFilterQuery(["action", "entity_type", "user", "from", "to", "search"])}`;
+  const download = `/api/v1/audit/download?${useFilterQuery(["action", "entity_type", "user", "from", "to", "search"], errors)}`;
   return (
     <>
       <h1>Audit Trail</h1>

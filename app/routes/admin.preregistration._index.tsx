@@ -8,14 +8,11 @@ import { Guard } from "~/components/Guard";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
-import {
-  findAtCounter,
-  listPreregistrations,
-  parsePreregistrationFilters,
-  readPreregistrationFilters,
-} from "~/models/preregistration-admin.server";
+import { findAtCounter, listPreregistrations, preregistrationSearchParam } from "~/models/preregistration-admin.server";
 import { PREREGISTRATION_STATUSES, STATUS_LABELS } from "~/models/preregistration-status";
 import { PRE_PRIZES, prizeLabel } from "~/models/prize-constants";
+import { preregistrationFiltersSchema } from "~/schemas/preregistration";
+import { parseQuery } from "~/utils/query.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 
@@ -35,12 +32,15 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const headOffice = user.scope.branchId === null;
-  const parsed = parsePreregistrationFilters(params);
-  const filters = parsed.ok ? parsed.filters : readPreregistrationFilters(params);
+  const { value: filters, errors: filterErrors } = parseQuery(
+    params,
+    preregistrationFiltersSchema,
+    preregistrationSearchParam(params),
+  );
   findAtCounter(user, filters.phone);
   return {
     table: listPreregistrations(user.scope, parseTableParams(params), filters),
-    filterErrors: parsed.ok ? {} : parsed.errors,
+    filterErrors,
     headOffice,
     // Filters over past records offer retired models and closed branches too.
     bikeModels: listBikeModels({ includeRetired: true }).map((m) => ({ id: m.id, title: m.title })),
@@ -67,7 +67,7 @@ function Checked({ errors, children }: { errors?: string[]; children: ReactNode 
 export default function Preregistrations() {
   const { table, filterErrors, headOffice, bikeModels, branches, statuses } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const query = useFilterQuery(FILE_KEYS);
+  const query = useFilterQuery(FILE_KEYS, filterErrors);
   const errors = filterErrors as Record<string, string[] | undefined>;
   type Row = (typeof table.data)[number];
   const adminColumns = headOffice

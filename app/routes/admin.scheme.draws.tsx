@@ -48,7 +48,7 @@ function EntryCell({ row }: { row: DrawListRow }) {
 export default function DrawAuditPage() {
   const { table, branches, errors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const query = useFilterQuery(FILTER_KEYS);
+  const query = useFilterQuery(FILTER_KEYS, errors);
   const download = `/api/v1/draws/download${query ? `?${query}` : ""}`;
   const select = (name: string, label: string, options: { value: string | number; label: string }[], any: string) => (
     <label>

@@ -2,15 +2,19 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import {
   exportPreregistrations,
   PREREGISTRATION_COLUMNS,
-  readPreregistrationFilters,
+  preregistrationSearchParam,
 } from "~/models/preregistration-admin.server";
+import { preregistrationFiltersSchema } from "~/schemas/preregistration";
+import { apiQuery } from "~/utils/query.server";
 import { xlsDownload } from "~/utils/spreadsheet.server";
 import { requireStaff } from "~/utils/staff-request.server";
 
-/** GET /api/v1/preregistration/download?bike_model&branch&from&to&prize&status&phone → Preregistrations.xls. */
+/** GET /api/v1/preregistration/download?bike_model&branch&from&to&prize&status&phone → Preregistrations.xls; 422 for a filter the list would refuse. */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireStaff(request, "read-registration");
-  const rows = exportPreregistrations(user.scope, readPreregistrationFilters(new URL(request.url).searchParams));
+  const params = new URL(request.url).searchParams;
+  const filters = apiQuery(params, preregistrationFiltersSchema, preregistrationSearchParam(params));
+  const rows = exportPreregistrations(user.scope, filters);
   return xlsDownload(request, {
     filename: "Preregistrations.xls",
     sheet: "Preregistrations",

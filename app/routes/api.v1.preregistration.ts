@@ -3,10 +3,11 @@ import {
   findAtCounter,
   getPreregistrationDetail,
   listPreregistrations,
-  parsePreregistrationFilters,
+  preregistrationSearchParam,
 } from "~/models/preregistration-admin.server";
 import { createPreregistration } from "~/models/preregistration.server";
-import { counterPreregistrationSchema } from "~/schemas/preregistration";
+import { counterPreregistrationSchema, preregistrationFiltersSchema } from "~/schemas/preregistration";
+import { apiQuery } from "~/utils/query.server";
 import { apiData, requireApiUser, apiList } from "~/utils/api.server";
 import { BODY_LIMITS, parseValue, readApiBody } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
@@ -23,10 +24,9 @@ import { canSeeCodes } from "~/utils/permissions";
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "read-registration");
   const params = new URL(request.url).searchParams;
-  const parsed = parsePreregistrationFilters(params);
-  if (!parsed.ok) return apiFailure(parsed);
-  findAtCounter(user, parsed.filters.phone);
-  return apiList(listPreregistrations(user.scope, parseTableParams(params), parsed.filters));
+  const filters = apiQuery(params, preregistrationFiltersSchema, preregistrationSearchParam(params));
+  findAtCounter(user, filters.phone);
+  return apiList(listPreregistrations(user.scope, parseTableParams(params), filters));
 }
 
 /**

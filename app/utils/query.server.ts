@@ -10,20 +10,29 @@ import { foldHours } from "~/schemas/primitives";
 import { issuesToErrors } from "./body.server";
 import { apiFailure } from "./http.server";
 
-function plain(params: URLSearchParams): Record<string, string> {
+function plain(params: URLSearchParams, extra: Record<string, string | null | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   params.forEach((v, k) => {
     if (!k.includes("[")) out[k] = v;
   });
+  for (const [k, v] of Object.entries(extra)) {
+    if (v === null || v === undefined) delete out[k];
+    else out[k] = v;
+  }
   return foldHours(out);
 }
 
-/** The filters that parse, and a message for each that does not. */
+/**
+ * The filters that parse, and a message for each that does not. `extra`
+ * overrides query values before parsing (a list's search term read from
+ * DataTables' `search[value]`, say).
+ */
 export function parseQuery<S extends z.ZodType>(
   params: URLSearchParams,
   schema: S,
+  extra: Record<string, string | null | undefined> = {},
 ): { value: z.output<S>; errors: FieldErrors } {
-  const input = plain(params);
+  const input = plain(params, extra);
   const first = schema.safeParse(input);
   if (first.success) return { value: first.data, errors: {} };
   const errors = issuesToErrors(first.error.issues);
@@ -34,8 +43,12 @@ export function parseQuery<S extends z.ZodType>(
 }
 
 /** The API's filters: the value, or the 422 answer thrown. */
-export function apiQuery<S extends z.ZodType>(params: URLSearchParams, schema: S): z.output<S> {
-  const { value, errors } = parseQuery(params, schema);
+export function apiQuery<S extends z.ZodType>(
+  params: URLSearchParams,
+  schema: S,
+  extra: Record<string, string | null | undefined> = {},
+): z.output<S> {
+  const { value, errors } = parseQuery(params, schema, extra);
   if (Object.keys(errors).length) throw apiFailure(fail.invalid(errors));
   return value;
 }
