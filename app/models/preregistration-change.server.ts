@@ -4,29 +4,28 @@
  * (no second entry for one person): its values are replaced, and when the
  * phone changed the code sent to the old number stops working and a fresh
  * one goes to the new number (or, within the 60 seconds of the code rules,
- * when the visitor asks with Resend code). The rules of a
- * save apply (open campaign, the address's and the new phone's limits,
- * references, one entry per phone, one pending purchase per citizenship/PAN),
- * in one IMMEDIATE transaction with the code and its SMS. The route checks
+ * when the visitor asks with Resend code). The rules of a save apply through
+ * the one checker of pre-registration writes (`checkPreregistrationWrite`:
+ * open campaign, the address's and the new phone's limits, references, one
+ * entry per phone, one pending purchase per citizenship/PAN), in one
+ * IMMEDIATE transaction with the code and its SMS. The route checks
  * that the browser owns the entry (app/utils/owned-entries.server.ts).
  */
-import { and, eq, isNull, ne } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import type { Preregistration } from "@db/schema";
 import { OTP_MESSAGES, PREREGISTRATION_MESSAGES as M, type PreregistrationInput } from "~/schemas/preregistration";
-import { take } from "~/utils/rate-limit.server";
 import { nowIso } from "~/utils/time";
 import { fail, type Result } from "./failure";
 import { issueCodeIn } from "./otp.server";
 import {
+  checkPreregistrationWrite,
   otpText,
-  referenceErrors,
   resolveScreenshotRef,
   storeScreenshot,
   type Screenshot,
   type Visitor,
 } from "./preregistration.server";
-import { isRegistrationOpen } from "./settings.server";
 import { wakeSmsWorker } from "./sms.server";
 import { transact } from "./transaction.server";
 
@@ -75,41 +74,19 @@ export async function changePreregistration(
   const outcome = transact((tx): Result<Changed> => {
     const entry = changeableEntry(slug, tx);
     if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
-    if (!isRegistrationOpen()) return fail.closed(M.closed);
     phoneChanged = entry.phone !== value.phone;
-    for (const [name, key] of [
-      ["enquiry-ip", visitor.address],
-      ["enquiry-phone", phoneChanged ? value.phone : null],
-    ] as const) {
-      if (!key) continue;
-      const limited = take(tx, name, key);
-      if (!limited.ok) return fail.rateLimited(limited.retryAfterSeconds);
-    }
-    const errors = referenceErrors(tx, {
-      bike_model_id: value.bike_model_id,
-      nearest_branch_id: value.nearest_branch_id,
-    });
-    if (Object.keys(errors).length) return fail.invalid(errors);
-    const taken = tx
-      .select({ id: P.id })
-      .from(P)
-      .where(and(eq(P.campaign, entry.campaign), eq(P.phone, value.phone), ne(P.id, entry.id)))
-      .get();
-    if (taken) return fail.field("phone", M.phoneTaken);
-    const pending = tx
-      .select({ id: P.id })
-      .from(P)
-      .where(
-        and(
-          eq(P.citizenship_no, value.citizenship_no),
-          eq(P.is_verified, true),
-          eq(P.purchased, false),
-          isNull(P.deleted_at),
-          ne(P.id, entry.id),
-        ),
-      )
-      .get();
-    if (pending) return fail.invalid({ citizenship_no: [M.pendingPurchase] });
+    // The rules of every public save, with this entry left out of "phone taken".
+    const checked = checkPreregistrationWrite(
+      tx,
+      visitor,
+      value,
+      [
+        ["enquiry-ip", visitor.address],
+        ["enquiry-phone", phoneChanged ? value.phone : null],
+      ],
+      entry.id,
+    );
+    if (!checked.ok) return checked;
     const after = tx
       .update(P)
       .set({

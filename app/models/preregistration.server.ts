@@ -281,12 +281,19 @@ function pendingPurchaseOf(exec: Executor, citizenshipNo: string, exceptId?: num
 /** The entries that keep their phone taken: the live ones, and deleted ones whose prize was drawn. */
 export const holdsItsPhone = or(isNull(P.deleted_at), eq(P.is_verified, true));
 
-function conflicts(exec: Executor, value: PreregistrationInput, who: Channel, grant = false): Failure | null {
+function conflicts(
+  exec: Executor,
+  value: PreregistrationInput,
+  who: Channel,
+  { grant = false, exceptId }: { grant?: boolean; exceptId?: number } = {},
+): Failure | null {
   // A deleted entry frees its phone, unless it was verified (its prize drawn): decision 5.
   const samePhone = exec
     .select({ id: P.id, slug: P.slug, is_verified: P.is_verified, deleted_at: P.deleted_at, branch_id: P.branch_id })
     .from(P)
-    .where(and(eq(P.campaign, CAMPAIGN), eq(P.phone, value.phone), holdsItsPhone))
+    .where(
+      and(eq(P.campaign, CAMPAIGN), eq(P.phone, value.phone), holdsItsPhone, exceptId ? ne(P.id, exceptId) : undefined),
+    )
     .get();
   if (samePhone) {
     if (who.channel === "public" || samePhone.is_verified || samePhone.deleted_at) {
@@ -296,7 +303,7 @@ function conflicts(exec: Executor, value: PreregistrationInput, who: Channel, gr
     if (!reaches(exec, who.actor.scope, samePhone.id)) return fail.field("phone", M.phoneTaken);
     return fail.invalid({ phone: [M.phoneTakenUnverified, samePhone.slug] });
   }
-  const pending = pendingPurchaseOf(exec, value.citizenship_no);
+  const pending = pendingPurchaseOf(exec, value.citizenship_no, exceptId);
   if (pending) {
     const visible = who.channel === "counter" && reaches(exec, who.actor.scope, pending.id);
     return fail.invalid({ citizenship_no: visible ? [M.pendingPurchase, pending.slug] : [M.pendingPurchase] });
@@ -322,12 +329,20 @@ function byFormToken(exec: Executor, token: string | null | undefined): Preregis
 const validToken = (token: string | null | undefined) =>
   token && /^[A-Za-z0-9_-]{16,64}$/.test(token.trim()) ? token.trim() : null;
 
-/** The checks of the confirmation step and the save that need the database, in one transaction. */
-function checkInTx(
+/**
+ * The rules of a pre-registration write that need the database, in the
+ * write's own transaction: the one checker of the confirmation step, the save
+ * and the visitor's change ("Wrong number? Change it", which passes its own
+ * entry as `exceptId`). Public: the campaign is open and each limit takes a
+ * point; counter: the branch. Then the references, the phone taken and the
+ * citizenship/PAN's pending purchase (`conflicts`).
+ */
+export function checkPreregistrationWrite(
   tx: Executor,
   who: Channel,
   value: CounterPreregistrationInput,
   limits: [LimitName, string | null | undefined][],
+  exceptId?: number,
 ): Result<{ branchId: number | null }> {
   if (who.channel === "public") {
     if (!isRegistrationOpen()) return fail.closed(M.closed);
@@ -345,7 +360,7 @@ function checkInTx(
     nearest_branch_id: value.nearest_branch_id,
   });
   if (Object.keys(errors).length) return fail.invalid(errors);
-  return conflicts(tx, value, who, true) ?? { ok: true, branchId };
+  return conflicts(tx, value, who, { grant: true, exceptId }) ?? { ok: true, branchId };
 }
 
 /** The public form needs proof of a share: a file now, or the confirmation step's reference. */
@@ -374,7 +389,7 @@ export async function reviewPreregistration(
 ): Promise<Result<{ value: CounterPreregistrationInput; screenshotRef: string | null }>> {
   const checked = transact((tx) => {
     // It tells whether a phone or citizenship number is taken: the same address and phone limits as a save.
-    const result = checkInTx(tx, who, value, [
+    const result = checkPreregistrationWrite(tx, who, value, [
       ["enquiry-ip", who.channel === "public" ? who.address : null],
       ["enquiry-phone", who.channel === "public" ? value.phone : null],
     ]);
@@ -436,7 +451,7 @@ export async function createPreregistration(
       // customer's phone is recorded as there).
       const early =
         who.channel === "counter"
-          ? transact((tx) => conflicts(tx, value, who, true) ?? { ok: true as const })
+          ? transact((tx) => conflicts(tx, value, who, { grant: true }) ?? { ok: true as const })
           : (conflicts(db, value, who) ?? { ok: true as const });
       if (!early.ok) return early;
       const stored = await storeScreenshot(file, who.channel === "counter" ? who.actor.id : null);
@@ -453,7 +468,7 @@ export async function createPreregistration(
       // A twin request with the same form token may have saved meanwhile.
       const first = byFormToken(tx, formToken);
       if (first) return { ok: true, preregistration: first, duplicate: true };
-      const checked = checkInTx(tx, who, value, [
+      const checked = checkPreregistrationWrite(tx, who, value, [
         ["enquiry-ip", who.channel === "public" ? who.address : null],
         ["enquiry-phone", who.channel === "public" ? value.phone : null],
       ]);
