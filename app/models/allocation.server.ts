@@ -17,7 +17,7 @@ import { fail, FailureError, type Result } from "~/models/failure";
 import { ALLOCATION_TYPES, type AllocationType } from "~/models/prize-constants";
 import { orderPools, poolsOf, type PoolState } from "~/models/prize-draw.server";
 import { baseTableMean, readBaseTable } from "~/models/prize-settings.server";
-import { type Scope, type ScopedActor, branchCondition } from "~/models/scope.server";
+import { type Scope, type ScopedActor, branchCondition, isHeadOffice } from "~/models/scope.server";
 import { transact } from "~/models/transaction.server";
 import { ALLOCATION_MESSAGES, type AllocationCountInput, type AllocationInput } from "~/schemas/allocation";
 import {
@@ -46,7 +46,7 @@ export const ALLOCATION_ERRORS = {
  * its own branch's pools, never the public ones.
  */
 export function poolScope(scope: Scope): SQL | undefined {
-  return scope.branchId === null ? undefined : eq(allocations.branch_id, scope.branchId);
+  return isHeadOffice(scope) ? undefined : eq(allocations.branch_id, scope.branchId);
 }
 
 // ---------------------------------------------------------------- list
@@ -175,7 +175,7 @@ export function createAllocation(actor: ScopedActor, value: AllocationInput): Re
         )
         .get();
       if (!branch) throw new FailureError(fail.field("branch_id", ALLOCATION_ERRORS.branchMissing));
-    } else if (actor.scope.branchId !== null) {
+    } else if (!isHeadOffice(actor.scope)) {
       // A branch user cannot make a public pool.
       throw new FailureError(fail.field("branch_id", ALLOCATION_MESSAGES.branchRequired));
     }
@@ -242,7 +242,7 @@ export function updateAllocationCount(
 
 /** `{ id, title }` of the branches whose pools the scope reaches, for the scheme screens' selects. */
 export function poolBranchOptions(scope: Scope): { id: number; title: string }[] {
-  return listBranchOptions().filter((b) => scope.branchId === null || b.id === scope.branchId);
+  return listBranchOptions().filter((b) => isHeadOffice(scope) || b.id === scope.branchId);
 }
 
 // ---------------------------------------------------------------- payout preview
@@ -363,7 +363,7 @@ export function payoutPreview(
     : 0;
   const branchId = scope.branchId ?? args.branchId;
   const types = ALLOCATION_TYPES.filter((t) =>
-    t === "preregistration_public" ? scope.branchId === null : branchId !== null,
+    t === "preregistration_public" ? isHeadOffice(scope) : branchId !== null,
   );
   const result: PreviewType[] = types.map((type) => {
     const poolBranch = type === "preregistration_public" ? null : branchId;

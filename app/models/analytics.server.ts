@@ -36,7 +36,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
 import { percentChange } from "~/models/dashboard.server";
 import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES, FIRST_THRILL, type AllocationType } from "~/models/prize-constants";
-import { branchCondition, type Scope } from "~/models/scope.server";
+import { branchCondition, type Scope, isHeadOffice } from "~/models/scope.server";
 import { daysBetween, MAX_RANGE_DAYS, type AnalyticsRangeInput } from "~/schemas/analytics";
 import { SOURCE_OPTIONS } from "~/schemas/preregistration";
 import { PAYMENT_MODE_LABELS, PAYMENT_MODES, type PaymentMode } from "~/schemas/registration";
@@ -71,7 +71,7 @@ const num = (v: unknown) => Number(v ?? 0);
  * (nearest_branch_id, created_at)), so SQLite answers the OR with two range scans.
  */
 function preregistrationOwnerScope(scope: Scope): SQL | undefined {
-  if (scope.branchId === null) return undefined;
+  if (isHeadOffice(scope)) return undefined;
   return or(eq(P.branch_id, scope.branchId), and(isNull(P.branch_id), eq(P.nearest_branch_id, scope.branchId)));
 }
 
@@ -521,7 +521,7 @@ export async function campaignAnalytics(
   const byType: PrizeTypeRow[] = ALLOCATION_TYPES.map((type) => {
     const ofType = allGroups.filter((g) => g.pool_type === type);
     const of = (outcome: DrawGroup["outcome"]) => ofType.filter((g) => g.outcome === outcome);
-    const mine = scope.branchId === null || type !== "preregistration_public";
+    const mine = isHeadOffice(scope) || type !== "preregistration_public";
     return {
       type,
       label: ALLOCATION_TYPE_LABELS[type],
@@ -559,7 +559,7 @@ export async function campaignAnalytics(
     db
       .select({ id: branches.id, title: branches.title, deleted_at: branches.deleted_at })
       .from(branches)
-      .where(scope.branchId === null ? undefined : eq(branches.id, scope.branchId))
+      .where(isHeadOffice(scope) ? undefined : eq(branches.id, scope.branchId))
       .all()
       .map((b) => [b.id, b]),
   );

@@ -24,7 +24,7 @@ import { nowIso } from "~/utils/time";
 import { randomSlug } from "~/utils/crypto.server";
 import { audit, diff } from "./audit.server";
 import { fail, FailureError, type Result } from "./failure";
-import { branchCondition, type Scope, type ScopedActor } from "./scope.server";
+import { branchCondition, type Scope, type ScopedActor, isHeadOffice } from "./scope.server";
 import { transact } from "./transaction.server";
 
 const { branches } = schema;
@@ -370,7 +370,7 @@ function reachable(tx: Tx, scope: Scope, slug: string): Branch {
 }
 
 function requireHeadOffice(actor: ScopedActor) {
-  if (actor.scope.branchId !== null) throw new FailureError(fail.forbidden(BRANCH_ERRORS.headOffice));
+  if (!isHeadOffice(actor.scope)) throw new FailureError(fail.forbidden(BRANCH_ERRORS.headOffice));
 }
 
 /**

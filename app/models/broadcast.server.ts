@@ -45,7 +45,7 @@ import { smsParts, type SmsParts } from "~/utils/sms-parts";
 import { nowIso } from "~/utils/time";
 import { ftsQuery } from "./preregistration-admin.server";
 import { CAMPAIGN } from "./preregistration.server";
-import { branchCondition, type Scope, type ScopedActor } from "./scope.server";
+import { branchCondition, type Scope, type ScopedActor, isHeadOffice } from "./scope.server";
 
 const { smsBroadcasts: B, smsMessages: M, registrations: R, preregistrations: P, branches, users } = schema;
 
@@ -238,7 +238,7 @@ export async function countAudience(a: Audience): Promise<AudienceCount> {
 function choiceErrors(exec: Executor, scope: Scope, input: BroadcastInput): FieldErrors {
   const errors: FieldErrors = {};
   if (input.type === "BRANCH") {
-    if (scope.branchId !== null && input.branches.some((id) => id !== scope.branchId)) {
+    if (!isHeadOffice(scope) && input.branches.some((id) => id !== scope.branchId)) {
       errors.branches = [MSG.branchOutside];
     } else {
       const found = exec
@@ -647,7 +647,7 @@ function branchTitles(): Map<number, string> {
 }
 
 /** Head office sees every broadcast; a branch user those sent within their branch. */
-const broadcastScope = (scope: Scope) => (scope.branchId === null ? undefined : eq(B.scope_branch_id, scope.branchId));
+const broadcastScope = (scope: Scope) => (isHeadOffice(scope) ? undefined : eq(B.scope_branch_id, scope.branchId));
 
 /** One broadcast with its counts, within the scope; null otherwise. */
 export function getBroadcast(scope: Scope, id: number): BroadcastView | null {

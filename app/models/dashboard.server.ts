@@ -18,7 +18,7 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
 import { kathmanduDate, kathmanduDayRange, now as clockNow, shiftDate } from "~/utils/time";
 import { preregistrationListScope } from "./preregistration-admin.server";
-import { branchCondition, type Scope } from "./scope.server";
+import { branchCondition, type Scope, isHeadOffice } from "./scope.server";
 
 const { registrations: R, preregistrations: P, testRides: T, branches } = schema;
 
@@ -157,7 +157,7 @@ export function branchStats(scope: Scope, at: Date = clockNow()): BranchStatsRow
   return db
     .select({ id: branches.id, slug: branches.slug, title: branches.title, city: branches.city })
     .from(branches)
-    .where(and(isNull(branches.deleted_at), scope.branchId === null ? undefined : eq(branches.id, scope.branchId)))
+    .where(and(isNull(branches.deleted_at), isHeadOffice(scope) ? undefined : eq(branches.id, scope.branchId)))
     .orderBy(branches.title)
     .all()
     .map((b) => {

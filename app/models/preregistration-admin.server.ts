@@ -39,6 +39,7 @@ import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { normalizePhone } from "~/utils/phone";
 import { displayDateTime, kathmanduBounds, nowIso } from "~/utils/time";
 import type { Scope, ScopedActor } from "./scope.server";
+import { isHeadOffice } from "./scope.server";
 
 const { preregistrations: P, registrations: R, branches, bikeModels } = schema;
 const nearest = alias(branches, "nearest_branch");
@@ -55,7 +56,7 @@ export const preregistrationAccessScope = (scope: Scope): SQL | undefined => pre
 
 /** Whether staff of this scope may see a proof screenshot: it belongs to a pre-registration they reach. */
 export function canOpenScreenshot(scope: Scope, fileId: number): boolean {
-  if (scope.branchId === null) return true;
+  if (isHeadOffice(scope)) return true;
   return !!db
     .select({ id: P.id })
     .from(P)
@@ -70,7 +71,7 @@ export function canOpenScreenshot(scope: Scope, fileId: number): boolean {
  * its detail page and the API then reach it by the usual rule.
  */
 export function findAtCounter(actor: ScopedActor, term: string | null | undefined): void {
-  if (actor.scope.branchId === null) return;
+  if (isHeadOffice(actor.scope)) return;
   const phone = normalizePhone((term ?? "").trim());
   if (!phone) return;
   const entry = db
@@ -138,7 +139,7 @@ function filterConditions(f: PreregistrationFilters, scope: Scope): (SQL | undef
   const bounds = kathmanduBounds(f.from, f.to);
   return [
     f.bike_model ? eq(P.bike_model_id, f.bike_model) : undefined,
-    f.branch && scope.branchId === null
+    f.branch && isHeadOffice(scope)
       ? or(eq(P.branch_id, f.branch), and(isNull(P.branch_id), eq(P.nearest_branch_id, f.branch)))
       : undefined,
     bounds.from ? gte(P.created_at, bounds.from) : undefined,
@@ -220,7 +221,7 @@ export type PreregistrationRow = ReturnType<typeof shape>;
 function indexOnlySearch(scope: Scope, params: TableParams, filters: PreregistrationFilters): string | null {
   const { phone, ...others } = filters;
   const term = phone?.trim();
-  if (scope.branchId !== null || !term || normalizePhone(term)) return null;
+  if (!isHeadOffice(scope) || !term || normalizePhone(term)) return null;
   if (Object.values(others).some((v) => v !== null && v !== undefined)) return null;
   if (params.order.some((o) => o.column !== "id" || o.dir !== "desc")) return null;
   return ftsQuery(term);
@@ -268,7 +269,7 @@ export function listPreregistrations(
       filters: [...filterConditions(filters, scope), filters.phone ? preregistrationSearch(filters.phone) : undefined],
       count: (where) => db.select({ n: count() }).from(P).where(where).get()?.n ?? 0,
       // Head office's total is every live row: kept by triggers, not counted.
-      total: scope.branchId === null ? () => liveCount("preregistrations") : undefined,
+      total: isHeadOffice(scope) ? () => liveCount("preregistrations") : undefined,
       rows: (where, orderBy, limit, offset) =>
         joined()
           .where(where)
@@ -502,7 +503,7 @@ export async function updatePreregistration(
         else phone = given;
       }
     }
-    const branchId = actor.scope.branchId === null && changes.branch_id ? changes.branch_id : row.branch_id;
+    const branchId = isHeadOffice(actor.scope) && changes.branch_id ? changes.branch_id : row.branch_id;
     const refs = referenceErrors(
       tx,
       {

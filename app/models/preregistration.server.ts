@@ -57,6 +57,7 @@ import type { Scope, ScopedActor } from "./scope.server";
 import { isRegistrationOpen } from "./settings.server";
 import { codeDelivery, wakeSmsWorker } from "./sms.server";
 import { transact, transactTogether } from "./transaction.server";
+import { isHeadOffice } from "./scope.server";
 
 const { preregistrations: P, preregistrationGrants: G, bikeModels, branches, registrations } = schema;
 const nearestBranches = alias(branches, "nearest_branch");
@@ -91,7 +92,7 @@ const ENTITY = "preregistration";
  * screenshots and the dashboard all use it.
  */
 export function preregistrationScope(scope: Scope | undefined): SQL | undefined {
-  if (!scope || scope.branchId === null) return undefined;
+  if (!scope || isHeadOffice(scope)) return undefined;
   const branchId = scope.branchId;
   // Three indexable terms, so SQLite answers the OR from indexes (no scan).
   return or(
@@ -111,7 +112,7 @@ export function preregistrationScope(scope: Scope | undefined): SQL | undefined 
  * customer's code and register the purchase, nothing more (decision 5).
  */
 export function preregistrationOwnerScope(scope: Scope | undefined): SQL | undefined {
-  if (!scope || scope.branchId === null) return undefined;
+  if (!scope || isHeadOffice(scope)) return undefined;
   const branchId = scope.branchId;
   return or(eq(P.branch_id, branchId), and(isNull(P.branch_id), eq(P.nearest_branch_id, branchId)));
 }
@@ -125,7 +126,7 @@ export function grantCounterAccess(
   actor: ScopedActor,
   entry: Pick<Preregistration, "id" | "slug" | "branch_id">,
 ) {
-  if (actor.scope.branchId === null || entry.branch_id !== null) return;
+  if (isHeadOffice(actor.scope) || entry.branch_id !== null) return;
   const added = tx
     .insert(G)
     .values({ branch_id: actor.scope.branchId, preregistration_id: entry.id, granted_by: actor.id })
@@ -142,7 +143,7 @@ export function grantCounterAccess(
 }
 
 function reaches(exec: Executor, scope: Scope, id: number): boolean {
-  if (scope.branchId === null) return true;
+  if (isHeadOffice(scope)) return true;
   return !!exec
     .select({ id: P.id })
     .from(P)
@@ -241,7 +242,7 @@ export function referenceErrors(exec: Executor, refs: References, keep: Referenc
 
 /** The branch a counter entry belongs to: the staff member's own, or head office's choice. */
 function counterBranch(exec: Executor, actor: ScopedActor, chosen: number | null | undefined): number | Failure {
-  if (actor.scope.branchId !== null) return actor.scope.branchId;
+  if (!isHeadOffice(actor.scope)) return actor.scope.branchId;
   if (!chosen || Object.keys(referenceErrors(exec, { branch_id: chosen })).length) {
     return fail.field("branch_id", M.branch);
   }

@@ -26,7 +26,7 @@ import { likeContains, type TableParams, type TableResult } from "~/utils/datata
 import { normalizePhone } from "~/utils/phone";
 import { SHARE_CODE, shareLink, type Referral } from "~/utils/share-link.server";
 import { kathmanduBounds } from "~/utils/time";
-import { branchCondition, type Scope } from "./scope.server";
+import { branchCondition, type Scope, isHeadOffice } from "./scope.server";
 
 const { registrations: R, branches } = schema;
 
@@ -78,7 +78,7 @@ export function inheritedReferrer(
     .where(and(eq(R.id, referrerId), isNull(R.deleted_at)))
     .get();
   if (!row || row.phone === ownPhone) return null;
-  const reached = scope.branchId === null || row.branch_id === scope.branchId;
+  const reached = isHeadOffice(scope) || row.branch_id === scope.branchId;
   return { id: row.id, name: reached ? row.name : null };
 }
 

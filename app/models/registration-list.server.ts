@@ -21,7 +21,7 @@ import { parseListQuery } from "~/utils/list-query.server";
 import { maskPhone, normalizePhone } from "~/utils/phone";
 import { displayDateTime, displayDay, kathmanduBounds } from "~/utils/time";
 import { ftsQuery } from "./preregistration-admin.server";
-import { branchCondition, type Scope } from "./scope.server";
+import { branchCondition, type Scope, isHeadOffice } from "./scope.server";
 
 export type { RegistrationFilters };
 
@@ -56,7 +56,7 @@ function filterConditions(f: RegistrationFilters, scope: Scope): (SQL | undefine
     f.payment_mode ? eq(R.payment_mode, f.payment_mode) : undefined,
     f.bike_model ? eq(R.bike_model_id, f.bike_model) : undefined,
     // `branch` only narrows head office's view; a branch user's scope stays its own.
-    f.branch && scope.branchId === null ? eq(R.branch_id, f.branch) : undefined,
+    f.branch && isHeadOffice(scope) ? eq(R.branch_id, f.branch) : undefined,
     bounds.from ? gte(R.created_at, bounds.from) : undefined,
     bounds.to ? lt(R.created_at, bounds.to) : undefined,
     given(f.prize) ? sql`${totalPrizeSql} = ${f.prize}` : undefined,
@@ -232,7 +232,7 @@ function listWith(
       filters: [...filterConditions(filters, scope), term ? registrationSearch(term) : undefined],
       count: (where) => countRegistrations(where, needsPreJoin(filters)),
       // Head office's total of live registrations is kept by triggers, not counted.
-      total: !deleted && scope.branchId === null ? () => liveCount("registrations") : undefined,
+      total: !deleted && isHeadOffice(scope) ? () => liveCount("registrations") : undefined,
       rows: (where, orderBy, limit, offset) =>
         joined(scope)
           .where(where)
@@ -450,7 +450,7 @@ export function searchRegistrants(scope: Scope, q: string, limit = 10): Registra
     .all()
     .map((r) => ({ value: r.id, label: `${r.name} (${r.phone})`, slug: r.slug, phone: r.phone }));
   const phone = normalizePhone(term);
-  if (!phone || scope.branchId === null || own.some((o) => o.phone === phone)) return own;
+  if (!phone || isHeadOffice(scope) || own.some((o) => o.phone === phone)) return own;
   const elsewhere = db
     .select({ id: R.id })
     .from(R)

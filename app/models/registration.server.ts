@@ -39,7 +39,7 @@ import { kathmanduDate, now as clockNow } from "~/utils/time";
 import { preregistrationAccessScope } from "./preregistration-admin.server";
 import { inheritedReferrer, shareLinkOf } from "./referrer.server";
 import { findRegistration, type RegistrationRow } from "./registration-list.server";
-import { branchCondition, type Scope, type ScopedActor } from "./scope.server";
+import { branchCondition, type Scope, type ScopedActor, isHeadOffice } from "./scope.server";
 
 // The download (Registrations.xls) reads its rows and columns from the list module through here.
 export { REGISTRATION_COLUMNS, registrationSheetRows } from "./registration-list.server";
@@ -165,7 +165,7 @@ function resolveReferrer(
     .get();
   if (!found) throw new FailureError(fail.field(field, M.referrerMissing));
   if (found.phone === ownPhone || found.id === selfId) throw new FailureError(fail.field(field, M.referrerSelf));
-  const reached = scope.branchId === null || found.branch_id === scope.branchId;
+  const reached = isHeadOffice(scope) || found.branch_id === scope.branchId;
   return { registration_id: found.id, referred_by: input.referred_by ?? (reached ? found.name : null) };
 }
 

@@ -7,7 +7,8 @@ import { eq, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Actor } from "./audit.server";
 
-export type Scope = { branchId: number | null };
+/** Head office (no branch: every branch), or one branch. */
+export type Scope = { branchId: null } | { branchId: number };
 
 export const HEAD_OFFICE: Scope = { branchId: null };
 
@@ -15,11 +16,12 @@ export function scopeOf(user: { branch_id: number | null }): Scope {
   return { branchId: user.branch_id ?? null };
 }
 
-export function branchCondition(column: SQLiteColumn, scope: Scope): SQL | undefined {
-  return scope.branchId === null ? undefined : eq(column, scope.branchId);
-}
+/** The one head-office rule: a scope without a branch reaches every branch. */
+export const isHeadOffice = (scope: Scope): scope is { branchId: null } => scope.branchId === null;
 
-export const isHeadOffice = (scope: Scope) => scope.branchId === null;
+export function branchCondition(column: SQLiteColumn, scope: Scope): SQL | undefined {
+  return isHeadOffice(scope) ? undefined : eq(column, scope.branchId);
+}
 
 /** Who is asking, as a model's write sees them: the audit's actor with their branch scope. */
 export type ScopedActor = Actor & { scope: Scope };

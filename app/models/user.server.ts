@@ -18,7 +18,7 @@ import type { User } from "@db/schema";
 import { clear, hit } from "~/utils/rate-limit.server";
 import { audit, diff, type Actor, type Changes } from "./audit.server";
 import { fail, FailureError, type Failure, type FieldErrors, type Result } from "./failure";
-import { branchCondition, type Scope, type ScopedActor } from "./scope.server";
+import { branchCondition, type Scope, type ScopedActor, isHeadOffice } from "./scope.server";
 import { transact } from "./transaction.server";
 import { DUMMY_PASSWORD_HASH, hashPassword, randomSlug, verifyPassword } from "~/utils/crypto.server";
 import { likeContains, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
@@ -406,7 +406,7 @@ export function userFormOptions(actor: { scope: Scope; permissions: readonly str
     .map((r) => ({ ...r, permissions: permissionsOfRole(r.id) }))
     .filter((r) => holdsAll(actor.permissions, r.permissions));
   return {
-    headOffice: actor.scope.branchId === null,
+    headOffice: isHeadOffice(actor.scope),
     branches: branchRows,
     roles: roleRows.map(({ id, title }) => ({ id, title })),
   };
@@ -483,7 +483,7 @@ function chooseBranch(
   errors: FieldErrors,
   current?: number | null,
 ): number | null {
-  if (scope.branchId !== null) {
+  if (!isHeadOffice(scope)) {
     if (wanted !== undefined && wanted !== scope.branchId) errors.branch_id = [USER_ERRORS.otherBranch];
     return scope.branchId;
   }

@@ -16,6 +16,7 @@ import { listRegistrations, parseRegistrationQuery, type RegistrationRow } from 
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { emptyTable } from "~/utils/list-query.server";
 import { displayDateTime } from "~/utils/time";
+import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: null } satisfies RouteAccess;
@@ -33,7 +34,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const page = {
     stats: dashboardStats(user.scope),
     bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
-    branches: user.scope.branchId === null ? listBranchOptions() : null,
+    branches: isHeadOffice(user.scope) ? listBranchOptions() : null,
     branchTitle: user.branch?.title ?? null,
     at: new Date().toISOString(),
   };

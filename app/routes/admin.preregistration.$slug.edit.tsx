@@ -17,6 +17,7 @@ import { BODY_LIMITS, parseValue, readForm } from "~/utils/body.server";
 import { echoForm, fileField } from "~/utils/echo.server";
 import { replyFailure, preregistrationNotFound } from "~/utils/http.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "update-registration" } satisfies RouteAccess;
@@ -46,7 +47,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     },
     // What the entry already names stays offered, though retired or closed since.
     bikeModels: listBikeModels({ keep: pre.bike_model_id }).map((m) => ({ id: m.id, title: m.title })),
-    branches: user.scope.branchId === null ? listBranchOptions({ keep: pre.branch_id }) : null,
+    branches: isHeadOffice(user.scope) ? listBranchOptions({ keep: pre.branch_id }) : null,
   };
 }
 

@@ -15,6 +15,7 @@ import { preregistrationFiltersSchema } from "~/schemas/preregistration";
 import { parseQuery } from "~/utils/query.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
+import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;
@@ -31,7 +32,7 @@ export const links = counterLinks;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  const headOffice = user.scope.branchId === null;
+  const headOffice = isHeadOffice(user.scope);
   const { value: filters, errors: filterErrors } = parseQuery(
     params,
     preregistrationFiltersSchema,

@@ -15,6 +15,7 @@ import { BODY_LIMITS, parseValue, readForm } from "~/utils/body.server";
 import { echoForm, echoResult, fileField } from "~/utils/echo.server";
 import { replyFailure } from "~/utils/http.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
+import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "create-registration" } satisfies RouteAccess;
@@ -24,7 +25,7 @@ export const links = counterLinks;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  const headOffice = user.scope.branchId === null;
+  const headOffice = isHeadOffice(user.scope);
   return {
     bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
     branches: headOffice ? listBranchOptions() : null,

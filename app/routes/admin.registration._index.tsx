@@ -14,6 +14,7 @@ import { listRegistrations, parseRegistrationQuery, type RegistrationRow } from 
 import { REGISTRATION_FILTER_KEYS } from "~/schemas/registration";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { emptyTable } from "~/utils/list-query.server";
+import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;
@@ -25,7 +26,7 @@ export const links = counterLinks;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  const headOffice = user.scope.branchId === null;
+  const headOffice = isHeadOffice(user.scope);
   const query = parseRegistrationQuery(params);
   const page = {
     headOffice,

@@ -12,6 +12,7 @@ import {
 } from "~/models/registration-list.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { emptyTable } from "~/utils/list-query.server";
+import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "delete-registration" } satisfies RouteAccess;
@@ -23,7 +24,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const query = parseRegistrationQuery(params);
-  const headOffice = user.scope.branchId === null;
+  const headOffice = isHeadOffice(user.scope);
   if (!query.ok) {
     const table = emptyTable<RegistrationRow>(params);
     return data({ headOffice, table, filterErrors: query.errors }, { status: failureStatus(query) });

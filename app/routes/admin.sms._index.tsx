@@ -25,6 +25,7 @@ import { submissionResult } from "~/utils/http.server";
 import { displayDateTime } from "~/utils/time";
 import { onItsWay } from "~/schemas/broadcast";
 import { redirectWithToast, success } from "~/utils/toast.server";
+import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "send-sms" } satisfies RouteAccess;
@@ -39,7 +40,7 @@ const FORM_LIMIT = 2 * 1024 * 1024;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  const branches = listBranchOptions().filter((b) => user.scope.branchId === null || b.id === user.scope.branchId);
+  const branches = listBranchOptions().filter((b) => isHeadOffice(user.scope) || b.id === user.scope.branchId);
   const table = listBroadcasts(user.scope, parseTableParams(params));
   return { branches, table, active: table.data.some((b) => b.status !== "done") };
 }

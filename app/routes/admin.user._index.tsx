@@ -10,6 +10,7 @@ import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { EVERY_PERMISSION } from "~/utils/permissions";
 import { parseQuery } from "~/utils/query.server";
+import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-user" } satisfies RouteAccess;
@@ -25,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return {
     table: listUsers(user.scope, parseTableParams(params), filters),
     roles: listRoles(),
-    branches: user.scope.branchId === null ? userFormOptions(user).branches : [],
+    branches: isHeadOffice(user.scope) ? userFormOptions(user).branches : [],
     errors,
   };
 }
