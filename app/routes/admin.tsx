@@ -3,7 +3,7 @@ import { Form, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix
 import { Toasts } from "~/components/Toasts";
 import { Guard } from "~/components/Guard";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { EVERY_PERMISSION, type Requirement } from "~/utils/permissions";
+import { SIDEBAR } from "~/utils/permissions";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: null } satisfies RouteAccess;
@@ -16,29 +16,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { scope: _scope, ...publicUser } = user;
   return Response.json({ user: publicUser });
 }
-
-type Link = { to: string; label: string; permission: Requirement };
-
-export const SIDEBAR: Link[] = [
-  // The page itself is login only; its sidebar link is guarded by send-sms (spec 001 §2.1).
-  { to: "/admin", label: "Dashboard", permission: "send-sms" },
-  { to: "/admin/preregistration", label: "Pre-Registrations", permission: "read-registration" },
-  { to: "/admin/registration", label: "Registrations", permission: "read-registration" },
-  { to: "/admin/registration/deleted", label: "Deleted Registrations", permission: "delete-registration" },
-  { to: "/admin/test-ride", label: "Test Rides", permission: null },
-  { to: "/admin/referrer", label: "Referrers", permission: "read-registration" },
-  { to: "/admin/scheme", label: "Schemes", permission: "manage-allocation" },
-  { to: "/admin/branch", label: "Branches", permission: "read-branch" },
-  { to: "/admin/bike-model", label: "Bike Models", permission: "read-bike-model" },
-  { to: "/admin/user", label: "Users", permission: "read-user" },
-  { to: "/admin/video", label: "Videos", permission: "read-video" },
-  { to: "/admin/sms", label: "SMS", permission: "send-sms" },
-  { to: "/admin/outbox", label: "SMS Outbox", permission: "send-sms" },
-  { to: "/admin/analytics", label: "Analytics", permission: "send-sms" },
-  { to: "/admin/settings", label: "Settings", permission: "update-settings" },
-  { to: "/admin/role", label: "Roles", permission: EVERY_PERMISSION },
-  { to: "/admin/audit", label: "Audit Trail", permission: EVERY_PERMISSION },
-];
 
 export default function AdminLayout() {
   const { user } = useLoaderData<typeof loader>() as {

@@ -95,7 +95,16 @@ export const permissionRefusal = (requirement: Permission | typeof EVERY_PERMISS
     : `You do not have permission to ${PERMISSION_PURPOSE[requirement]}.`;
 
 /** null = login only. */
-export type RouteRule = { pattern: string; permission: Requirement };
+/**
+ * A back-office page: its pattern and permission and, for a page the sidebar
+ * links to, its link (`nav`): the label, its place in the sidebar and, where
+ * the link is guarded otherwise than the page, the link's own permission.
+ */
+export type RouteRule = {
+  pattern: string;
+  permission: Requirement;
+  nav?: { label: string; order: number; permission?: Requirement };
+};
 
 /**
  * The specification's back-office route table (spec 001 §2.1, spec 000 §2).
@@ -106,56 +115,72 @@ export type RouteRule = { pattern: string; permission: Requirement };
  * against this table at run time.
  */
 export const ADMIN_ROUTES: RouteRule[] = [
-  { pattern: "/admin", permission: null },
-  { pattern: "/admin/preregistration", permission: "read-registration" },
+  // The dashboard is login only; its sidebar link is guarded by send-sms (spec 001 §2.1).
+  { pattern: "/admin", permission: null, nav: { label: "Dashboard", order: 1, permission: "send-sms" } },
+  { pattern: "/admin/preregistration", permission: "read-registration", nav: { label: "Pre-Registrations", order: 2 } },
   { pattern: "/admin/preregistration/create", permission: "create-registration" },
   { pattern: "/admin/preregistration/:slug", permission: "read-registration" },
   { pattern: "/admin/preregistration/:slug/edit", permission: "update-registration" },
   { pattern: "/admin/preregistration/:slug/verify", permission: "read-registration" },
   { pattern: "/admin/preregistration/:slug/draw", permission: "read-registration" },
-  { pattern: "/admin/registration", permission: "read-registration" },
-  { pattern: "/admin/registration/deleted", permission: "delete-registration" },
+  { pattern: "/admin/registration", permission: "read-registration", nav: { label: "Registrations", order: 3 } },
+  {
+    pattern: "/admin/registration/deleted",
+    permission: "delete-registration",
+    nav: { label: "Deleted Registrations", order: 4 },
+  },
   { pattern: "/admin/registration/create/:slug", permission: "create-registration" },
   { pattern: "/admin/registration/:slug", permission: "read-registration" },
   { pattern: "/admin/registration/:slug/edit", permission: "read-registration" },
   { pattern: "/admin/registration/:slug/verify", permission: "read-registration" },
   { pattern: "/admin/registration/:slug/draw", permission: "create-registration" },
   { pattern: "/admin/print", permission: "read-registration" },
-  { pattern: "/admin/user", permission: "read-user" },
+  { pattern: "/admin/user", permission: "read-user", nav: { label: "Users", order: 10 } },
   { pattern: "/admin/user/create", permission: "create-user" },
   { pattern: "/admin/user/:slug", permission: "read-user" },
   { pattern: "/admin/user/:slug/edit", permission: "update-user" },
-  { pattern: "/admin/branch", permission: "read-branch" },
+  { pattern: "/admin/branch", permission: "read-branch", nav: { label: "Branches", order: 8 } },
   { pattern: "/admin/branch/create", permission: "create-branch" },
   { pattern: "/admin/branch/:slug", permission: "read-branch" },
   { pattern: "/admin/branch/:slug/edit", permission: "update-branch" },
-  { pattern: "/admin/bike-model", permission: "read-bike-model" },
+  { pattern: "/admin/bike-model", permission: "read-bike-model", nav: { label: "Bike Models", order: 9 } },
   { pattern: "/admin/bike-model/create", permission: "create-bike-model" },
   { pattern: "/admin/bike-model/:slug", permission: "read-bike-model" },
   { pattern: "/admin/bike-model/:slug/edit", permission: "update-bike-model" },
-  { pattern: "/admin/video", permission: "read-video" },
+  { pattern: "/admin/video", permission: "read-video", nav: { label: "Videos", order: 11 } },
   { pattern: "/admin/video/create", permission: "create-video" },
   { pattern: "/admin/video/:id", permission: "read-video" },
   { pattern: "/admin/video/:id/edit", permission: "update-video" },
-  { pattern: "/admin/scheme", permission: "manage-allocation" },
+  { pattern: "/admin/scheme", permission: "manage-allocation", nav: { label: "Schemes", order: 7 } },
   { pattern: "/admin/scheme/create", permission: "manage-allocation" },
   { pattern: "/admin/scheme/draws", permission: "manage-allocation" },
   { pattern: "/admin/scheme/settings", permission: "manage-allocation" },
   { pattern: "/admin/scheme/:id", permission: "manage-allocation" },
-  { pattern: "/admin/sms", permission: "send-sms" },
+  { pattern: "/admin/sms", permission: "send-sms", nav: { label: "SMS", order: 12 } },
   { pattern: "/admin/sms/:id", permission: "send-sms" },
-  { pattern: "/admin/analytics", permission: "send-sms" },
-  { pattern: "/admin/outbox", permission: "send-sms" },
-  { pattern: "/admin/test-ride", permission: null },
+  { pattern: "/admin/analytics", permission: "send-sms", nav: { label: "Analytics", order: 14 } },
+  { pattern: "/admin/outbox", permission: "send-sms", nav: { label: "SMS Outbox", order: 13 } },
+  { pattern: "/admin/test-ride", permission: null, nav: { label: "Test Rides", order: 5 } },
   { pattern: "/admin/test-ride/:slug", permission: null },
   { pattern: "/admin/profile", permission: null },
-  { pattern: "/admin/settings", permission: null },
+  {
+    pattern: "/admin/settings",
+    permission: null,
+    nav: { label: "Settings", order: 15, permission: "update-settings" },
+  },
   // The referrer report (spec 001 §2.12 does not name its route).
-  { pattern: "/admin/referrer", permission: "read-registration" },
+  { pattern: "/admin/referrer", permission: "read-registration", nav: { label: "Referrers", order: 6 } },
   // Beyond the specification's table:
-  { pattern: "/admin/audit", permission: EVERY_PERMISSION },
-  { pattern: "/admin/role", permission: EVERY_PERMISSION },
+  { pattern: "/admin/audit", permission: EVERY_PERMISSION, nav: { label: "Audit Trail", order: 17 } },
+  { pattern: "/admin/role", permission: EVERY_PERMISSION, nav: { label: "Roles", order: 16 } },
 ];
+
+/** The sidebar's links, in order, read from the route table: one declaration per page. */
+export const SIDEBAR = ADMIN_ROUTES.flatMap((r) =>
+  r.nav
+    ? [{ to: r.pattern, label: r.nav.label, order: r.nav.order, permission: r.nav.permission ?? r.permission }]
+    : [],
+).sort((a, b) => a.order - b.order);
 
 export type PermissionHolder = { permissions: readonly string[] } | null | undefined;
 

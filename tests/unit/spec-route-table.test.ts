@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { action as loginAction } from "~/routes/login";
 import { createUser, permissionsOfRole } from "~/models/user.server";
-import { ADMIN_ROUTES, EVERY_PERMISSION, PERMISSIONS } from "~/utils/permissions";
+import { ADMIN_ROUTES, EVERY_PERMISSION, PERMISSIONS, SIDEBAR } from "~/utils/permissions";
 import { readToast } from "~/utils/toast.server";
 import { makeBranch } from "../fixtures";
 import { answerOf } from "../route-call";
@@ -26,6 +26,17 @@ describe("the product's table is the specification's", () => {
     const mine = new Map(ADMIN_ROUTES.map((r) => [r.pattern, r.permission]));
     expect([...mine.keys()].sort()).toEqual([...spec.keys()].sort());
     for (const [pattern, permission] of spec) expect(mine.get(pattern), pattern).toBe(permission);
+  });
+
+  it("the sidebar is read from the table: a link per listed page, guarded by the page's permission but where the spec says otherwise", () => {
+    // Spec 001 §2.1: "the dashboard link is also guarded by send-sms"; settings' "sidebar link needs update-settings".
+    const linkGuard: Record<string, string> = { "/admin": "send-sms", "/admin/settings": "update-settings" };
+    for (const link of SIDEBAR) {
+      expect(spec.has(link.to), `${link.to} is not in the specification's table`).toBe(true);
+      expect(link.permission, link.to).toBe(linkGuard[link.to] ?? spec.get(link.to));
+    }
+    expect(SIDEBAR.map((l) => l.to)).toEqual(expect.arrayContaining(["/admin", "/admin/settings", "/admin/sms"]));
+    expect(new Set(SIDEBAR.map((l) => l.to)).size).toBe(SIDEBAR.length);
   });
 
   it("every route module declares the specification's permission", () => {
