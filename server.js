@@ -16,7 +16,7 @@ process.env.NODE_ENV ??= "production";
 process.umask(0o077);
 const buildDir = process.env.BUILD_DIR ?? "build";
 const build = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href);
-const { isCrossSiteRequest, ADDRESS_HEADER, MAX_BODY_BYTES, DRAIN_BYTES, securityHeaders, pageCache } =
+const { isCrossSiteRequest, ADDRESS_HEADER, MAX_BODY_BYTES, TOO_LARGE_BODY, DRAIN_BYTES, securityHeaders, pageCache } =
   build.entry.module;
 
 const app = express();
@@ -87,7 +87,7 @@ app.use((req, res, next) => {
 app.use((req, res, next) => {
   const length = Number(req.headers["content-length"] ?? 0);
   if (!(length > MAX_BODY_BYTES)) return next();
-  const refuse = () => res.status(413).json({ message: "The request body is too large." });
+  const refuse = () => res.status(413).json(TOO_LARGE_BODY);
   if (length > DRAIN_BYTES) {
     res.set("Connection", "close");
     return refuse();

@@ -4,7 +4,7 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { BODY_LIMITS } from "./utils/body.server";
+import { BODY_LIMITS, tooLarge } from "./utils/body.server";
 import { NonceProvider } from "./utils/nonce";
 export { DRAIN_BYTES } from "./utils/body.server";
 import { startBackgroundWork } from "./utils/workers.server";
@@ -24,6 +24,8 @@ export { startEventLoopMonitor, eventLoopDelay } from "./utils/event-loop.server
 export { isCrossSiteRequest } from "./utils/same-origin.server";
 export { ADDRESS_HEADER } from "./utils/auth.server";
 export const MAX_BODY_BYTES = BODY_LIMITS.upload;
+/** The answer to a body over MAX_BODY_BYTES: the body reader's own 413 (nginx answers past its limit with the same). */
+export const TOO_LARGE_BODY = (({ message, errors }) => ({ message, errors }))(tooLarge(MAX_BODY_BYTES));
 /** The security headers of every answer and the request's CSP nonce (server.js applies it first). */
 export { securityHeaders } from "./utils/security-headers.server";
 

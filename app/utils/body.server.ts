@@ -56,7 +56,7 @@ function kindOf(contentType: string): BodyKind | null {
   return null;
 }
 
-const tooLarge = (limit: number) =>
+export const tooLarge = (limit: number) =>
   fail.tooLarge(
     `The request body may not be larger than ${limit >= 1024 * 1024 ? `${Math.round(limit / 1024 / 1024)} MB` : `${Math.round(limit / 1024)} KB`}.`,
   );

@@ -163,6 +163,11 @@ test("a 20 MB JSON body is refused with 413, declared or streamed, and the serve
     megabytes(20),
   );
   expect(declared.status).toBe(413);
+  // Refused before any route by the largest limit, in the body reader's own shape (nginx answers the same).
+  expect(JSON.parse(declared.text)).toEqual({
+    message: "The request body may not be larger than 12 MB.",
+    errors: { form: ["The request body may not be larger than 12 MB."] },
+  });
   const chunked = await rawPost(
     baseURL!,
     "/api/v1/auth/login",

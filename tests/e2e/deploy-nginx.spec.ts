@@ -1,0 +1,352 @@
+/**
+ * The deployment as the VPS runs it: Debian's nginx with deploy/nginx/campaign.conf (TLS with a
+ * self-signed certificate, HTTP/2) in front of the built server started by the ExecStart of
+ * deploy/systemd/campaign.service (Litestream running cluster.js, two workers), both files used with
+ * only their paths and ports substituted. Over HTTPS: a public page and its nginx-served assets, HSTS,
+ * sign-in with Secure __Host- cookies, the visitor's address (as nginx saw it) reaching the rate
+ * limits through TRUST_PROXY while a forged X-Forwarded-For does not, and the body limits answered
+ * in the app's 413 shape by the app and by nginx alike.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import https from "node:https";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import Database from "better-sqlite3";
+import sharp from "sharp";
+import { expect, test } from "@playwright/test";
+import { PASSWORD } from "./helpers";
+
+const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
+const root = process.cwd();
+// Outside tests/.tmp (the servers' folders there are 0700): nginx's workers write request bodies here.
+const dir = path.join(os.tmpdir(), `deploy-${process.pid}`);
+const e2eDatabase = path.join(root, "tests", ".tmp", `e2e-${process.env.E2E_PORT ?? 4173}`, "app.sqlite");
+const children: ChildProcess[] = [];
+let httpsPort = 0;
+let httpPort = 0;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+
+/** An HTTPS request to nginx from a chosen loopback address (a visitor of its own). */
+function fromAddress(
+  localAddress: string,
+  method: string,
+  pathname: string,
+  { body, headers = {} }: { body?: Buffer | string; headers?: Record<string, string> } = {},
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = https.request(
+      {
+        host: "127.0.0.1",
+        port: httpsPort,
+        servername: "localhost",
+        localAddress,
+        method,
+        path: pathname,
+        rejectUnauthorized: false,
+        headers: {
+          Host: "localhost",
+          ...(body ? { "Content-Length": String(Buffer.byteLength(body)) } : {}),
+          ...headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }),
+        );
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** A multipart upload of one file of `size` bytes (a PNG header, then padding) to /api/v1/upload. */
+function uploadBody(size: number, png: Buffer): { body: Buffer; type: string } {
+  const boundary = `----deploy${size}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="type"\r\n\r\nbike-model\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="files[]"; filename="a.png"\r\nContent-Type: image/png\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const file = size <= png.length ? png : Buffer.concat([png, Buffer.alloc(size - png.length)]);
+  return { body: Buffer.concat([head, file, tail]), type: `multipart/form-data; boundary=${boundary}` };
+}
+
+test.describe.configure({ mode: "serial" });
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  if (!fs.existsSync(NGINX)) {
+    // CI installs it (tests/ensure-nginx.sh); a developer's machine without it says so.
+    test.skip(!process.env.CI, `nginx is not installed at ${NGINX} (bash tests/ensure-nginx.sh)`);
+    throw new Error(`nginx is missing at ${NGINX}`);
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  fs.mkdirSync(path.join(dir, "data"), { recursive: true });
+  fs.chmodSync(dir, 0o755);
+  // The e2e run's demo database, copied online (the e2e server keeps running on it).
+  const source = new Database(e2eDatabase, { readonly: true });
+  await source.backup(path.join(dir, "data", "app.sqlite"));
+  source.close();
+
+  const tls = spawnSync("openssl", [
+    "req",
+    "-x509",
+    "-newkey",
+    "rsa:2048",
+    "-nodes",
+    "-days",
+    "1",
+    "-subj",
+    "/CN=localhost",
+    "-addext",
+    "subjectAltName=DNS:localhost",
+    "-keyout",
+    path.join(dir, "privkey.pem"),
+    "-out",
+    path.join(dir, "fullchain.pem"),
+  ]);
+  expect(tls.status, tls.stderr.toString()).toBe(0);
+
+  const appPort = await freePort();
+  httpsPort = await freePort();
+  httpPort = await freePort();
+
+  // The systemd unit: its Environment lines and its ExecStart, paths substituted.
+  const unit = fs.readFileSync(path.join(root, "deploy", "systemd", "campaign.service"), "utf8");
+  const env: Record<string, string> = {};
+  for (const m of unit.matchAll(/^Environment=([A-Z_]+)=(.*)$/gm)) env[m[1]] = m[2];
+  expect(env).toMatchObject({ NODE_ENV: "production", TRUST_PROXY: "loopback", PORT: "3000" });
+  const execStart = /^ExecStart=(.*)$/m.exec(unit)![1].replaceAll("/srv/campaign", root);
+  const database = path.join(dir, "data", "app.sqlite");
+  fs.mkdirSync(path.join(root, "test-results"), { recursive: true });
+  const app: ChildProcess = spawn("bash", ["-c", `exec ${execStart}`], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      ...env,
+      PORT: String(appPort),
+      // What /etc/campaign.env holds on the VPS.
+      DATABASE_URL: `file:${database}`,
+      LITESTREAM_DB_PATH: database,
+      LITESTREAM_REPLICA_URL: `file://${path.join(dir, "replica")}`,
+      SESSION_SECRET: "deploy-test-secret",
+      DATA_DIR: path.join(dir, "data"),
+      PUBLIC_URL: `https://localhost:${httpsPort}`,
+      WEB_CONCURRENCY: "2",
+      BUILD_DIR: process.env.BUILD_DIR ?? "build",
+    } as unknown as NodeJS.ProcessEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  children.push(app);
+  let appOutput = "";
+  const log = fs.createWriteStream(path.join(root, "test-results", `deploy-app-${process.pid}.log`));
+  for (const stream of [app.stdout, app.stderr])
+    stream?.on("data", (c: Buffer) => {
+      appOutput += c.toString();
+      log.write(c);
+    });
+
+  // The nginx site: ports and paths substituted, inside a minimal main configuration.
+  const site = fs
+    .readFileSync(path.join(root, "deploy", "nginx", "campaign.conf"), "utf8")
+    .replaceAll("/srv/campaign", root)
+    .replaceAll("/etc/ssl/campaign/", `${dir}/`)
+    .replaceAll("127.0.0.1:3000", `127.0.0.1:${appPort}`)
+    // On the VPS the site is on 443, so a browser's Origin names no port; here it does.
+    .replaceAll("proxy_set_header Host $host;", `proxy_set_header Host $host:${httpsPort};`)
+    .replace(/^\s*listen \[::\].*$/gm, "")
+    .replace(/listen 80;/, `listen 127.0.0.1:${httpPort};`)
+    .replace(/listen 443 /, `listen 127.0.0.1:${httpsPort} `);
+  fs.writeFileSync(path.join(dir, "campaign.conf"), site);
+  fs.writeFileSync(
+    path.join(dir, "nginx.conf"),
+    `worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/nginx-error.log warn;
+events { worker_connections 256; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  include ${dir}/campaign.conf;
+}
+`,
+  );
+  const check = spawnSync(NGINX, ["-t", "-c", path.join(dir, "nginx.conf"), "-p", dir]);
+  expect(check.status, check.stderr.toString()).toBe(0);
+  const nginx = spawn(NGINX, ["-c", path.join(dir, "nginx.conf"), "-p", dir, "-g", "daemon off;"], {
+    stdio: "ignore",
+  });
+  children.push(nginx);
+
+  await until(async () => (await fromAddress("127.0.0.1", "GET", "/healthz")).status === 200, "the app behind nginx");
+  await until(
+    async () => JSON.parse((await fromAddress("127.0.0.1", "GET", "/healthz")).body).workers?.length === 2,
+    `both workers (${appOutput.slice(-500)})`,
+  );
+});
+
+test.afterAll(async () => {
+  for (const child of children.reverse()) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    // The unit's stop: SIGTERM to Litestream, which passes it on to the server processes.
+    if (child.pid) {
+      try {
+        process.kill(child.spawnargs[0] === "bash" ? -child.pid : child.pid, "SIGTERM");
+      } catch {
+        // already gone
+      }
+    }
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        resolve();
+      }, 30_000);
+      child.once("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+  const errors = path.join(dir, "nginx-error.log");
+  if (fs.existsSync(errors))
+    fs.copyFileSync(errors, path.join(root, "test-results", `deploy-nginx-${process.pid}.log`));
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("a public page over HTTPS with HTTP/2 and HSTS; its assets served by nginx, cached for a year; HTTP goes to HTTPS", async ({
+  browser,
+}) => {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const page = await context.newPage();
+  const response = await page.goto(`https://localhost:${httpsPort}/`);
+  expect(response!.status()).toBe(200);
+  const headers = response!.headers();
+  expect(headers["strict-transport-security"]).toMatch(/max-age=\d+/);
+  expect(headers.server).toBe("nginx"); // server_tokens off: no version
+  expect(
+    await page.evaluate(
+      () => (performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming).nextHopProtocol,
+    ),
+  ).toBe("h2");
+
+  const asset = await page.evaluate(
+    () =>
+      [
+        ...document.querySelectorAll<HTMLLinkElement>(
+          "link[rel=stylesheet][href^='/assets/'], link[rel=icon][href^='/assets/']",
+        ),
+      ].map((l) => l.getAttribute("href"))[0] ?? null,
+  );
+  expect(asset, "the page links a file of the build").not.toBeNull();
+  const file = await fromAddress("127.0.0.1", "GET", asset!);
+  expect(file.status).toBe(200);
+  expect(file.headers["cache-control"]).toContain("immutable");
+  // nginx's own ETag ("mtime-size" in hex), not the Node server's weak one: nginx served the file.
+  expect(String(file.headers.etag)).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+
+  const plain = await new Promise<{ status: number; location?: string }>((resolve, reject) => {
+    const req = net.connect(httpPort, "127.0.0.1", () =>
+      req.end(`GET /scheme HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`),
+    );
+    let raw = "";
+    req.on("data", (c) => (raw += c.toString()));
+    req.on("end", () =>
+      resolve({ status: Number(/^HTTP\/1\.1 (\d+)/.exec(raw)?.[1]), location: /\r\nLocation: (\S+)/i.exec(raw)?.[1] }),
+    );
+    req.on("error", reject);
+  });
+  expect(plain).toEqual({ status: 301, location: "https://localhost/scheme" });
+  await context.close();
+});
+
+test("sign-in over HTTPS sets Secure __Host- cookies and opens the back office", async ({ browser }) => {
+  const context = await browser.newContext({ ignoreHTTPSErrors: true });
+  const page = await context.newPage();
+  await page.goto(`https://localhost:${httpsPort}/login`);
+  await page.getByLabel("Email").fill("admin@demo.test");
+  await page.getByLabel(/^Password\b/).fill(PASSWORD);
+  await page.locator("button[type=submit]").click();
+  await expect(page).toHaveURL(/\/admin/);
+  const cookies = await context.cookies();
+  const session = cookies.filter((c) => c.name.startsWith("__Host-"));
+  expect(session.length).toBeGreaterThan(0);
+  for (const c of session) expect(c).toMatchObject({ secure: true, path: "/", httpOnly: true });
+  await context.close();
+});
+
+test("the visitor's address, as nginx saw it, reaches the rate limits; a forged X-Forwarded-For does not", async () => {
+  const attempt = (address: string, n: number, headers: Record<string, string> = {}) =>
+    fromAddress(address, "POST", "/api/v1/auth/login", {
+      body: JSON.stringify({ email: `nobody-${n}@deploy.test`, password: "wrong-password" }),
+      headers: { "Content-Type": "application/json", ...headers },
+    });
+  // login-ip: 30 tries per address per 15 minutes (RATE_LIMIT_FACTOR 1, as in production).
+  for (let n = 0; n < 30; n++) expect((await attempt("127.0.0.7", n)).status, `try ${n + 1}`).not.toBe(429);
+  const over = await attempt("127.0.0.7", 30);
+  expect(over.status).toBe(429);
+  expect(Number(over.headers["retry-after"])).toBeGreaterThan(0);
+  // Another visitor is not held back, even when it claims to be the first one.
+  expect((await attempt("127.0.0.8", 31)).status).not.toBe(429);
+  expect((await attempt("127.0.0.8", 32, { "X-Forwarded-For": "127.0.0.7" })).status).not.toBe(429);
+});
+
+test("an upload under the limit is taken; over it, the app and nginx refuse it with the app's 413", async () => {
+  const login = await fromAddress("127.0.0.9", "POST", "/api/v1/auth/login", {
+    body: JSON.stringify({ email: "admin@demo.test", password: PASSWORD }),
+    headers: { "Content-Type": "application/json" },
+  });
+  expect(login.status).toBe(200);
+  const token = JSON.parse(login.body).access_token as string;
+  const png = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#b00020" } })
+    .png()
+    .toBuffer();
+  const send = (size: number) => {
+    const { body, type } = uploadBody(size, png);
+    return fromAddress("127.0.0.9", "POST", "/api/v1/upload", {
+      body,
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": type },
+    });
+  };
+  const small = await send(png.length);
+  expect(small.status, small.body).toBe(201);
+
+  const byApp = await send(12.5 * 1024 * 1024); // over the app's 12 MB, under nginx's 13 MB
+  expect(byApp.status).toBe(413);
+  const byNginx = await send(14 * 1024 * 1024); // over nginx's limit: never reaches the app
+  expect(byNginx.status).toBe(413);
+  expect(JSON.parse(byNginx.body)).toEqual(JSON.parse(byApp.body));
+  expect(JSON.parse(byApp.body).message).toBe("The request body may not be larger than 12 MB.");
+});
