@@ -23,7 +23,8 @@ import {
   type Audience,
 } from "./broadcast.server";
 import type { ScopedActor } from "./scope.server";
-import { gatewayCredit, gatewayCreditUrl, sendQueued, type SmsProvider } from "./sms.server";
+import { gatewayCredit, gatewayCreditUrl, type SmsProvider } from "./sms-provider.server";
+import { sendQueued } from "./sms.server";
 
 const { smsMessages: M, smsBroadcasts: B, auditLog } = schema;
 

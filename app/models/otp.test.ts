@@ -12,7 +12,7 @@ import {
   verifyCode,
   type CodePurpose,
 } from "./otp.server";
-import { lastMessageTo } from "./sms.server";
+import { lastMessageTo } from "./sms-outbox.server";
 
 const START = Date.parse("2026-11-21T06:00:00.000Z");
 let clock = START;

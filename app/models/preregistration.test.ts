@@ -28,7 +28,7 @@ import {
   type Visitor,
 } from "./preregistration.server";
 import { setSetting } from "./settings.server";
-import { lastMessageTo } from "./sms.server";
+import { lastMessageTo } from "./sms-outbox.server";
 
 const PUBLIC: Visitor = { channel: "public", address: null };
 

@@ -24,22 +24,21 @@
  *
  * Broadcast messages move their sms_broadcasts counters (sent, failed; status
  * "sending", then "done" once sent + failed reaches total) when they end.
+ *
+ * Beside it: the providers (sms-provider.server.ts), the background worker
+ * (sms-worker.server.ts) and the staff's outbox (sms-outbox.server.ts).
  */
 import os from "node:os";
-import { and, count, desc, eq, gt, gte, inArray, isNotNull, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import type { SmsMessage } from "@db/schema";
-import { diff, audit, type Actor } from "~/models/audit.server";
-import { fail, FailureError, type Result } from "~/models/failure";
-import { transact } from "~/models/transaction.server";
 import { randomToken } from "~/utils/crypto.server";
 import { config } from "~/utils/config.server";
-import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
-import { isHeadOffice, type Scope } from "~/models/scope.server";
-import { can, canSeeCodes, EVERY_PERMISSION, type PermissionHolder } from "~/utils/permissions";
+import { likePrefix } from "~/utils/datatable.server";
 import { SMS_PURPOSES, SMS_STATUSES } from "~/schemas/sms";
 import { normalizePhone } from "~/utils/phone";
-import { kathmanduBounds, now, nowIso } from "~/utils/time";
+import { now, nowIso } from "~/utils/time";
+import { GATEWAY_TIMEOUT_MS, smsProvider, type SmsProvider, type SmsSendResult } from "./sms-provider.server";
 
 const { smsMessages: M, smsBroadcasts } = schema;
 
@@ -95,204 +94,6 @@ export const MAX_CLAIM_LOOK = 2 * MAX_CLAIM;
 export const INTERRUPTED_ERROR =
   "The server stopped while this SMS was with the gateway; it may not have been delivered.";
 export const EXPIRED_ERROR = "The code expired before its SMS could be sent.";
-
-export type SmsSendResult = {
-  ok: boolean;
-  reply: string;
-  error?: string;
-  /** The failure concerns this message itself (bad number, empty text): trying again cannot help. */
-  permanent?: boolean;
-};
-
-/** A way out for a message: outbox (stays here) or the HTTP gateway. */
-export interface SmsProvider {
-  name: string;
-  send(to: string, text: string): Promise<SmsSendResult>;
-  /** The longest one send can take (its own timeout); the claim on a message with the provider outlasts it. */
-  timeoutMs?: number;
-}
-
-// ---------------------------------------------------------------- providers
-
-/** Nothing leaves the machine; the stored row is the message. */
-export const outboxProvider: SmsProvider = {
-  name: "outbox",
-  async send() {
-    return { ok: true, reply: "stored in outbox" };
-  },
-};
-
-export const GATEWAY_TIMEOUT_MS = 10_000;
-
-/** Error codes of the gateway (Sparrow SMS v2 style) and what they mean for us. */
-const GATEWAY_ERRORS: Record<number, string> = {
-  1000: "a required field is missing",
-  1001: "this server's IP address is not allowed",
-  1002: "invalid token",
-  1003: "the account is inactive",
-  1004: "the account is inactive",
-  1005: "the account has expired",
-  1006: "the account has expired",
-  1007: "invalid receiver (mobile number)",
-  1008: "invalid sender (from)",
-  1010: "the message text is empty",
-  1011: "no valid receiver (mobile number)",
-  1012: "no credit left",
-  1013: "not enough credit",
-};
-
-/** Gateway codes about the message itself: not retried. The others (account, credit, sender, IP) can be fixed by an operator meanwhile. */
-const PERMANENT_GATEWAY_ERRORS = new Set([1000, 1007, 1010, 1011]);
-
-export type GatewayOptions = { url?: string; token?: string; from?: string; timeoutMs?: number };
-
-/**
- * HTTP gateway: POST token, from, to, text (form-encoded) to SMS_GATEWAY_URL.
- * Success is HTTP 200 with JSON response_code 200. Settings not given here are
- * read from configuration at send time.
- */
-export function httpGatewayProvider(options: GatewayOptions = {}): SmsProvider {
-  const timeoutMs = options.timeoutMs ?? GATEWAY_TIMEOUT_MS;
-  return {
-    name: "http",
-    timeoutMs,
-    async send(to, text) {
-      const url = options.url ?? config.smsGatewayUrl();
-      const token = options.token ?? config.smsGatewayToken();
-      const from = options.from ?? config.smsGatewayFrom();
-      if (!url || !token) return { ok: false, reply: "", error: "SMS gateway is not configured" };
-      try {
-        const res = await fetch(url, {
-          method: "POST",
-          headers: { accept: "application/json" },
-          body: new URLSearchParams({ token, from, to, text }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        return readGatewayReply(res.status, await res.text());
-      } catch (error) {
-        return { ok: false, reply: "", error: networkError(error, timeoutMs) };
-      }
-    },
-  };
-}
-
-function readGatewayReply(status: number, reply: string): SmsSendResult {
-  type GatewayBody = { response_code?: unknown; response?: unknown };
-  let body: GatewayBody | null = null;
-  try {
-    const parsed: unknown = JSON.parse(reply);
-    if (parsed && typeof parsed === "object") body = parsed as GatewayBody;
-  } catch {
-    body = null;
-  }
-  const code = Number(body?.response_code);
-  if (status === 200 && code === 200) return { ok: true, reply };
-  if (body && Number.isFinite(code) && code !== 200) {
-    const known = GATEWAY_ERRORS[code];
-    const message = typeof body.response === "string" ? body.response : "";
-    return {
-      ok: false,
-      reply,
-      error: known ? `SMS gateway: ${known} (code ${code})` : `SMS gateway error ${code}: ${message || "no message"}`,
-      permanent: PERMANENT_GATEWAY_ERRORS.has(code),
-    };
-  }
-  if (status !== 200) return { ok: false, reply, error: `SMS gateway answered HTTP ${status}` };
-  return { ok: false, reply, error: "SMS gateway sent a reply it could not be understood" };
-}
-
-function networkError(error: unknown, timeoutMs: number): string {
-  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e?.name === "TimeoutError" || e?.name === "AbortError") {
-    return `SMS gateway did not answer within ${Math.round(timeoutMs / 100) / 10} s`;
-  }
-  const detail = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(error);
-  return `SMS gateway could not be reached (${detail})`;
-}
-
-/** A provider that refuses every message, for a misspelt SMS_PROVIDER. */
-function unknownProvider(name: string): SmsProvider {
-  return {
-    name,
-    async send() {
-      return { ok: false, reply: "", error: `Unknown SMS provider "${name}" (use outbox or http)` };
-    },
-  };
-}
-
-/** The provider chosen by configuration (SMS_PROVIDER). */
-export function smsProvider(): SmsProvider {
-  const name = config.smsProvider();
-  if (name === "outbox") return outboxProvider;
-  if (name === "http") return httpGatewayProvider();
-  return unknownProvider(name);
-}
-
-// ---------------------------------------------------------------- the gateway's credit
-
-/** How long the broadcast preview waits for the gateway's credit before saying "unknown". */
-export const CREDIT_TIMEOUT_MS = 3000;
-
-export type GatewayCredit = { known: true; credit: number; reply: string } | { known: false; reason: string };
-
-/**
- * Where the gateway answers its account's credit: SMS_GATEWAY_CREDIT_URL, else
- * the send URL with its last path segment "sms" replaced by "credit" (Sparrow
- * SMS: /v2/sms/ → /v2/credit/); "" when neither is set.
- */
-export function gatewayCreditUrl(): string {
-  const explicit = process.env.SMS_GATEWAY_CREDIT_URL?.trim();
-  if (explicit) return explicit;
-  const send = config.smsGatewayUrl();
-  if (!send) return "";
-  try {
-    const url = new URL(send);
-    if (!/\/sms\/?$/.test(url.pathname)) return "";
-    url.pathname = url.pathname.replace(/sms(\/?)$/, "credit$1");
-    return url.toString();
-  } catch {
-    return "";
-  }
-}
-
-/**
- * The HTTP gateway's account credit (GET {credit url}?token=…, JSON with
- * credits_available, or credit / balance), for the broadcast preview. Only
- * with SMS_PROVIDER=http; a gateway that does not answer in time, answers an
- * error or something unreadable gives `known: false` with the reason, never
- * an exception.
- */
-export async function gatewayCredit(
-  options: { url?: string; token?: string; timeoutMs?: number } = {},
-): Promise<GatewayCredit> {
-  if (config.smsProvider() !== "http" && !options.url) return { known: false, reason: "not an SMS gateway" };
-  const url = options.url ?? gatewayCreditUrl();
-  const token = options.token ?? config.smsGatewayToken();
-  const timeoutMs = options.timeoutMs ?? CREDIT_TIMEOUT_MS;
-  if (!url || !token) return { known: false, reason: "the gateway's credit address is not configured" };
-  try {
-    const target = new URL(url);
-    target.searchParams.set("token", token);
-    const res = await fetch(target, {
-      headers: { accept: "application/json" },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const reply = await res.text();
-    if (res.status !== 200) return { known: false, reason: `the gateway answered HTTP ${res.status}` };
-    const body = JSON.parse(reply) as Record<string, unknown>;
-    const code = body.response_code === undefined ? 200 : Number(body.response_code);
-    const value = Number(body.credits_available ?? body.credit ?? body.balance);
-    if (code !== 200 || !Number.isFinite(value)) {
-      const known = GATEWAY_ERRORS[code];
-      return { known: false, reason: known ? `the gateway says: ${known}` : "the gateway's answer has no credit" };
-    }
-    return { known: true, credit: value, reply };
-  } catch (error) {
-    const e = error as { name?: string };
-    if (e?.name === "SyntaxError") return { known: false, reason: "the gateway's answer could not be read" };
-    return { known: false, reason: networkError(error, timeoutMs).replace(/^SMS gateway /, "the gateway ") };
-  }
-}
 
 // ---------------------------------------------------------------- workers
 
@@ -366,6 +167,12 @@ const wakers = new Set<() => void>();
 /** Asks this process's SMS worker to look at the queue now rather than at its next tick. */
 export function wakeSmsWorker(): void {
   for (const wake of wakers) wake();
+}
+
+/** Calls `wake` whenever a message is queued in this process (the worker's nudge); returns the unsubscribe. */
+export function onSmsQueued(wake: () => void): () => void {
+  wakers.add(wake);
+  return () => wakers.delete(wake);
 }
 
 /** Stores messages as queued for the background worker, in one transaction; returns how many. */
@@ -687,7 +494,7 @@ export function recoverSmsClaims(slot = smsWorkerSlot(), worker = smsWorkerId(sl
 
 export type SendReport = { sent: number; failed: number; retried: number };
 
-async function sendClaimed(
+export async function sendClaimed(
   rows: SmsMessage[],
   provider: SmsProvider,
   worker: string,
@@ -736,86 +543,6 @@ export async function sendQueued(limit: number, provider: SmsProvider = smsProvi
   return report;
 }
 
-export type SmsWorkerOptions = {
-  /** Messages per second, all purposes together (SMS_RATE_PER_SECOND). */
-  ratePerSecond: number;
-  /** How often an idle worker looks at the queue (ms). */
-  intervalMs?: number;
-  provider?: () => SmsProvider;
-  slot?: string;
-};
-
-/**
- * Background sender. Takes over the claims of this slot's earlier runs, then
- * loops: claim a few due messages (codes first), send them one by one at most
- * `ratePerSecond`, with the event loop free between steps. Returns stop(): no
- * new message is handed over, the one with the provider finishes, the claimed
- * rest goes back to the queue; it resolves when that is done.
- */
-export function startSmsWorker({
-  ratePerSecond,
-  intervalMs = 1000,
-  provider = smsProvider,
-  slot = smsWorkerSlot(),
-}: SmsWorkerOptions): () => Promise<void> {
-  const worker = smsWorkerId(slot);
-  const rate = ratePerSecond > 0 ? ratePerSecond : 5;
-  const gapMs = 1000 / rate;
-  const batch = Math.max(1, Math.min(MAX_CLAIM, Math.ceil(rate)));
-  let stopping = false;
-  let nudge: (() => void) | null = null;
-  let nextSendAt = 0;
-
-  /** Waits `ms` or until woken (a new message, stop). */
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        nudge = null;
-        resolve();
-      }
-      nudge = done;
-    });
-  const wake = () => nudge?.();
-  wakers.add(wake);
-
-  const beforeEach = async () => {
-    while (!stopping && Date.now() < nextSendAt) await pause(nextSendAt - Date.now());
-    if (stopping) return false;
-    nextSendAt = Math.max(Date.now(), nextSendAt) + gapMs;
-    return true;
-  };
-
-  const loop = (async () => {
-    try {
-      const found = recoverSmsClaims(slot, worker);
-      if (found) console.log(`[sms] ${found} message(s) left claimed by an earlier run are back in the queue`);
-    } catch (error) {
-      console.error("[sms] recovery failed", error);
-    }
-    while (!stopping) {
-      let rows: SmsMessage[] = [];
-      try {
-        rows = claimSms(batch, worker);
-        if (rows.length) await sendClaimed(rows, provider(), worker, { beforeEach });
-      } catch (error) {
-        console.error("[sms] worker:", error);
-      }
-      // Nothing claimed, and nothing due either (a claim that only failed stale rows leaves more to look at).
-      if (!rows.length && !stopping && !hasDueSms()) await pause(intervalMs);
-      else await new Promise((resolve) => setImmediate(resolve));
-    }
-  })();
-
-  return async () => {
-    stopping = true;
-    wakers.delete(wake);
-    nudge?.();
-    await loop;
-  };
-}
-
 // ---------------------------------------------------------------- codes
 
 export type CodeDelivery = {
@@ -854,210 +581,4 @@ export function codeDelivery(purpose: SmsPurpose, subjectId: number): CodeDelive
     queuedAt: row.created_at,
     sentAt: row.sent_at,
   };
-}
-
-// ---------------------------------------------------------------- reading
-
-/** Stored messages, latest first (tests, tools). */
-export function listOutbox({
-  to,
-  purpose,
-  broadcastId,
-  limit = 50,
-  offset = 0,
-}: { to?: string; purpose?: SmsPurpose; broadcastId?: number; limit?: number; offset?: number } = {}): SmsMessage[] {
-  const where: SQL[] = [];
-  if (to) where.push(eq(M.to, normalizePhone(to) ?? to.trim()));
-  if (purpose) where.push(eq(M.purpose, purpose));
-  if (broadcastId != null) where.push(eq(M.broadcast_id, broadcastId));
-  return db
-    .select()
-    .from(M)
-    .where(where.length ? and(...where) : undefined)
-    .orderBy(desc(M.id))
-    .limit(limit)
-    .offset(offset)
-    .all();
-}
-
-/** The latest message to a phone (optionally of one purpose). */
-export function lastMessageTo(phone: string, purpose?: SmsPurpose): SmsMessage | null {
-  return listOutbox({ to: phone, purpose, limit: 1 })[0] ?? null;
-}
-
-// ---------------------------------------------------------------- the back-office outbox
-
-export type OutboxFilters = {
-  status?: SmsStatus | null;
-  purpose?: SmsPurpose | null;
-  /** Kathmandu days or wall-clock hours (app/schemas/sms.ts), as every list's From and To. */
-  from?: string | null;
-  to?: string | null;
-};
-
-/** Who reads the outbox: their permissions (codes, coupons, staff messages) and their branch scope. */
-export type OutboxViewer = NonNullable<PermissionHolder> & { scope: Scope };
-
-const { preregistrations: P, registrations: R } = schema;
-
-/**
- * The messages a viewer may see, inside the query (decision 8, "The outbox follows the branch's reach"):
- * head office sees every message, but a staff password-reset message only as a full administrator;
- * a branch user sees the messages of its own branch's customers: the codes of its pre-registrations
- * (made at its counter, or naming it as nearest showroom), the purchase codes and prize notices of its
- * registrations, and the broadcasts sent within its scope; never a staff message.
- */
-export function outboxReach(viewer: OutboxViewer): SQL | undefined {
-  if (isHeadOffice(viewer.scope)) {
-    return can(viewer, EVERY_PERMISSION) ? undefined : sql`${M.purpose} <> 'password-reset'`;
-  }
-  const branch = viewer.scope.branchId!;
-  return or(
-    and(
-      eq(M.purpose, "otp"),
-      inArray(
-        M.subject_id,
-        db
-          .select({ id: P.id })
-          .from(P)
-          .where(sql`coalesce(${P.branch_id}, ${P.nearest_branch_id}) = ${branch}`),
-      ),
-    ),
-    and(
-      inArray(M.purpose, ["purchase-code", "notify"]),
-      inArray(M.subject_id, db.select({ id: R.id }).from(R).where(eq(R.branch_id, branch))),
-    ),
-    inArray(
-      M.broadcast_id,
-      db.select({ id: smsBroadcasts.id }).from(smsBroadcasts).where(eq(smsBroadcasts.scope_branch_id, branch)),
-    ),
-  );
-}
-
-/** A message as the back office shows it. */
-export type OutboxMessage = Omit<SmsMessage, "claimed_by" | "sending_at"> & { retryable: boolean };
-
-const maskDigits = (text: string) => text.replace(/\b\d{4,8}\b/g, (d) => "•".repeat(d.length));
-
-/**
- * The back-office view of a message: a code's text is masked unless the viewer
- * may see codes (canSeeCodes); a password-reset code is masked for everyone.
- * Retryable: failed and without a code.
- */
-export function presentOutboxMessage(m: SmsMessage, viewer: PermissionHolder): OutboxMessage {
-  const { claimed_by: _by, sending_at: _at, ...rest } = m;
-  const hide = m.purpose === "password-reset" || (isCodePurpose(m.purpose) && !canSeeCodes(viewer));
-  let text = hide ? maskDigits(m.text) : m.text;
-  // A prize notice names the coupon: shown to a viewer who may read registrations.
-  if (m.purpose === "notify" && !can(viewer, "read-registration")) text = maskCoupons(text);
-  return { ...rest, text, retryable: isRetryable(m) };
-}
-
-const maskCoupons = (text: string) => text.replace(/\bTH-[A-Za-z0-9-]+/g, (c) => `TH-${"•".repeat(c.length - 3)}`);
-
-const isRetryable = (m: Pick<SmsMessage, "status" | "purpose">) => m.status === "failed" && !isCodePurpose(m.purpose);
-
-/**
- * One page of the outbox, latest first: filters by status and purpose, search
- * by phone only (a full number, or its first digits; searching texts would
- * find codes).
- */
-export function outboxPage(
-  viewer: OutboxViewer,
-  params: TableParams,
-  filters: OutboxFilters = {},
-): TableResult<OutboxMessage> {
-  const bounds = kathmanduBounds(filters.from, filters.to);
-  const table = runTable<SmsMessage>(params, {
-    orderable: { id: M.id, created_at: M.created_at },
-    defaultOrder: { column: "id", dir: "desc" },
-    base: [outboxReach(viewer)],
-    filters: [
-      filters.status ? eq(M.status, filters.status) : undefined,
-      filters.purpose ? eq(M.purpose, filters.purpose) : undefined,
-      bounds.from ? gte(M.created_at, bounds.from) : undefined,
-      bounds.to ? lt(M.created_at, bounds.to) : undefined,
-    ],
-    search: (term): SQL | undefined => {
-      const phone = normalizePhone(term);
-      if (phone) return eq(M.to, phone);
-      const digits = term.replace(/\D/g, "");
-      return digits ? likePrefix(M.to, digits) : sql`0`;
-    },
-    count: (where) => db.select({ n: count() }).from(M).where(where).get()?.n ?? 0,
-    rows: (where, orderBy, limit, offset) =>
-      db
-        .select()
-        .from(M)
-        .where(where)
-        .orderBy(...orderBy)
-        .limit(limit)
-        .offset(offset)
-        .all(),
-  });
-  return { ...table, data: table.data.map((m) => presentOutboxMessage(m, viewer)) };
-}
-
-export const OUTBOX_ERRORS = {
-  notFound: "Message not found.",
-  notRetryable: "Only a failed message without a code can be sent again.",
-  invalidNumber: "This number is not a valid mobile number, so the message cannot be sent again.",
-} as const;
-
-/** A failed message put back in the queue: the same row, fresh attempts, the current provider, due now. */
-export function sentAgain(at: string) {
-  return {
-    status: "queued",
-    attempts: 0,
-    error: null,
-    provider_reply: null,
-    provider: config.smsProvider(),
-    claimed_by: null,
-    sending_at: null,
-    due_at: at,
-    valid_until: null,
-  } as const;
-}
-
-/**
- * Staff send a failed message (not a code: codes have their own resend) again:
- * the same row goes back to the queue with fresh attempts, its broadcast's
- * failed count is taken back, and the audit row is written in the same
- * transaction. The worker is woken to send it.
- */
-export function retryOutboxMessage(actor: Actor & OutboxViewer, id: number): Result<{ message: SmsMessage }> {
-  const result = transact((tx) => {
-    const before = tx
-      .select()
-      .from(M)
-      .where(and(eq(M.id, id), outboxReach(actor)))
-      .get();
-    if (!before) throw new FailureError(fail.notFound(OUTBOX_ERRORS.notFound));
-    if (!isRetryable(before)) throw new FailureError(fail.conflict(OUTBOX_ERRORS.notRetryable));
-    if (!normalizePhone(before.to)) throw new FailureError(fail.conflict(OUTBOX_ERRORS.invalidNumber));
-    const at = nowIso();
-    const after = tx
-      .update(M)
-      .set(sentAgain(at))
-      .where(and(eq(M.id, id), eq(M.status, "failed")))
-      .returning()
-      .get()!;
-    if (before.broadcast_id != null) {
-      tx.update(smsBroadcasts)
-        .set({ failed: sql`max(${smsBroadcasts.failed} - 1, 0)`, status: "sending" })
-        .where(and(eq(smsBroadcasts.id, before.broadcast_id), gt(smsBroadcasts.failed, 0)))
-        .run();
-    }
-    const fields = ["status", "attempts", "error", "provider", "provider_reply"] as const;
-    const pick = (r: SmsMessage) => Object.fromEntries(fields.map((f) => [f, r[f]]));
-    audit(tx, actor, {
-      action: "sms.retry",
-      entityType: "sms_message",
-      entityId: id,
-      changes: diff(pick(before), pick(after)),
-    });
-    return { ok: true as const, message: after };
-  });
-  if (result.ok) wakeSmsWorker();
-  return result;
 }

@@ -14,26 +14,21 @@ import {
   codeDelivery,
   dueRows,
   EXPIRED_ERROR,
-  GATEWAY_TIMEOUT_MS,
-  httpGatewayProvider,
   INTERRUPTED_ERROR,
-  lastMessageTo,
-  listOutbox,
   hasDueSms,
   MAX_CLAIM,
   MAX_CLAIM_LOOK,
-  outboxPage,
   queueMessage,
   queueSms,
   queueSmsInChunks,
-  retryOutboxMessage,
   SMS_RETRY,
   sendQueued,
   sendSms,
   smsWorkerId,
-  startSmsWorker,
-  type SmsProvider,
 } from "./sms.server";
+import { startSmsWorker } from "./sms-worker.server";
+import { GATEWAY_TIMEOUT_MS, httpGatewayProvider, type SmsProvider } from "./sms-provider.server";
+import { lastMessageTo, listOutbox, outboxPage, retryOutboxMessage } from "./sms-outbox.server";
 
 /** A local stand-in for the SMS gateway: records each request, answers with `reply`. */
 type Hit = { method: string; path: string; contentType: string | undefined; form: URLSearchParams; at: number };

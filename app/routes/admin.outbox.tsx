@@ -3,7 +3,7 @@ import { label } from "~/utils/labels";
 import { Form, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { FilterDate } from "~/components/TableFilters";
-import { outboxPage, retryOutboxMessage, type OutboxMessage } from "~/models/sms.server";
+import { outboxPage, retryOutboxMessage, type OutboxMessage } from "~/models/sms-outbox.server";
 import { outboxFiltersSchema, outboxRetrySchema, SMS_PURPOSES, SMS_STATUSES } from "~/schemas/sms";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";

@@ -1,7 +1,7 @@
 /** Background work of a server process: the SMS queue at a bounded rate, and clean-ups. */
 import { captchaStartupWarning } from "./captcha.server";
 import { resumeBroadcasts } from "~/models/broadcast.server";
-import { startSmsWorker } from "~/models/sms.server";
+import { startSmsWorker } from "~/models/sms-worker.server";
 import { purgeExpiredLimits } from "./rate-limit.server";
 import { purgeExpiredSessions } from "./session.server";
 

@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
-import { lastMessageTo } from "~/models/sms.server";
+import { lastMessageTo } from "~/models/sms-outbox.server";
 import { setSetting } from "~/models/settings.server";
 import { issueToken } from "~/utils/api.server";
 import { action as enquiryAction, loader as enquiryIndexLoader } from "~/routes/api.v1.enquiry";

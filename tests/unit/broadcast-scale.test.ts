@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { getBroadcast, prepareBroadcast, retryFailedMessages, sendBroadcast } from "~/models/broadcast.server";
 import type { ScopedActor } from "~/models/scope.server";
-import { httpGatewayProvider, startSmsWorker } from "~/models/sms.server";
+import { httpGatewayProvider } from "~/models/sms-provider.server";
+import { startSmsWorker } from "~/models/sms-worker.server";
 import { broadcastSchema } from "~/schemas/broadcast";
 import { startFakeGateway, type FakeGateway } from "../fake-sms-gateway";
 

@@ -13,7 +13,8 @@ import fs from "node:fs";
 import { and, eq, isNull } from "drizzle-orm";
 import { db, schema } from "@db/index";
 import { createPreregistration } from "~/models/preregistration.server";
-import { httpGatewayProvider, startSmsWorker } from "~/models/sms.server";
+import { httpGatewayProvider } from "~/models/sms-provider.server";
+import { startSmsWorker } from "~/models/sms-worker.server";
 import { publicPreregistrationSchema } from "~/schemas/preregistration";
 import { randomSlug } from "~/utils/crypto.server";
 

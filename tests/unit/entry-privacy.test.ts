@@ -8,7 +8,7 @@ import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { setSetting } from "~/models/settings.server";
-import { lastMessageTo } from "~/models/sms.server";
+import { lastMessageTo } from "~/models/sms-outbox.server";
 import { action as enquiryApi } from "~/routes/api.v1.enquiry";
 import { loader as enquiryOneApi } from "~/routes/api.v1.enquiry.$id";
 import { action as enquiryVerifyApi } from "~/routes/api.v1.enquiry.$id.verify";

@@ -8,7 +8,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
-import { outboxPage, queueMessage, retryOutboxMessage, type OutboxViewer } from "~/models/sms.server";
+import { outboxPage, retryOutboxMessage, type OutboxViewer } from "~/models/sms-outbox.server";
+import { queueMessage } from "~/models/sms.server";
 import { HEAD_OFFICE } from "~/models/scope.server";
 import { action as outboxAction, loader as outboxLoader } from "~/routes/admin.outbox";
 import { parseTableParams } from "~/utils/datatable.server";

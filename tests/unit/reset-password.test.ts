@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db, schema } from "@db/index";
 import { action } from "~/routes/reset-password";
-import { lastMessageTo } from "~/models/sms.server";
+import { lastMessageTo } from "~/models/sms-outbox.server";
 import { RESET_ANSWER_MS } from "~/models/password-reset.server";
 import { LIMITS } from "~/utils/rate-limit.server";
 import { ADDRESS_HEADER } from "~/utils/auth.server";
