@@ -34,7 +34,8 @@ import {
 import { prepareBroadcast, retryFailedMessages, sendBroadcast } from "./broadcast.server";
 import { currentCode } from "./otp.server";
 import { deletePreregistration, updatePreregistration } from "./preregistration-admin.server";
-import { counterPrizeSummary, createPreregistration, verifyPreregistration } from "./preregistration.server";
+import { counterPrizeSummary, verifyPreregistration } from "./preregistration-verify.server";
+import { createPreregistration } from "./preregistration.server";
 import {
   confirmRegistration,
   createRegistration,

@@ -1,6 +1,8 @@
 /**
  * Pre-registration rules, one place for the public site, the back office and
- * the JSON API. Routes parse with the shared schema (app/schemas/preregistration.ts)
+ * the JSON API (beside it: verification and continue in preregistration-verify,
+ * the reading of one entry in preregistration-read, the visitor's change in
+ * preregistration-change, the staff's list and edits in preregistration-admin). Routes parse with the shared schema (app/schemas/preregistration.ts)
  * and hand typed values here, with the proof screenshot (a File or the signed
  * reference of the confirmation step) given explicitly:
  *
@@ -28,15 +30,9 @@
  */
 import crypto from "node:crypto";
 import { and, eq, inArray, isNull, ne, or, type SQL } from "drizzle-orm";
-import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema, type Executor } from "@db/index";
 import type { Preregistration } from "@db/schema";
-import { drawSecondThrill, DrawError, type DrawResult } from "~/models/prize-draw.server";
-import { firstThrill, totalPrize } from "~/models/prize-constants";
 import {
-  CONTINUE_MESSAGES,
-  COUNTER_VERIFY_MESSAGES as CV,
-  FILTERS,
   OTP_MESSAGES,
   PREREGISTRATION_MESSAGES as M,
   type CounterPreregistrationInput,
@@ -44,23 +40,21 @@ import {
 } from "~/schemas/preregistration";
 import { sessionSecrets } from "~/utils/config.server";
 import { randomSlug } from "~/utils/crypto.server";
-import { maskPhone } from "~/utils/phone";
-import { EVERY_SENDER, peek, take, type LimitName } from "~/utils/rate-limit.server";
+import { take, type LimitName } from "~/utils/rate-limit.server";
 import type { Referral } from "~/utils/share-link.server";
-import { now, nowIso } from "~/utils/time";
+import { nowIso } from "~/utils/time";
 import { audit, diff } from "./audit.server";
 import { fail, FailureError, type Failure, type FieldErrors, type Result } from "./failure";
-import { fileUrl, getFile, storeUpload, UPLOAD_FAILED, UploadError } from "./file.server";
-import { canResendAt, checkCodeIn, currentCode, issueCodeIn, OTP_RULES, type IssueRefusal } from "./otp.server";
+import { getFile, storeUpload, UPLOAD_FAILED, UploadError } from "./file.server";
+import { issueCodeIn, OTP_RULES, type IssueRefusal } from "./otp.server";
 import { referralFor } from "./referrer.server";
 import type { Scope, ScopedActor } from "./scope.server";
 import { isRegistrationOpen } from "./settings.server";
-import { codeDelivery, wakeSmsWorker } from "./sms.server";
+import { wakeSmsWorker } from "./sms.server";
 import { transact, transactTogether } from "./transaction.server";
 import { isHeadOffice } from "./scope.server";
 
-const { preregistrations: P, preregistrationGrants: G, bikeModels, branches, registrations } = schema;
-const nearestBranches = alias(branches, "nearest_branch");
+const { preregistrations: P, preregistrationGrants: G, bikeModels, branches } = schema;
 
 export type { Preregistration };
 
@@ -151,7 +145,7 @@ function reaches(exec: Executor, scope: Scope, id: number): boolean {
     .get();
 }
 
-function rowBySlug(exec: Executor, slug: string, scope?: Scope): Preregistration | null {
+export function rowBySlug(exec: Executor, slug: string, scope?: Scope): Preregistration | null {
   if (!slug) return null;
   return (
     exec
@@ -162,7 +156,8 @@ function rowBySlug(exec: Executor, slug: string, scope?: Scope): Preregistration
   );
 }
 
-const scopeOfChannel = (who: Channel): Scope | undefined => (who.channel === "counter" ? who.actor.scope : undefined);
+export const scopeOfChannel = (who: Channel): Scope | undefined =>
+  who.channel === "counter" ? who.actor.scope : undefined;
 
 // ---------------------------------------------------------------- staged screenshots
 
@@ -250,7 +245,7 @@ function counterBranch(exec: Executor, actor: ScopedActor, chosen: number | null
 }
 
 /** A verified, not purchased, not deleted pre-registration with this citizenship/PAN. */
-function pendingPurchaseOf(exec: Executor, citizenshipNo: string, exceptId?: number) {
+export function pendingPurchaseOf(exec: Executor, citizenshipNo: string, exceptId?: number) {
   return exec
     .select({ id: P.id, slug: P.slug })
     .from(P)
@@ -313,7 +308,7 @@ function conflicts(
 }
 
 /** Takes a point from each limit inside the transaction; the first refusal, or null. */
-function takeLimits(tx: Executor, limits: [LimitName, string | null | undefined][]): Failure | null {
+export function takeLimits(tx: Executor, limits: [LimitName, string | null | undefined][]): Failure | null {
   for (const [name, key] of limits) {
     if (!key) continue;
     const res = take(tx, name, key);
@@ -413,6 +408,16 @@ export async function reviewPreregistration(
   }
   return { ok: true, value, screenshotRef };
 }
+
+export const resendMessage = (reason: IssueRefusal, retryAfterSeconds: number) => {
+  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
+  if (reason === "too-soon") return OTP_MESSAGES.tooSoon(retryAfterSeconds);
+  return reason === "ceiling" ? OTP_MESSAGES.ceiling(minutes) : OTP_MESSAGES.hourlyCap(minutes);
+};
+
+/** Every sender's hourly ceiling of code SMS reached: a 429 that says when, and nothing written. */
+export const ceilingReached = (retryAfterSeconds: number) =>
+  fail.rateLimited(retryAfterSeconds, resendMessage("ceiling", retryAfterSeconds));
 
 // ---------------------------------------------------------------- create
 
@@ -535,417 +540,4 @@ export async function createPreregistration(
   }
   if (outcome.ok && !outcome.duplicate) wakeSmsWorker();
   return outcome;
-}
-
-// ---------------------------------------------------------------- reading
-
-export type PreregistrationDetail = Preregistration & {
-  verified: boolean;
-  screenshot_url: string | null;
-  bike_model: { id: number; title: string } | null;
-  branch: { id: number; title: string } | null;
-  nearest_branch: { id: number; title: string } | null;
-  registration: { slug: string } | null;
-};
-
-/** One pre-registration with its relations, by its public slug (inside the scope when given). */
-export function getPreregistrationBySlug(slug: string, scope?: Scope): PreregistrationDetail | null {
-  if (!slug) return null;
-  const row = db
-    .select({
-      entry: P,
-      bike_model_title: bikeModels.title,
-      branch_title: branches.title,
-      nearest_title: nearestBranches.title,
-      registration_slug: registrations.slug,
-    })
-    .from(P)
-    .leftJoin(bikeModels, eq(bikeModels.id, P.bike_model_id))
-    .leftJoin(branches, eq(branches.id, P.branch_id))
-    .leftJoin(nearestBranches, eq(nearestBranches.id, P.nearest_branch_id))
-    .leftJoin(registrations, and(eq(registrations.preregistration_id, P.id), isNull(registrations.deleted_at)))
-    .where(and(eq(P.slug, slug), isNull(P.deleted_at), preregistrationScope(scope)))
-    .get();
-  if (!row) return null;
-  const e = row.entry;
-  return {
-    ...e,
-    verified: e.is_verified,
-    screenshot_url: fileUrl(e.screenshot_id),
-    bike_model: e.bike_model_id ? { id: e.bike_model_id, title: row.bike_model_title ?? "" } : null,
-    branch: e.branch_id ? { id: e.branch_id, title: row.branch_title ?? "" } : null,
-    nearest_branch: e.nearest_branch_id ? { id: e.nearest_branch_id, title: row.nearest_title ?? "" } : null,
-    registration: row.registration_slug ? { slug: row.registration_slug } : null,
-  };
-}
-
-export type PublicPreregistration = {
-  slug: string;
-  phone: string;
-  is_verified: boolean;
-  verified: boolean;
-  status: Preregistration["status"];
-  shared: boolean;
-  prize: number | null;
-  first_thrill: number;
-  total_prize: number;
-  created_at: string;
-};
-
-/** What public pages and the public API may show: no personal data beyond the masked phone, never the code. */
-export function publicView(entry: Preregistration): PublicPreregistration {
-  const verified = entry.is_verified;
-  return {
-    slug: entry.slug,
-    phone: maskPhone(entry.phone),
-    is_verified: verified,
-    verified,
-    status: entry.status,
-    shared: entry.shared,
-    prize: verified ? entry.prize : null,
-    first_thrill: firstThrill(entry),
-    total_prize: verified ? totalPrize(entry) : 0,
-    created_at: entry.created_at,
-  };
-}
-
-export type OwnerDetails = { name: string; address: string; email: string | null; citizenship_no: string };
-
-/**
- * What the browser that created or proved the entry may see besides the public
- * view: the details its visitor typed. Never the code, nor the full phone.
- */
-export function ownerDetails(entry: Preregistration): OwnerDetails {
-  return { name: entry.name, address: entry.address, email: entry.email, citizenship_no: entry.citizenship_no };
-}
-
-/** The public view with the owner's details (the public API, for the browser that owns the entry). */
-export function ownerView(entry: Preregistration): PublicPreregistration & OwnerDetails {
-  return { ...publicView(entry), ...ownerDetails(entry) };
-}
-
-/**
- * How the SMS of an entry's latest verification code fares, as the visitor is told (decision 8):
- * `failed` (it will not arrive: the code could not be sent, resend), `retrying` (the gateway
- * failed, it is being tried again), `queued` (not handed over yet) or `sent`. Null for an entry
- * already verified or without a code.
- */
-export type CodeSms = "queued" | "retrying" | "sent" | "failed";
-
-export function codeSmsOf(entry: Pick<Preregistration, "id" | "is_verified">): CodeSms | null {
-  if (entry.is_verified) return null;
-  const sms = codeDelivery("otp", entry.id);
-  if (!sms) return null;
-  return sms.status === "queued" && sms.attempts > 0 ? "retrying" : sms.status;
-}
-
-/** When the visitor may ask for a new code, and how its SMS fares (never the code itself). */
-export function verificationState(entry: Preregistration): { resendAt: string; codeSms: CodeSms | null } {
-  return { resendAt: canResendAt("preregistration", entry.id).toISOString(), codeSms: codeSmsOf(entry) };
-}
-
-/** The public entry by slug (never a deleted one). */
-export function findPublicEntry(slug: string): Preregistration | null {
-  return rowBySlug(db, slug);
-}
-
-// ---------------------------------------------------------------- verification and draw
-
-const resendMessage = (reason: IssueRefusal, retryAfterSeconds: number) => {
-  const minutes = Math.max(1, Math.ceil(retryAfterSeconds / 60));
-  if (reason === "too-soon") return OTP_MESSAGES.tooSoon(retryAfterSeconds);
-  return reason === "ceiling" ? OTP_MESSAGES.ceiling(minutes) : OTP_MESSAGES.hourlyCap(minutes);
-};
-
-/** Every sender's hourly ceiling of code SMS reached: a 429 that says when, and nothing written. */
-const ceilingReached = (retryAfterSeconds: number) =>
-  fail.rateLimited(retryAfterSeconds, resendMessage("ceiling", retryAfterSeconds));
-
-const issueFor = (tx: Executor, entry: Pick<Preregistration, "id" | "phone">) =>
-  issueCodeIn(tx, {
-    purpose: "preregistration",
-    subjectId: entry.id,
-    phone: entry.phone,
-    text: otpText,
-    smsPurpose: "otp",
-  });
-
-export type Resent = { expiresAt: string; resendAt: string; message: string };
-
-/**
- * Sends a fresh code (the 60-second and 5-per-hour rules of otp.server.ts
- * apply): the code and its SMS, and for a visitor the address's point, in one
- * transaction.
- */
-export function resendVerificationCode(who: Channel, slug: string): Result<Resent> {
-  const outcome = transact((tx): Result<Resent> => {
-    const entry = rowBySlug(tx, slug, scopeOfChannel(who));
-    if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
-    if (entry.is_verified) return fail.conflict(OTP_MESSAGES.alreadyVerified);
-    if (who.channel === "public") {
-      const limited = takeLimits(tx, [["otp-resend-ip", who.address]]);
-      if (limited) return limited;
-    }
-    const issued = issueFor(tx, entry);
-    if (!issued.ok)
-      return fail.rateLimited(issued.retryAfterSeconds, resendMessage(issued.reason, issued.retryAfterSeconds));
-    return {
-      ok: true,
-      expiresAt: issued.expiresAt,
-      resendAt: canResendAt("preregistration", entry.id, tx).toISOString(),
-      message: OTP_MESSAGES.resent,
-    };
-  });
-  if (outcome.ok) wakeSmsWorker();
-  return outcome;
-}
-
-/** The second thrill of a verified entry: drawn now if it has not been (a pool race is retried). */
-export function ensureSecondThrill(entryId: number): DrawResult {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return drawSecondThrill(entryId);
-    } catch (error) {
-      if (error instanceof DrawError && error.code === "conflict" && attempt < 3) continue;
-      throw error;
-    }
-  }
-}
-
-export type Verified = { preregistration: Preregistration; draw: DrawResult; alreadyVerified: boolean };
-
-/**
- * Checks a code and, when it is right, consumes it, marks the entry verified
- * (is_verified, status "verified", verified_at) and draws its second thrill,
- * all in one transaction. An entry verified before gives its existing draw back.
- *
- * Public (spec 000 §4): empty → "OTP is required"; wrong → "Invalid OTP"
- * (expired and used-up codes say so); a point of the address's limit per try.
- * Counter (spec 000 §4, §8): empty → "Enter the registration code the customer
- * received" (or, with `useCurrentCode`, staff who may see codes verify with the
- * live code, as the old client's no-body call did); a wrong code answers
- * "the code you have selected is incorrect. Please try again or resend the
- * code" and sends a fresh code when the code rules allow one (errors.resend
- * says why not otherwise). Staff verifications are audited.
- */
-export async function verifyPreregistration(
-  who: Channel,
-  slug: string,
-  code: string | null | undefined,
-  opts: { useCurrentCode?: boolean } = {},
-): Promise<Result<Verified>> {
-  let resent = false;
-  const outcome = await transactTogether((tx): Result<Verified> => {
-    const entry = rowBySlug(tx, slug, scopeOfChannel(who));
-    if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
-    if (entry.is_verified) {
-      return { ok: true, preregistration: entry, draw: ensureSecondThrill(entry.id), alreadyVerified: true };
-    }
-    let given = FILTERS.digits(code ?? "");
-    if (!given) {
-      if (who.channel === "public") return fail.field("code", OTP_MESSAGES.required);
-      if (!opts.useCurrentCode) return fail.field("code", CV.enterCode);
-      given = currentCode("preregistration", entry.id, tx)?.code ?? "";
-      if (!given) return fail.field("code", CV.noLiveCode);
-    }
-    if (who.channel === "public") {
-      const limited = takeLimits(tx, [["otp-verify-ip", who.address]]);
-      if (limited) return limited;
-    }
-    if (pendingPurchaseOf(tx, entry.citizenship_no, entry.id)) return fail.field("code", M.pendingPurchase);
-
-    const checked = checkCodeIn(tx, { purpose: "preregistration", subjectId: entry.id, code: given });
-    if (!checked.ok) {
-      // Returned, not thrown: the used-up try (and a fresh code) must commit.
-      if (who.channel === "public") {
-        const message =
-          checked.reason === "expired"
-            ? OTP_MESSAGES.expired
-            : checked.reason === "exhausted"
-              ? OTP_MESSAGES.exhausted
-              : checked.reason === "invalid" && checked.attemptsLeft === 0
-                ? OTP_MESSAGES.lastTry
-                : OTP_MESSAGES.invalid;
-        return fail.field("code", message);
-      }
-      const issued = issueFor(tx, entry);
-      resent = issued.ok;
-      return fail.invalid(
-        issued.ok
-          ? { code: [CV.mismatch] }
-          : { code: [CV.mismatch], resend: [resendMessage(issued.reason, issued.retryAfterSeconds)] },
-        CV.mismatch,
-      );
-    }
-
-    return markVerified(tx, who, entry);
-  });
-  if (resent) wakeSmsWorker();
-  return outcome;
-}
-
-/**
- * The phone of an entry is proved (its code was right): the entry is marked
- * verified and its second thrill drawn, inside the caller's transaction (staff
- * verifications audited).
- */
-function markVerified(tx: Executor, who: Channel, entry: Preregistration): Result<Verified> {
-  const at = now().toISOString();
-  const marked = tx
-    .update(P)
-    .set({ is_verified: true, status: "verified", verified_at: at, updated_at: at })
-    .where(and(eq(P.id, entry.id), eq(P.is_verified, false)))
-    .run();
-  if (marked.changes !== 1) throw new FailureError(fail.conflict(OTP_MESSAGES.alreadyVerified));
-  const draw = ensureSecondThrill(entry.id);
-  const after = tx.select().from(P).where(eq(P.id, entry.id)).get()!;
-  if (who.channel === "counter") {
-    audit(tx, who.actor, {
-      action: "preregistration.verify",
-      entityType: ENTITY,
-      entityId: entry.slug,
-      changes: diff(entry, after),
-    });
-  }
-  return { ok: true, preregistration: after, draw, alreadyVerified: false };
-}
-
-// ---------------------------------------------------------------- continue: the owner of a taken phone
-
-/**
- * A visitor told "This phone number is already pre-registered." may be its
- * owner on another browser. They ask for a code to that phone; the right code
- * opens their entry (and, being proof of the phone, verifies it if it was
- * not). Both steps answer alike whether or not the phone has an entry, so
- * they tell a stranger nothing the form's message has not (decision 4).
- */
-export const accessText = (code: string) =>
-  `Your Thrill code to open your pre-registration is ${code}. It is valid for ${OTP_RULES.validSeconds / 60} minutes.`;
-
-/** The live (not deleted) entry of a phone, if any. */
-function entryOfPhone(exec: Executor, phone: string): Preregistration | null {
-  return (
-    exec
-      .select()
-      .from(P)
-      .where(and(eq(P.campaign, CAMPAIGN), eq(P.phone, phone), isNull(P.deleted_at)))
-      .get() ?? null
-  );
-}
-
-export type ContinueSent = { phone: string; resendAt: string; message: string };
-
-/**
- * Sends a code to the stored phone of the entry holding `phone`, if there is
- * one. The answer is the same either way: the masked number, when a new code
- * may be asked for, and "if it is pre-registered, a code was sent". The limits
- * do not depend on the entry either: the address's resend limit, and per phone
- * one send a minute and five an hour (the code rules, counted whether or not
- * the phone is registered). When the code rules of an entry still refuse (its
- * other codes used the hour up), nothing is sent and the answer stays the same.
- */
-export function sendContinueCode(visitor: Visitor, phone: string): Result<ContinueSent> {
-  let sent = false;
-  const outcome = transact((tx): Result<ContinueSent> => {
-    const limited = takeLimits(tx, [["otp-resend-ip", visitor.address]]);
-    if (limited) return limited;
-    // The same answer for a registered phone and another: the ceiling is looked at before either.
-    const ceiling = peek("code-sms", EVERY_SENDER);
-    if (!ceiling.ok) return ceilingReached(ceiling.retryAfterSeconds);
-    const wait = take(tx, "continue-phone-wait", phone);
-    if (!wait.ok) return fail.rateLimited(wait.retryAfterSeconds, OTP_MESSAGES.tooSoon(wait.retryAfterSeconds));
-    const hourly = take(tx, "continue-phone", phone);
-    if (!hourly.ok)
-      return fail.rateLimited(hourly.retryAfterSeconds, resendMessage("hourly-cap", hourly.retryAfterSeconds));
-    const entry = entryOfPhone(tx, phone);
-    if (entry) {
-      const issued = issueCodeIn(tx, {
-        purpose: "preregistration_access",
-        subjectId: entry.id,
-        phone: entry.phone,
-        text: accessText,
-        smsPurpose: "otp",
-        // Not shown anywhere (decision 4); the verify page follows the verification code's SMS alone.
-        tracked: false,
-      });
-      sent = issued.ok;
-    }
-    return {
-      ok: true,
-      phone: maskPhone(phone),
-      resendAt: new Date(now().getTime() + OTP_RULES.resendAfterSeconds * 1000).toISOString(),
-      message: CONTINUE_MESSAGES.sent,
-    };
-  });
-  if (sent) wakeSmsWorker();
-  return outcome;
-}
-
-export type Continued = { preregistration: Preregistration; verified: boolean };
-
-/**
- * Checks the code of "continue". Every miss answers "Invalid OTP" (spec 000
- * §4), also for a phone without an entry, an expired code or one tried five
- * times, so the answer never tells whether the phone is registered; each try
- * costs the address a point and uses up one of the code's five tries. The right
- * code gives the entry back (the route then records it as this browser's); an
- * unverified entry is verified and drawn in the same transaction, unless its
- * citizenship/PAN has a pending purchase elsewhere (then it stays unverified).
- */
-export function checkContinueCode(visitor: Visitor, phone: string, code: string | null | undefined): Result<Continued> {
-  return transact((tx): Result<Continued> => {
-    const given = FILTERS.digits(code ?? "");
-    if (!given) return fail.field("code", OTP_MESSAGES.required);
-    const limited = takeLimits(tx, [["otp-verify-ip", visitor.address]]);
-    if (limited) return limited;
-    const entry = entryOfPhone(tx, phone);
-    if (!entry) return fail.field("code", OTP_MESSAGES.invalid);
-    const checked = checkCodeIn(tx, { purpose: "preregistration_access", subjectId: entry.id, code: given });
-    // Returned, not thrown: the used-up try must commit.
-    if (!checked.ok) return fail.field("code", OTP_MESSAGES.invalid);
-    if (entry.is_verified || pendingPurchaseOf(tx, entry.citizenship_no, entry.id)) {
-      return { ok: true, preregistration: entry, verified: false };
-    }
-    const verified = markVerified(tx, visitor, entry);
-    if (!verified.ok) return verified;
-    return { ok: true, preregistration: verified.preregistration, verified: true };
-  });
-}
-
-export type PrizeSummary = { amount: number; first: number; total: number };
-
-function summaryOf(entry: Preregistration, amount: number): PrizeSummary {
-  const fresh = { ...entry, prize: amount };
-  return { amount, first: firstThrill(fresh), total: totalPrize(fresh) };
-}
-
-/** The draw page's figures: second thrill (drawn now if missing), first thrill and total. Null while unverified. */
-export function prizeSummary(entry: Preregistration): PrizeSummary | null {
-  if (!entry.is_verified) return null;
-  return summaryOf(entry, ensureSecondThrill(entry.id).amount);
-}
-
-/**
- * The counter's draw page: the entry within the actor's reach, its second
- * thrill drawn now if a race left it undone (audited when this call draws).
- */
-export function counterPrizeSummary(
-  actor: ScopedActor,
-  slug: string,
-): Result<{ preregistration: Preregistration; summary: PrizeSummary | null }> {
-  return transact((tx) => {
-    const entry = rowBySlug(tx, slug, actor.scope);
-    if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
-    if (!entry.is_verified) return { ok: true as const, preregistration: entry, summary: null };
-    const draw = ensureSecondThrill(entry.id);
-    if (draw.created) {
-      audit(tx, actor, {
-        action: "preregistration.draw",
-        entityType: ENTITY,
-        entityId: entry.slug,
-        changes: { prize: { before: entry.prize, after: draw.amount } },
-      });
-    }
-    return { ok: true as const, preregistration: entry, summary: summaryOf(entry, draw.amount) };
-  });
 }

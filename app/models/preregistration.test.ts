@@ -14,19 +14,20 @@ import { setClock } from "~/utils/time";
 import type { ScopedActor } from "./scope.server";
 import {
   checkContinueCode,
-  createPreregistration,
-  getPreregistrationBySlug,
-  publicView,
   resendVerificationCode,
+  sendContinueCode,
+  verifyPreregistration,
+} from "./preregistration-verify.server";
+import {
+  createPreregistration,
   resolveScreenshotRef,
   reviewPreregistration,
   screenshotRefFor,
-  sendContinueCode,
-  verifyPreregistration,
   type Channel,
   type Screenshot,
   type Visitor,
 } from "./preregistration.server";
+import { getPreregistrationBySlug, publicView } from "./preregistration-read.server";
 import { setSetting } from "./settings.server";
 import { lastMessageTo } from "./sms-outbox.server";
 

@@ -7,7 +7,7 @@ import { PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
 import { counterLinks } from "~/components/counter/styles";
 import { preregistrationNotFound } from "~/utils/http.server";
 import { findPreregistration } from "~/models/preregistration-admin.server";
-import { counterPrizeSummary } from "~/models/preregistration.server";
+import { counterPrizeSummary } from "~/models/preregistration-verify.server";
 import { prizeLabel } from "~/models/prize-constants";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 

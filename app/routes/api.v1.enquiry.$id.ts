@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { fail } from "~/models/failure";
-import { codeSmsOf, findPublicEntry, ownerView, publicView } from "~/models/preregistration.server";
+import { codeSmsOf, findPublicEntry, ownerView, publicView } from "~/models/preregistration-read.server";
 import { OTP_MESSAGES } from "~/schemas/preregistration";
 import { apiData } from "~/utils/api.server";
 import { apiFailure } from "~/utils/http.server";

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
-import { publicView, verifyPreregistration } from "~/models/preregistration.server";
+import { publicView } from "~/models/preregistration-read.server";
+import { verifyPreregistration } from "~/models/preregistration-verify.server";
 import { verifySchema } from "~/schemas/preregistration";
 import { apiData } from "~/utils/api.server";
 import { clientAddress } from "~/utils/auth.server";

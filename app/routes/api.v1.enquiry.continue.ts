@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { sendContinueCode } from "~/models/preregistration.server";
+import { sendContinueCode } from "~/models/preregistration-verify.server";
 import { continueSendSchema } from "~/schemas/preregistration";
 import { apiData } from "~/utils/api.server";
 import { clientAddress } from "~/utils/auth.server";

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { checkContinueCode, ownerView } from "~/models/preregistration.server";
+import { checkContinueCode } from "~/models/preregistration-verify.server";
+import { ownerView } from "~/models/preregistration-read.server";
 import { CONTINUE_MESSAGES, continueVerifySchema } from "~/schemas/preregistration";
 import { apiData } from "~/utils/api.server";
 import { clientAddress } from "~/utils/auth.server";

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { guardPublicPost } from "~/utils/public-guard.server";
-import { createPreregistration, publicView } from "~/models/preregistration.server";
+import { createPreregistration } from "~/models/preregistration.server";
+import { publicView } from "~/models/preregistration-read.server";
 import { publicPreregistrationSchema } from "~/schemas/preregistration";
 import { apiData } from "~/utils/api.server";
 import { clientAddress } from "~/utils/auth.server";

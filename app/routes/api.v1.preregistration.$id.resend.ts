@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { resendVerificationCode } from "~/models/preregistration.server";
+import { resendVerificationCode } from "~/models/preregistration-verify.server";
 import { apiData, requireApiUser } from "~/utils/api.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 

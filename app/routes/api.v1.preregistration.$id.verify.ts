@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { findPreregistration } from "~/models/preregistration-admin.server";
-import { verifyPreregistration } from "~/models/preregistration.server";
+import { verifyPreregistration } from "~/models/preregistration-verify.server";
 import { verifySchema, COUNTER_VERIFY_MESSAGES as CV } from "~/schemas/preregistration";
 import { apiData, requireApiUser } from "~/utils/api.server";
 import { parseValue, readApiBody } from "~/utils/body.server";

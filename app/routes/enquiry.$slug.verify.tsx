@@ -8,14 +8,9 @@ import { EntryDetails } from "~/components/public/EntryDetails";
 import { FormBanner } from "~/components/public/PreregistrationForm";
 import { ModalPage } from "~/components/public/PublicShell";
 import { VERIFY_SCRIPT } from "~/components/public/scripts";
-import {
-  findPublicEntry,
-  ownerDetails,
-  resendVerificationCode,
-  verificationState,
-  verifyPreregistration,
-  type Visitor,
-} from "~/models/preregistration.server";
+import { findPublicEntry, ownerDetails, verificationState } from "~/models/preregistration-read.server";
+import { resendVerificationCode, verifyPreregistration } from "~/models/preregistration-verify.server";
+import { type Visitor } from "~/models/preregistration.server";
 import { latestCode } from "~/models/otp.server";
 import { OTP_MESSAGES, verifySchema } from "~/schemas/preregistration";
 import { clientAddress } from "~/utils/auth.server";

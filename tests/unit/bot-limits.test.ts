@@ -14,7 +14,8 @@ vi.hoisted(() => {
 });
 
 import { db, schema } from "@db/index";
-import { createPreregistration, reviewPreregistration, sendContinueCode } from "~/models/preregistration.server";
+import { createPreregistration, reviewPreregistration } from "~/models/preregistration.server";
+import { sendContinueCode } from "~/models/preregistration-verify.server";
 import { notifyRegistration } from "~/models/registration.server";
 import { SYSTEM_ACTOR } from "~/models/scope.server";
 import { loader as healthz } from "~/routes/healthz";

@@ -23,7 +23,8 @@ import {
   restoreBikeModel,
   retireBikeModel,
 } from "~/models/bike-model.server";
-import { createPreregistration, getPreregistrationBySlug } from "~/models/preregistration.server";
+import { createPreregistration } from "~/models/preregistration.server";
+import { getPreregistrationBySlug } from "~/models/preregistration-read.server";
 import { HEAD_OFFICE, type ScopedActor } from "~/models/scope.server";
 import { bookingBranches, bookTestRide, getTestRide } from "~/models/test-ride.server";
 import { loader as landing } from "~/routes/_index";

@@ -8,7 +8,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { CodeSmsNotice } from "~/components/public/CodeSmsNotice";
-import { accessText, sendContinueCode } from "~/models/preregistration.server";
+import { accessText, sendContinueCode } from "~/models/preregistration-verify.server";
 import { setSetting } from "~/models/settings.server";
 import { EXPIRED_ERROR, sendQueued } from "~/models/sms.server";
 import { httpGatewayProvider } from "~/models/sms-provider.server";

@@ -12,7 +12,7 @@ import {
   findPreregistration,
   updatePreregistration,
 } from "~/models/preregistration-admin.server";
-import { resendVerificationCode, verifyPreregistration } from "~/models/preregistration.server";
+import { resendVerificationCode, verifyPreregistration } from "~/models/preregistration-verify.server";
 import { createRegistration } from "~/models/registration.server";
 import type { ScopedActor } from "~/models/scope.server";
 import { loader as prePage } from "~/routes/admin.preregistration.$slug._index";

@@ -3,7 +3,7 @@
  * sent, "taking longer than usual" while the gateway is being retried, and, once it has failed,
  * that the code could not be sent and Resend code gets a new one. Plain markup, no script.
  */
-import type { CodeSms } from "~/models/preregistration.server";
+import type { CodeSms } from "~/models/preregistration-read.server";
 import { t, type Lang } from "~/utils/i18n";
 
 export function CodeSmsNotice({

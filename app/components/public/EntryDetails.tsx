@@ -2,7 +2,7 @@
  * The details a visitor typed, shown on the verify and draw pages only to the
  * browser that created or proved the entry (app/utils/owned-entries.server.ts).
  */
-import type { OwnerDetails } from "~/models/preregistration.server";
+import type { OwnerDetails } from "~/models/preregistration-read.server";
 import { t, type Lang } from "~/utils/i18n";
 
 export function EntryDetails({ lang, details }: { lang: Lang; details: OwnerDetails | null }) {
