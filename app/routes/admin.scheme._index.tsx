@@ -80,7 +80,7 @@ function DeleteRow({ row }: { row: AllocationRow }) {
     // The row opens the detail on click; the delete question must not.
     <Form method="post" onClick={(e) => e.stopPropagation()}>
       <input type="hidden" name="id" value={row.id} />
-      <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
+      <ConfirmSubmit name="intent" value="delete" className="danger-quiet" message="Are you sure?">
         Delete
       </ConfirmSubmit>
     </Form>

@@ -52,7 +52,10 @@ export default function AdminLayout() {
           <details className="user-menu">
             <summary>
               <span className="user-name">{user.name}</span>
-              <small>{user.branch ? user.branch.title : "Head Office"}</small>
+              {/* The role and the reach: "Super Admin · All branches", "Branch Staff · Lalitpur Motors". */}
+              <small>
+                {user.role.title} · {user.branch ? user.branch.title : "All branches"}
+              </small>
             </summary>
             <div className="menu">
               <NavLink to="/admin/profile" viewTransition>

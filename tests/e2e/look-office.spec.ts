@@ -463,3 +463,30 @@ test("sign-in on a phone: both fields marked required, and a Remember Me box a t
   expect(box.width).toBeGreaterThanOrEqual(20);
   expect(box.height).toBeGreaterThanOrEqual(20);
 });
+
+test("words, not codes: the counter form's sources are labels; the user menu names the role and the branch, never 'Head Office' twice", async ({
+  page,
+  request,
+}) => {
+  // A scheme of its own, on a day of its own, that can still be deleted.
+  const day = `2031-${String(1 + Math.floor(Math.random() * 12)).padStart(2, "0")}-${String(1 + Math.floor(Math.random() * 28)).padStart(2, "0")}`;
+  const token = await tokenFor(request, USERS.admin);
+  const made = await request.post("/api/v1/allocation", {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { type: "preregistration_public", date: day, amount: 4000, count: 1, probability: 0 },
+  });
+  expect(made.status()).toBe(201);
+  await login(page, USERS.admin, { to: "/admin/preregistration/create" });
+  const sources = await page.getByLabel("Source of information").locator("option").allTextContents();
+  expect(sources).toContain("Social media");
+  expect(sources.filter((s) => /^[A-Z ]{4,}$/.test(s.trim()))).toEqual([]);
+  await expect(page.locator(".user-menu summary small")).toHaveText("Super Admin · All branches");
+  // A Delete on every scheme row is outlined, not a solid red block.
+  await page.goto(`/admin/scheme?date=${day}`);
+  const remove = page.locator("summary", { hasText: "Delete" }).first();
+  await expect(remove).toBeVisible();
+  expect(await remove.evaluate((b) => getComputedStyle(b).backgroundColor)).toBe("rgb(255, 255, 255)");
+  await page.context().clearCookies();
+  await login(page, USERS.staff);
+  await expect(page.locator(".user-menu summary small")).toHaveText("Branch Staff · Lalitpur Motors");
+});

@@ -10,6 +10,7 @@ import { Link } from "@remix-run/react";
 import { useState } from "react";
 import { Field, SelectField, TextareaField } from "~/components/Field";
 import { FILTERS, SOURCE_OPTIONS } from "~/schemas/preregistration";
+import { labelOptions } from "~/utils/labels";
 
 type Option = { id: number; title: string };
 
@@ -130,7 +131,7 @@ export function PreregistrationFields({
         label="Source of information"
         {...getSelectProps(fields.source)}
         placeholder="Select a source"
-        options={SOURCE_OPTIONS.map((s) => ({ value: s, label: s }))}
+        options={labelOptions("source", SOURCE_OPTIONS)}
         errors={fields.source.errors}
       />
       <TextareaField label="Note" {...getTextareaProps(fields.note)} rows={2} errors={fields.note.errors} />
