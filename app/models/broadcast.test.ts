@@ -8,20 +8,16 @@ import { parseTableParams } from "~/utils/datatable.server";
 import { makeBranch, makePreregistration } from "../../tests/fixtures";
 import { makeRegistration } from "../../tests/referral-fixtures";
 import {
-  audiencePlans,
-  getBroadcast,
-  listBroadcasts,
-  listRecipients,
   NO_FAILED_MESSAGES,
   prepareBroadcast,
   previewBroadcast,
   resumeBroadcasts,
   retryFailedMessages,
-  searchBroadcastRegistrants,
   sendBroadcast,
   storeNextChunk,
-  type Audience,
 } from "./broadcast.server";
+import { audiencePlans, type Audience } from "./broadcast-audience.server";
+import { getBroadcast, listBroadcasts, listRecipients, searchBroadcastRegistrants } from "./broadcast-read.server";
 import type { ScopedActor } from "./scope.server";
 import { gatewayCredit, gatewayCreditUrl, type SmsProvider } from "./sms-provider.server";
 import { sendQueued } from "./sms.server";

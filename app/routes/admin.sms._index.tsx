@@ -6,15 +6,8 @@ import { BroadcastPreview } from "~/components/broadcast/BroadcastPreview";
 import { LiveRefresh, recipientsText, StatusBadge } from "~/components/broadcast/progress";
 import { broadcastLinks } from "~/components/broadcast/styles";
 import { DataTable } from "~/components/DataTable";
-import {
-  listBroadcasts,
-  previewBroadcast,
-  registrantChoices,
-  searchBroadcastRegistrants,
-  sendBroadcast,
-  type BroadcastPreview as Preview,
-  type BroadcastView,
-} from "~/models/broadcast.server";
+import { previewBroadcast, sendBroadcast, type BroadcastPreview as Preview } from "~/models/broadcast.server";
+import { listBroadcasts, registrantChoices, searchBroadcastRegistrants, type BroadcastView } from "~/models/broadcast-read.server";
 import { listBranchOptions } from "~/models/branch.server";
 import { failureStatus, type Failure } from "~/models/failure";
 import { BROADCAST_TYPE_LABELS, broadcastSchema } from "~/schemas/broadcast";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { BROADCAST_NOT_FOUND, listRecipients } from "~/models/broadcast.server";
+import { BROADCAST_NOT_FOUND, listRecipients } from "~/models/broadcast-read.server";
 import { recipientFiltersSchema } from "~/schemas/broadcast";
 import { apiError, requireApiUser, apiList } from "~/utils/api.server";
 import { parseTableParams } from "~/utils/datatable.server";

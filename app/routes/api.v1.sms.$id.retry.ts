@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { BROADCAST_NOT_FOUND, retryFailedMessages } from "~/models/broadcast.server";
+import { retryFailedMessages } from "~/models/broadcast.server";
+import { BROADCAST_NOT_FOUND } from "~/models/broadcast-read.server";
 import { apiData, apiError, requireApiUser } from "~/utils/api.server";
 import { apiFailure, methodNotAllowed } from "~/utils/http.server";
 

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { searchBroadcastRegistrants } from "~/models/broadcast.server";
+import { searchBroadcastRegistrants } from "~/models/broadcast-read.server";
 import { registrantQuerySchema } from "~/schemas/broadcast";
 import { apiData } from "~/utils/api.server";
 import { requireStaff } from "~/utils/staff-request.server";

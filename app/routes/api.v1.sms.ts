@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { listBroadcasts, previewBroadcast, sendBroadcast } from "~/models/broadcast.server";
+import { previewBroadcast, sendBroadcast } from "~/models/broadcast.server";
+import { listBroadcasts } from "~/models/broadcast-read.server";
 import { broadcastSchema, onItsWay } from "~/schemas/broadcast";
 import { apiData, requireApiUser, apiList } from "~/utils/api.server";
 import { parseApiBody } from "~/utils/body.server";

@@ -5,7 +5,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
-import { getBroadcast, prepareBroadcast, retryFailedMessages, sendBroadcast } from "~/models/broadcast.server";
+import { prepareBroadcast, retryFailedMessages, sendBroadcast } from "~/models/broadcast.server";
+import { getBroadcast } from "~/models/broadcast-read.server";
 import type { ScopedActor } from "~/models/scope.server";
 import { httpGatewayProvider } from "~/models/sms-provider.server";
 import { startSmsWorker } from "~/models/sms-worker.server";

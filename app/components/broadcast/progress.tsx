@@ -8,7 +8,7 @@ import { Link, useLocation, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { useHydrated } from "~/components/useHydrated";
 import { englishLabels } from "~/utils/labels";
-import type { BroadcastStatus, BroadcastView } from "~/models/broadcast.server";
+import type { BroadcastStatus, BroadcastView } from "~/models/broadcast-read.server";
 
 export const STATUS_LABELS: Record<BroadcastStatus, string> = englishLabels("broadcast_status");
 
