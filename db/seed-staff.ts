@@ -9,7 +9,8 @@
 import type { schema } from "./index";
 import { createRole } from "~/models/role.server";
 import { SYSTEM_ACTOR } from "~/models/scope.server";
-import { addUser, roleBySlug } from "~/models/user.server";
+import { roleBySlug } from "~/models/user.server";
+import { addUser } from "~/models/dealer-user.server";
 import { userCreateSchema } from "~/schemas/user";
 import type { Permission } from "~/utils/permissions";
 

@@ -51,7 +51,8 @@ import { PERMISSIONS } from "~/utils/permissions";
 import { updateSettings } from "./settings.server";
 import { queueMessage } from "./sms.server";
 import { retryOutboxMessage } from "./sms-outbox.server";
-import { addUser, deleteUser, roleBySlug, setPassword, updateUser } from "./user.server";
+import { roleBySlug, setPassword } from "./user.server";
+import { addUser, deleteUser, updateUser } from "./dealer-user.server";
 import { createVideo, deleteVideo, updateVideo } from "./video.server";
 import { clearOfKathmanduMidnight } from "../../tests/clock";
 

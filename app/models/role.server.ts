@@ -19,7 +19,8 @@ import { audit } from "./audit.server";
 import { fail, FailureError, type FieldErrors, type Result } from "./failure";
 import type { ScopedActor } from "./scope.server";
 import { transact } from "./transaction.server";
-import { countFullAdmins, permissionsOfRole } from "./user.server";
+import { permissionsOfRole } from "./user.server";
+import { countFullAdmins } from "./dealer-user.server";
 import { PERMISSIONS, type Permission } from "~/utils/permissions";
 import { ROLE_MESSAGES } from "~/schemas/user";
 

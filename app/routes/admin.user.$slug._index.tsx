@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { userLinks } from "~/components/user/styles";
 import { SEX_LABELS } from "~/schemas/user";
-import { deleteUser, findUser, holdsAll } from "~/models/user.server";
+import { deleteUser, findUser, holdsAll } from "~/models/dealer-user.server";
 import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { readForm } from "~/utils/body.server";
 import { notFound } from "~/utils/http.server";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { userLinks } from "~/components/user/styles";
 import { UserForm } from "~/components/user/UserForm";
-import { findUser, holdsAll, updateUser, USER_ERRORS, userFormOptions } from "~/models/user.server";
+import { findUser, holdsAll, updateUser, USER_ERRORS, userFormOptions } from "~/models/dealer-user.server";
 import { PASSWORD_FIELDS, userUpdateSchema } from "~/schemas/user";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { readForm } from "~/utils/body.server";

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { userLinks } from "~/components/user/styles";
 import { EMPTY_USER, UserForm } from "~/components/user/UserForm";
-import { addUser, userFormOptions } from "~/models/user.server";
+import { addUser, userFormOptions } from "~/models/dealer-user.server";
 import { PASSWORD_FIELDS, userCreateSchema } from "~/schemas/user";
 import { parseForm, replyFailure } from "~/utils/http.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listRoleMatrix } from "~/models/role.server";
-import { holdsAll } from "~/models/user.server";
+import { holdsAll } from "~/models/dealer-user.server";
 import { apiData, requireApiUser } from "~/utils/api.server";
 
 /**

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { fail } from "~/models/failure";
-import { deleteUser, findUser, updateUser, USER_ERRORS } from "~/models/user.server";
+import { deleteUser, findUser, updateUser, USER_ERRORS } from "~/models/dealer-user.server";
 import { userUpdateSchema } from "~/schemas/user";
 import { apiData, requireApiUser } from "~/utils/api.server";
 import { currentValues, parseApiUpdate } from "~/utils/body.server";

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { addUser, listUsers, type UserRow } from "~/models/user.server";
+import { addUser, listUsers, type UserRow } from "~/models/dealer-user.server";
 import { userCreateSchema, userFiltersSchema } from "~/schemas/user";
 import { apiData, requireApiUser, apiList } from "~/utils/api.server";
 import { parseApiBody } from "~/utils/body.server";

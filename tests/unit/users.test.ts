@@ -6,19 +6,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { createRole, listRoleMatrix, saveRoleMatrix } from "~/models/role.server";
 import { SYSTEM_ACTOR, type ScopedActor } from "~/models/scope.server";
-import {
-  addUser,
-  changePassword,
-  deleteUser,
-  findUser,
-  getSessionUser,
-  listUsers,
-  passwordProblem,
-  roleBySlug,
-  updateUser,
-  USER_ERRORS,
-  verifyLogin,
-} from "~/models/user.server";
+import { changePassword, getSessionUser, passwordProblem, roleBySlug, verifyLogin } from "~/models/user.server";
+import { addUser, deleteUser, findUser, listUsers, updateUser, USER_ERRORS } from "~/models/dealer-user.server";
 import { ROLE_MESSAGES, USER_MESSAGES, userCreateSchema, userUpdateSchema } from "~/schemas/user";
 import { issueToken } from "~/utils/api.server";
 import { parseTableParams } from "~/utils/datatable.server";
