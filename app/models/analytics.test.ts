@@ -14,7 +14,8 @@ import { issueToken } from "~/utils/api.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { setClock } from "~/utils/time";
 import { makeAllocation, makeBikeModel, makeBranch, makePreregistration, makeUser } from "../../tests/fixtures";
-import { campaignAnalytics, previousRange, resolveRange, slices } from "./analytics.server";
+import { campaignAnalytics } from "./analytics.server";
+import { previousRange, resolveRange, slices } from "./analytics-queries.server";
 import type { Analytics } from "./analytics";
 
 const NOW = new Date("2026-11-23T06:00:00.000Z"); // 2026-11-23 11:45 in Kathmandu
