@@ -3,7 +3,7 @@ import { type Requirement } from "~/utils/permissions";
 
 export type RouteArgs = { request: Request; context: { clientAddress: string }; params: Record<string, string> };
 export type RouteModule = {
-  handle?: { permission?: Requirement };
+  handle?: { permission?: Requirement; intents?: Readonly<Record<string, Requirement>> };
   loader?: (args: RouteArgs) => Promise<unknown>;
   action?: (args: RouteArgs) => Promise<unknown>;
 };

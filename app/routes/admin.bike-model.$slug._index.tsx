@@ -12,16 +12,18 @@ import {
   type BikeModelDetail,
 } from "~/models/bike-model.server";
 import { failureStatus } from "~/models/failure";
-import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { notFound, pageFailure } from "~/utils/http.server";
 import { displayDateTime } from "~/utils/time";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { redirectWithToast, success } from "~/utils/toast.server";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "read-bike-model" } satisfies RouteAccess;
+export const handle = {
+  permission: "read-bike-model",
+  intents: { delete: "update-bike-model", retire: "update-bike-model", restore: "update-bike-model" },
+} as const satisfies RouteAccess;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.model.title ?? "Bike Model" }];
 export const links = catalogueLinks;
@@ -35,20 +37,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** intent=delete (a model no record names), retire, restore: update-bike-model. A refusal shows on the page. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireRouteAccess(request, handle);
-  const user = await requirePermission(request, "update-bike-model");
+  const { intent, staff: user } = await requireIntent(request, handle);
   const slug = params.slug ?? "";
   const here = `/admin/bike-model/${slug}`;
-  const intent = (await readForm(request)).get("intent");
-  const result =
-    intent === "delete"
-      ? deleteBikeModel(user, slug)
-      : intent === "retire"
-        ? retireBikeModel(user, slug)
-        : intent === "restore"
-          ? restoreBikeModel(user, slug)
-          : null;
-  if (!result) return redirectWithToast(here, oops("Unknown action."));
+  const act = { delete: deleteBikeModel, retire: retireBikeModel, restore: restoreBikeModel }[intent];
+  const result = act(user, slug);
   if (!result.ok) {
     if (result.code === "not_found") throw pageFailure(result);
     return data({ refused: { intent: String(intent), message: result.message } }, { status: failureStatus(result) });

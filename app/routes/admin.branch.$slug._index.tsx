@@ -13,16 +13,18 @@ import {
   type BranchDetail,
 } from "~/models/branch.server";
 import { failureStatus } from "~/models/failure";
-import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { notFound, pageFailure } from "~/utils/http.server";
 import { displayDateTime } from "~/utils/time";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { redirectWithToast, success } from "~/utils/toast.server";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "read-branch" } satisfies RouteAccess;
+export const handle = {
+  permission: "read-branch",
+  intents: { delete: "update-branch", close: "update-branch", reopen: "update-branch" },
+} as const satisfies RouteAccess;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.branch.title ?? "Branch" }];
 export const links = catalogueLinks;
@@ -40,20 +42,11 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  * to do; success goes to the list (delete) or back here with a toast.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireRouteAccess(request, handle);
-  const user = await requirePermission(request, "update-branch");
+  const { intent, staff: user } = await requireIntent(request, handle);
   const slug = params.slug ?? "";
   const here = `/admin/branch/${slug}`;
-  const intent = (await readForm(request)).get("intent");
-  const result =
-    intent === "delete"
-      ? deleteBranch(user, slug)
-      : intent === "close"
-        ? closeBranch(user, slug)
-        : intent === "reopen"
-          ? reopenBranch(user, slug)
-          : null;
-  if (!result) return redirectWithToast(here, oops("Unknown action."));
+  const act = { delete: deleteBranch, close: closeBranch, reopen: reopenBranch }[intent];
+  const result = act(user, slug);
   if (!result.ok) {
     if (result.code === "not_found") throw pageFailure(result);
     return data({ refused: { intent: String(intent), message: result.message } }, { status: failureStatus(result) });

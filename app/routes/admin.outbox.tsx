@@ -5,15 +5,15 @@ import { DataTable } from "~/components/DataTable";
 import { FilterDate } from "~/components/TableFilters";
 import { outboxPage, retryOutboxMessage, type OutboxMessage } from "~/models/sms-outbox.server";
 import { outboxFiltersSchema, outboxRetrySchema, SMS_PURPOSES, SMS_STATUSES } from "~/schemas/sms";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue, readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { parseQuery } from "~/utils/query.server";
 import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "send-sms" } satisfies RouteAccess;
+export const handle = { permission: "send-sms", intents: { retry: null } } as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "SMS Outbox" }];
 
@@ -29,9 +29,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** POST intent=retry, id: a failed message without a code goes back to the queue (codes have their own resend). */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
+  const { form, staff: user } = await requireIntent(request, handle);
   const back = `/admin/outbox${new URL(request.url).search}`;
-  const parsed = parseValue({ kind: "form", form: await readForm(request) }, outboxRetrySchema);
+  const parsed = parseValue({ kind: "form", form }, outboxRetrySchema);
   if (!parsed.ok) return redirectWithToast(back, oops(parsed.message));
   const result = retryOutboxMessage(user, parsed.value.id);
   return result.ok

@@ -18,12 +18,14 @@ import {
 } from "~/models/preregistration-admin.server";
 import { preregistrationNotFound } from "~/utils/http.server";
 import { STATUS_LABELS } from "~/models/preregistration-status";
-import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "read-registration" } satisfies RouteAccess;
+export const handle = {
+  permission: "read-registration",
+  intents: { delete: "delete-registration" },
+} as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Pre-Registration" }];
 export const links = counterLinks;
@@ -39,11 +41,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireRouteAccess(request, handle);
-  const form = await readForm(request);
+  const { staff } = await requireIntent(request, handle);
   const here = `/admin/preregistration/${params.slug}`;
-  if (form.get("intent") !== "delete") return redirectWithToast(here, oops("Unknown action."));
-  const staff = await requirePermission(request, "delete-registration");
   const res = deletePreregistration(staff, params.slug!);
   if (!res.ok) return redirectWithToast(res.code === "not_found" ? "/admin/preregistration" : here, oops(res.message));
   return redirectWithToast("/admin/preregistration", success(PREREGISTRATION_ADMIN_MESSAGES.deleted));

@@ -9,14 +9,18 @@ import { findPreregistration } from "~/models/preregistration-admin.server";
 import { resendVerificationCode, verifyPreregistration } from "~/models/preregistration-verify.server";
 import { type Counter } from "~/models/preregistration.server";
 import { COUNTER_VERIFY_MESSAGES as CV, verifySchema } from "~/schemas/preregistration";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue, readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue } from "~/utils/body.server";
 import { replyFailure, preregistrationNotFound } from "~/utils/http.server";
 import { maskPhone } from "~/utils/phone";
 import { redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "read-registration" } satisfies RouteAccess;
+/** The permission this route needs; its form verifies the code (the default) or sends a new one. */
+export const handle = {
+  permission: "read-registration",
+  intents: { verify: null, resend: null },
+} as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Verify Pre-Registration" }];
 export const links = counterLinks;
@@ -39,11 +43,10 @@ type Answer = { result?: SubmissionResult<string[]>; notice?: string };
  * reset) leaves the field empty with or without JavaScript.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
+  const { intent, form, staff: user } = await requireIntent(request, handle, { fallback: "verify" });
   const slug = params.slug!;
-  const form = await readForm(request);
   const counter: Counter = { channel: "counter", actor: user };
-  if (form.get("intent") === "resend") {
+  if (intent === "resend") {
     const sent = resendVerificationCode(counter, slug);
     if (sent.ok) return { notice: CV.resent } satisfies Answer;
     if (sent.code === "not_found") throw await preregistrationNotFound(sent);

@@ -10,15 +10,18 @@ import { listBranchOptions } from "~/models/branch.server";
 import type { Failure } from "~/models/failure";
 import { createPreregistration, reviewPreregistration, type Counter } from "~/models/preregistration.server";
 import { counterPreregistrationSchema } from "~/schemas/preregistration";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { BODY_LIMITS, parseValue, readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { BODY_LIMITS, parseValue } from "~/utils/body.server";
 import { echoForm, echoResult, fileField } from "~/utils/echo.server";
 import { replyFailure } from "~/utils/http.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
 import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "create-registration" } satisfies RouteAccess;
+export const handle = {
+  permission: "create-registration",
+  intents: { review: null, edit: null, save: null },
+} as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "New Pre-Registration" }];
 export const links = counterLinks;
@@ -46,9 +49,11 @@ function again(form: FormData, failure: Failure) {
  * intent=save (Save / Save and Notify): creates and opens the verify page.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
-  const form = await readForm(request, { limit: BODY_LIMITS.upload });
-  const intent = form.get("intent");
+  const {
+    intent,
+    form,
+    staff: user,
+  } = await requireIntent(request, handle, { fallback: "review", limit: BODY_LIMITS.upload });
   if (intent === "edit") return data({ step: "form" as const, result: echoResult(form) });
 
   const parsed = parseValue({ kind: "form", form }, counterPreregistrationSchema);

@@ -14,13 +14,15 @@ import { referrerText } from "~/models/labels";
 import { shareLinkOf } from "~/models/referrer.server";
 import { getRegistrationDetail } from "~/models/registration-list.server";
 import { PAYMENT_MODE_LABELS } from "~/schemas/registration";
-import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { notFound } from "~/utils/http.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
-/** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "read-registration" } satisfies RouteAccess;
+/** The permission this route needs, checked by every loader and action of the module, and its action's intents. */
+export const handle = {
+  permission: "read-registration",
+  intents: { delete: "delete-registration", restore: "delete-registration", notify: "create-registration" },
+} as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Registration" }];
 export const links = counterLinks;
@@ -32,34 +34,28 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   return { reg, shareLink: reg.deleted_at ? null : shareLinkOf(reg.id) };
 }
 
-/** intent=delete / restore (delete-registration) and notify (create-registration); a refusal comes back as a toast. */
+/** The intents of `handle`; a refusal by the model comes back as a toast. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireRouteAccess(request, handle);
-  const form = await readForm(request);
+  const { intent, staff } = await requireIntent(request, handle);
   const slug = params.slug!;
   const here = `/admin/registration/${slug}`;
-  switch (form.get("intent")) {
+  switch (intent) {
     case "delete": {
-      const staff = await requirePermission(request, "delete-registration");
       const res = deleteRegistration(staff, slug);
       if (!res.ok) return redirectWithToast(here, oops(res.message));
       return redirectWithToast("/admin/registration", success("Registration deleted."));
     }
     case "restore": {
-      const staff = await requirePermission(request, "delete-registration");
       const res = restoreRegistration(staff, slug);
       return redirectWithToast(here, res.ok ? success("Registration restored.") : oops(res.message));
     }
     case "notify": {
-      const staff = await requirePermission(request, "create-registration");
       const res = notifyRegistration(staff, slug);
       return redirectWithToast(
         here,
         res.ok ? success("The prize summary is on its way to the customer by SMS.") : oops(res.message),
       );
     }
-    default:
-      return redirectWithToast(here, oops("Unknown action."));
   }
 }
 

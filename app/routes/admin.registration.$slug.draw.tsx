@@ -8,12 +8,12 @@ import { counterLinks } from "~/components/counter/styles";
 import { prizeLabel } from "~/models/prize-constants";
 import { drawCoupon } from "~/models/registration.server";
 import { findRegistration } from "~/models/registration-list.server";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { notFound, pageFailure } from "~/utils/http.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "create-registration" } satisfies RouteAccess;
+export const handle = { permission: "create-registration", intents: { draw: null } } as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Coupon Draw" }];
 export const links: LinksFunction = () => [...counterLinks(), { rel: "stylesheet", href: DRAW_REVEAL_CSS }];
@@ -36,7 +36,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
+  const { staff: user } = await requireIntent(request, handle, { fallback: "draw" });
   const here = `/admin/registration/${params.slug}/draw`;
   const res = drawCoupon(user, params.slug!);
   if (!res.ok) {

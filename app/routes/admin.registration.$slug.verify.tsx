@@ -8,14 +8,18 @@ import { counterLinks } from "~/components/counter/styles";
 import { confirmRegistration, resetRegistrationCode } from "~/models/registration.server";
 import { findRegistration } from "~/models/registration-list.server";
 import { REGISTRATION_MESSAGES, registrationCodeSchema } from "~/schemas/registration";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue, readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue } from "~/utils/body.server";
 import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
 import { maskPhone } from "~/utils/phone";
 import { redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "read-registration" } satisfies RouteAccess;
+/** The permission this route needs; its form confirms the code (the default) or sends a new one. */
+export const handle = {
+  permission: "read-registration",
+  intents: { verify: null, resend: null },
+} as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Confirm Purchase" }];
 export const links = counterLinks;
@@ -36,10 +40,9 @@ const SENT = "A new code has been sent to the customer.";
  * again" under the field (emptied) and the reset call (a fresh code when allowed).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
-  const form = await readForm(request);
+  const { intent, form, staff: user } = await requireIntent(request, handle, { fallback: "verify" });
   const slug = params.slug!;
-  if (form.get("intent") === "resend") {
+  if (intent === "resend") {
     const reset = await resetRegistrationCode(user, slug);
     if (!reset.ok) throw pageFailure(reset);
     const notice = reset.sent

@@ -7,15 +7,18 @@ import { userLinks } from "~/components/user/styles";
 import type { FieldErrors } from "~/models/failure";
 import { createRole, listRoleMatrix, saveRoleMatrix } from "~/models/role.server";
 import { roleCreateSchema, roleMatrixFromForm } from "~/schemas/user";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue, readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue } from "~/utils/body.server";
 import { EVERY_PERMISSION, PERMISSION_LABELS, PERMISSION_PURPOSE, PERMISSIONS } from "~/utils/permissions";
 import { failureStatus } from "~/models/failure";
 import { replyFailure } from "~/utils/http.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: EVERY_PERMISSION } satisfies RouteAccess;
+export const handle = {
+  permission: EVERY_PERMISSION,
+  intents: { matrix: null, create: null },
+} as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Roles and Permissions" }];
 export const links = userLinks;
@@ -39,9 +42,7 @@ type ActionData =
   | { intent: "create"; result: SubmissionResult<string[]> };
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
-  const form = await readForm(request);
-  const intent = form.get("intent");
+  const { intent, form, staff: user } = await requireIntent(request, handle);
   if (intent === "matrix") {
     const changes = roleMatrixFromForm(form);
     const result = saveRoleMatrix(user, changes);
@@ -53,14 +54,12 @@ export async function action({ request }: ActionFunctionArgs) {
     const matrix = Object.fromEntries(changes.map((c) => [c.role_id, c.permissions]));
     return data<ActionData>({ intent, errors: result.errors, matrix }, { status: failureStatus(result) });
   }
-  if (intent === "create") {
-    const parsed = parseValue({ kind: "form", form }, roleCreateSchema);
-    const result = parsed.ok ? createRole(user, parsed.value) : parsed;
-    if (result.ok) return redirectWithToast("/admin/role", success(`Role ${result.role.title} created.`));
-    const reply = replyFailure(form, result);
-    return data<ActionData>({ intent, result: reply.data.result }, reply.init ?? undefined);
-  }
-  return redirectWithToast("/admin/role", oops("Unknown action."));
+  // intent === "create"
+  const parsed = parseValue({ kind: "form", form }, roleCreateSchema);
+  const result = parsed.ok ? createRole(user, parsed.value) : parsed;
+  if (result.ok) return redirectWithToast("/admin/role", success(`Role ${result.role.title} created.`));
+  const reply = replyFailure(form, result);
+  return data<ActionData>({ intent, result: reply.data.result }, reply.init ?? undefined);
 }
 
 export default function Roles() {

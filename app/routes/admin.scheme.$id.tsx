@@ -8,14 +8,17 @@ import { schemeLinks } from "~/components/scheme/styles";
 import { deleteAllocation, getAllocation, poolBranchOptions, updateAllocationCount } from "~/models/allocation.server";
 import { failureStatus } from "~/models/failure";
 import { allocationCountSchema } from "~/schemas/allocation";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue, readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue } from "~/utils/body.server";
 import { notFound, pageFailure } from "~/utils/http.server";
 import { displayDateTime, displayDay } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
+export const handle = {
+  permission: "manage-allocation",
+  intents: { count: null, delete: null },
+} as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Scheme" }];
 export const links = schemeLinks;
@@ -35,11 +38,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
  * A pool out of the user's reach (another branch's, or gone) is a 404, as for the loader.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
+  const { intent, form, staff: user } = await requireIntent(request, handle);
   const id = Number(params.id);
   const here = `/admin/scheme/${id}`;
-  const form = await readForm(request);
-  switch (form.get("intent")) {
+  switch (intent) {
     case "count": {
       const parsed = parseValue({ kind: "form", form }, allocationCountSchema);
       const result = parsed.ok ? updateAllocationCount(user, id, parsed.value) : parsed;
@@ -55,8 +57,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
         ? redirectWithToast("/admin/scheme", success("Scheme deleted."))
         : redirectWithToast(here, oops(result.message));
     }
-    default:
-      return redirectWithToast(here, oops("Unknown action."));
   }
 }
 

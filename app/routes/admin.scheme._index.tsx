@@ -14,9 +14,9 @@ import {
   payoutPreview,
   poolBranchOptions,
 } from "~/models/allocation.server";
-import { readForm } from "~/utils/body.server";
+
 import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constants";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { schemePageFiltersSchema } from "~/schemas/allocation";
 import { parseQuery } from "~/utils/query.server";
@@ -24,7 +24,7 @@ import { displayDay, kathmanduDate } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
+export const handle = { permission: "manage-allocation", intents: { delete: null } } as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Schemes" }];
 export const links = schemeLinks;
@@ -57,13 +57,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
+  const { form, staff: user } = await requireIntent(request, handle);
   const url = new URL(request.url);
   url.searchParams.delete("index");
   const query = url.searchParams.toString();
   const back = `/admin/scheme${query ? `?${query}` : ""}`;
-  const form = await readForm(request);
-  if (form.get("intent") !== "delete") return redirectWithToast(back, oops("Unknown action."));
   const result = deleteAllocation(user, Number(form.get("id")));
   return redirectWithToast(back, result.ok ? success("Scheme deleted.") : oops(result.message));
 }

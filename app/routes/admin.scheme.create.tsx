@@ -3,14 +3,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useHydrated } from "~/components/useHydrated";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-
 import { DayField } from "~/components/DayInput";
 import { Field, SelectField } from "~/components/Field";
 import { schemeFormData } from "~/components/scheme/allocation-form";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
 import { createAllocation, poolBranchOptions } from "~/models/allocation.server";
-import { readForm } from "~/utils/body.server";
 import { replyFailure } from "~/utils/http.server";
 import {
   ALLOCATION_TYPE_LABELS,
@@ -20,12 +18,15 @@ import {
   typeNeedsBranch,
 } from "~/models/prize-constants";
 import { allocationSchema } from "~/schemas/allocation";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { kathmanduDate } from "~/utils/time";
 import { redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
+export const handle = {
+  permission: "manage-allocation",
+  intents: { create: null, refresh: null },
+} as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Create Scheme" }];
 export const links = schemeLinks;
@@ -55,9 +56,8 @@ type ActionData = { result: SubmissionResult<string[]> };
  * Otherwise: create, or the form again with the errors under their fields.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
-  const form = await readForm(request);
-  if (form.get("intent") === "refresh") {
+  const { intent, form, staff: user } = await requireIntent(request, handle, { fallback: "create" });
+  if (intent === "refresh") {
     form.delete("intent");
     const { initialValue } = parseWithZod(form, { schema: allocationSchema }).reply();
     return data<ActionData>({ result: { initialValue, error: {} } });

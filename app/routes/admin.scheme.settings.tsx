@@ -6,7 +6,7 @@ import { FieldError } from "~/components/Field";
 import { rupees } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
-import { fail, failureStatus } from "~/models/failure";
+import { failureStatus } from "~/models/failure";
 import {
   baseTableMean,
   getBaseTable,
@@ -14,19 +14,16 @@ import {
   type BaseTableKind,
   type BaseTableRow,
 } from "~/models/prize-settings.server";
-import {
-  baseTableFormSchema,
-  baseTableKindSchema,
-  BASE_TABLE_MESSAGES,
-  type BaseTableFormValue,
-} from "~/schemas/base-table";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { readForm } from "~/utils/body.server";
-import { pageFailure } from "~/utils/http.server";
+import { baseTableFormSchema, type BaseTableFormValue } from "~/schemas/base-table";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
+/** The permission this route needs; its action saves one of the two base tables (the intent names it). */
+export const handle = {
+  permission: "manage-allocation",
+  intents: { second: null, third: null },
+} as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Fallback tables" }];
 export const links = schemeLinks;
@@ -52,21 +49,18 @@ type ActionData = { kind: BaseTableKind; result: SubmissionResult<string[]> };
 
 /** intent=second|third: saves that table from its rows[i].amount / rows[i].weight; rows left blank are dropped. */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
-  const form = await readForm(request);
-  const kind = baseTableKindSchema.safeParse(form.get("intent"));
-  if (!kind.success) throw pageFailure(fail.badRequest(BASE_TABLE_MESSAGES.kind));
+  const { intent: kind, form, staff: user } = await requireIntent(request, handle);
   const submission = parseWithZod(form, { schema: baseTableFormSchema });
   if (submission.status !== "success") {
-    return data<ActionData>({ kind: kind.data, result: submission.reply() }, { status: 422 });
+    return data<ActionData>({ kind, result: submission.reply() }, { status: 422 });
   }
   const result = setBaseTable(user, submission.value.kind, submission.value.rows);
   if (!result.ok) {
     // The form's rules are the model's, so a refusal here is not about one row: above the table.
     const reply = submission.reply({ formErrors: [result.message] });
-    return data<ActionData>({ kind: kind.data, result: reply }, { status: failureStatus(result) });
+    return data<ActionData>({ kind, result: reply }, { status: failureStatus(result) });
   }
-  return redirectWithToast("/admin/scheme/settings", success(`${TITLES[kind.data]} base table saved.`));
+  return redirectWithToast("/admin/scheme/settings", success(`${TITLES[kind]} base table saved.`));
 }
 
 function chance(rows: BaseTableRow[], weight: number) {

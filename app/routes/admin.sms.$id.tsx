@@ -7,8 +7,7 @@ import { DataTable } from "~/components/DataTable";
 import { retryFailedMessages } from "~/models/broadcast.server";
 import { getBroadcast, listRecipients, type Recipient } from "~/models/broadcast-read.server";
 import { BROADCAST_TYPE_LABELS, recipientFiltersSchema, RECIPIENT_STATUSES } from "~/schemas/broadcast";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { notFound } from "~/utils/http.server";
 import { encodingLabel } from "~/utils/sms-parts";
@@ -16,7 +15,7 @@ import { displayDateTime } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "send-sms" } satisfies RouteAccess;
+export const handle = { permission: "send-sms", intents: { retry: null } } as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "SMS Broadcast" }];
 export const links = broadcastLinks;
@@ -38,10 +37,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** intent=retry: every failed message of the broadcast goes back to the queue ("send the failed ones again"). */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
-  const form = await readForm(request);
+  const { staff: user } = await requireIntent(request, handle);
   const here = `/admin/sms/${params.id}`;
-  if (form.get("intent") !== "retry") return redirectWithToast(here, oops("Unknown action."));
   const id = idOf(params.id);
   if (id === null) throw notFound("Broadcast not found.");
   const result = await retryFailedMessages(user, id);

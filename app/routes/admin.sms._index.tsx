@@ -7,12 +7,17 @@ import { LiveRefresh, recipientsText, StatusBadge } from "~/components/broadcast
 import { broadcastLinks } from "~/components/broadcast/styles";
 import { DataTable } from "~/components/DataTable";
 import { previewBroadcast, sendBroadcast, type BroadcastPreview as Preview } from "~/models/broadcast.server";
-import { listBroadcasts, registrantChoices, searchBroadcastRegistrants, type BroadcastView } from "~/models/broadcast-read.server";
+import {
+  listBroadcasts,
+  registrantChoices,
+  searchBroadcastRegistrants,
+  type BroadcastView,
+} from "~/models/broadcast-read.server";
 import { listBranchOptions } from "~/models/branch.server";
 import { failureStatus, type Failure } from "~/models/failure";
 import { BROADCAST_TYPE_LABELS, broadcastSchema } from "~/schemas/broadcast";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue, readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { parseValue } from "~/utils/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { submissionResult } from "~/utils/http.server";
 import { displayDateTime } from "~/utils/time";
@@ -21,7 +26,11 @@ import { redirectWithToast, success } from "~/utils/toast.server";
 import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "send-sms" } satisfies RouteAccess;
+/** The permission this route needs, and its form's steps: preview (the default), back, search a customer, send. */
+export const handle = {
+  permission: "send-sms",
+  intents: { preview: null, back: null, search: null, send: null },
+} as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "SMS" }];
 export const links = broadcastLinks;
@@ -49,9 +58,11 @@ type ActionData =
  * intent=search (no JavaScript): the customers found, with the form as typed.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
-  const form = await readForm(request, { limit: FORM_LIMIT });
-  const intent = String(form.get("intent") ?? "preview");
+  const {
+    intent,
+    form,
+    staff: user,
+  } = await requireIntent(request, handle, { fallback: "preview", limit: FORM_LIMIT });
   const values = valuesOf(form);
   const chosen = registrantChoices(
     user.scope,

@@ -4,13 +4,12 @@ import { DateText } from "~/components/DateText";
 import { Form, Link, useLoaderData } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { deleteTestRide, getTestRide } from "~/models/test-ride.server";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { notFound, pageFailure } from "~/utils/http.server";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: null } satisfies RouteAccess;
+export const handle = { permission: null, intents: { delete: null } } as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Test Ride" }];
 
@@ -23,11 +22,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** intent=delete: soft delete after the spec's "Are you sure?"; another branch's booking is not found. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  const user = await requireRouteAccess(request, handle);
-  const form = await readForm(request);
-  if (form.get("intent") !== "delete") {
-    return redirectWithToast(`/admin/test-ride/${params.slug}`, oops("Unknown action."));
-  }
+  const { staff: user } = await requireIntent(request, handle);
   const res = deleteTestRide(user, params.slug!);
   if (!res.ok) throw pageFailure(res);
   return redirectWithToast("/admin/test-ride", success("Test ride deleted."));

@@ -4,14 +4,13 @@ import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { userLinks } from "~/components/user/styles";
 import { SEX_LABELS } from "~/schemas/user";
 import { deleteUser, findUser, holdsAll } from "~/models/dealer-user.server";
-import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { notFound } from "~/utils/http.server";
 import { can } from "~/utils/permissions";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "read-user" } satisfies RouteAccess;
+export const handle = { permission: "read-user", intents: { delete: "update-user" } } as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "User" }];
 export const links = userLinks;
@@ -28,11 +27,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** intent=delete (update-user): deletes the user and returns to /admin/user. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireRouteAccess(request, handle);
-  const user = await requirePermission(request, "update-user");
+  const { staff: user } = await requireIntent(request, handle);
   const here = `/admin/user/${params.slug}`;
-  const form = await readForm(request);
-  if (form.get("intent") !== "delete") return redirectWithToast(here, oops("Unknown action."));
   const result = deleteUser(user, params.slug!);
   if (result.ok) return redirectWithToast("/admin/user", success("User deleted."));
   if (result.code === "not_found") throw notFound();

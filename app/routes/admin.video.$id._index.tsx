@@ -5,16 +5,15 @@ import { Guard } from "~/components/Guard";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { deleteVideo, getVideo, VIDEO_ERRORS } from "~/models/video.server";
 import { videoAmountLabel } from "~/schemas/video";
-import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { readForm } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { notFound, pageFailure } from "~/utils/http.server";
 import { displayDateTime } from "~/utils/time";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { redirectWithToast, success } from "~/utils/toast.server";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
 
 /** The permission this route needs, checked by every loader and action of the module. */
-export const handle = { permission: "read-video" } satisfies RouteAccess;
+export const handle = { permission: "read-video", intents: { delete: "update-video" } } as const satisfies RouteAccess;
 
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: data?.video.title ?? "Video" }];
 export const links = catalogueLinks;
@@ -29,11 +28,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 
 /** intent=delete (update-video): the video leaves the winner list at once. */
 export async function action({ request, params }: ActionFunctionArgs) {
-  await requireRouteAccess(request, handle);
-  const user = await requirePermission(request, "update-video");
+  const { staff: user } = await requireIntent(request, handle);
   const slug = params.id ?? "";
-  if ((await readForm(request)).get("intent") !== "delete")
-    return redirectWithToast(`/admin/video/${slug}`, oops("Unknown action."));
   const result = deleteVideo(user, slug);
   if (!result.ok) throw pageFailure(result);
   return redirectWithToast("/admin/video", success(`Video "${result.video.title}" deleted.`));

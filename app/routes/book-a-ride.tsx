@@ -14,12 +14,13 @@ import { bookingBranches, bookTestRide, testRideByFormToken } from "~/models/tes
 import { testRideSchema } from "~/schemas/test-ride";
 import { clientAddress } from "~/utils/auth.server";
 import { parseValue, readForm, type Body } from "~/utils/body.server";
-import { replyFailure } from "~/utils/http.server";
+import { readIntent, replyFailure } from "~/utils/http.server";
 import { t } from "~/utils/i18n";
 import { chargeAddress, checkCaptcha, screenPublicForm } from "~/utils/public-guard.server";
 import { referralOf } from "~/utils/share-link.server";
 
-export const handle = { scripts: false };
+/** Served without scripts; its form books (the default) or narrows the place lists (refresh). */
+export const handle = { scripts: false, intents: { book: null, refresh: null } } as const;
 export const links = publicLinks;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?.chrome.lang ?? "en", "book.title") }];
 
@@ -65,7 +66,7 @@ type ActionData = { result: SubmissionResult<string[]> };
  */
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
-  if (form.get("intent") === "refresh") {
+  if (readIntent(form, handle.intents, "book") === "refresh") {
     const { initialValue } = parseWithZod(form, { schema: testRideSchema }).reply();
     return data<ActionData>({ result: { initialValue, error: {} } });
   }

@@ -15,13 +15,14 @@ import { latestCode } from "~/models/otp.server";
 import { OTP_MESSAGES, verifySchema } from "~/schemas/preregistration";
 import { clientAddress } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
-import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
+import { notFound, pageFailure, readIntent, replyFailure } from "~/utils/http.server";
 import { t, tm, tn } from "~/utils/i18n";
 import { ownsEntry, redirectOwning } from "~/utils/owned-entries.server";
 import { maskPhone } from "~/utils/phone";
 import { withReveal } from "~/utils/reveal.server";
 
-export const handle = { scripts: false };
+/** Served without scripts; its form checks the code (the default) or sends a new one. */
+export const handle = { scripts: false, intents: { verify: null, resend: null } } as const;
 export const links = publicLinks;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: t(data?.chrome.lang ?? "en", "verify.title") },
@@ -63,7 +64,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const slug = params.slug ?? "";
   const form = await readForm(request);
   const visitor: Visitor = { channel: "public", address: clientAddress(request) };
-  if (form.get("intent") === "resend") {
+  if (readIntent(form, handle.intents, "verify") === "resend") {
     const sent = resendVerificationCode(visitor, slug);
     if (sent.ok) return data<Answer>({ notice: sent.message });
     if (sent.code === "not_found") throw pageFailure(sent);

@@ -23,12 +23,13 @@ import { publicPreregistrationSchema } from "~/schemas/preregistration";
 import { clientAddress } from "~/utils/auth.server";
 import { BODY_LIMITS, readBody } from "~/utils/body.server";
 import { echoForm, echoResult, fileField } from "~/utils/echo.server";
-import { pageFailure, replyFailure } from "~/utils/http.server";
+import { pageFailure, readIntent, replyFailure } from "~/utils/http.server";
 import { t } from "~/utils/i18n";
 import { ownsEntry, redirectOwning } from "~/utils/owned-entries.server";
 import { referralOf } from "~/utils/share-link.server";
 
-export const handle = { scripts: false };
+/** Served without scripts; its form's steps: review (the default), back, save. */
+export const handle = { scripts: false, intents: { review: null, back: null, save: null } } as const;
 export const links = publicLinks;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: t(data?.chrome.lang ?? "en", "landing.formTitle") },
@@ -104,7 +105,7 @@ export async function action({ request }: ActionFunctionArgs) {
     throw pageFailure(body);
   }
   const form = body.kind === "form" ? body.form : new FormData();
-  const intent = String(form.get("intent") ?? "review");
+  const intent = readIntent(form, handle.intents, "review");
   if (intent === "back") return data<Step>({ step: "form", result: echoResult(form) });
 
   const address = clientAddress(request);

@@ -13,13 +13,14 @@ import { type Visitor } from "~/models/preregistration.server";
 import { continueSendSchema, continueVerifySchema, OTP_MESSAGES } from "~/schemas/preregistration";
 import { clientAddress } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
-import { replyFailure } from "~/utils/http.server";
+import { readIntent, replyFailure } from "~/utils/http.server";
 import { t, tm } from "~/utils/i18n";
 import { redirectOwning } from "~/utils/owned-entries.server";
 import { maskPhone } from "~/utils/phone";
 import { now } from "~/utils/time";
 
-export const handle = { scripts: false };
+/** Served without scripts; its form sends a code (the default), sends it again, or checks it. */
+export const handle = { scripts: false, intents: { send: null, resend: null, verify: null } } as const;
 export const links = publicLinks;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: t(data?.chrome.lang ?? "en", "continue.title") },
@@ -53,7 +54,7 @@ const codeStep = (phone: string, resendAt: string, failure?: Failure) => {
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
   const visitor: Visitor = { channel: "public", address: clientAddress(request) };
-  const intent = String(form.get("intent") ?? "send");
+  const intent = readIntent(form, handle.intents, "send");
   const body = { kind: "form" as const, form };
 
   if (intent === "verify") {

@@ -8,9 +8,13 @@ import { resetPasswordSchema, resetRequestSchema } from "~/schemas/auth";
 import { fail } from "~/models/failure";
 import { clientAddress } from "~/utils/auth.server";
 import { readForm } from "~/utils/body.server";
+import { readIntent } from "~/utils/http.server";
 import { hit } from "~/utils/rate-limit.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
 import { redirect } from "@remix-run/node";
+
+/** Its form asks for a code (send) or sets the new password with it (reset, the default). */
+export const handle = { intents: { send: null, reset: null } } as const;
 
 export const meta: MetaFunction = () => [{ title: "Reset password" }];
 
@@ -26,11 +30,12 @@ const HIDE = ["password", "password_confirmation"];
 
 export async function action({ request }: ActionFunctionArgs) {
   const form = await readForm(request);
+  const intent = readIntent(form, handle.intents, "reset");
   const address = clientAddress(request);
   const byAddress = hit("reset-ip", address);
   const limited = byAddress.ok ? null : fail.rateLimited(byAddress.retryAfterSeconds);
   const headers = limited ? { "Retry-After": String(limited.retryAfterSeconds) } : undefined;
-  if (form.get("intent") === "send") {
+  if (intent === "send") {
     const submission = parseWithZod(form, { schema: resetRequestSchema });
     if (submission.status !== "success") return Response.json(submission.reply(), { status: 422 });
     if (limited) return Response.json(submission.reply({ formErrors: [limited.message] }), { status: 429, headers });

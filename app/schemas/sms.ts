@@ -24,6 +24,5 @@ export const outboxFiltersSchema = z
 export const OUTBOX_MESSAGES = { id: "Message not found." } as const;
 
 export const outboxRetrySchema = z.object({
-  intent: z.literal("retry", { error: "Unknown action." }),
   id: requiredId(OUTBOX_MESSAGES.id),
 });

@@ -15,6 +15,8 @@ import { fail, type Failure } from "~/models/failure";
 import { transact } from "~/models/transaction.server";
 import { clear, take } from "./rate-limit.server";
 import { getSession, sessionStorage } from "./session.server";
+import { readForm } from "./body.server";
+import { readIntent } from "./http.server";
 import { oops, redirectWithToast } from "./toast.server";
 
 /** A refused login; `failure` says why (wrong credentials, or too many attempts). */
@@ -148,7 +150,15 @@ export async function requirePermission(request: Request, permission: Requiremen
  * cannot leave it out by accident; tests/unit/route-table.test.ts checks every
  * module against the specification's table.
  */
-export type RouteAccess = { permission: Requirement };
+export type RouteAccess = { permission: Requirement; intents?: Intents };
+
+/**
+ * The intents a route's action accepts, each with the permission it needs
+ * beyond the route's own (null: the route's permission is enough).
+ * tests/unit/route-table.test.ts posts every module an unknown intent (400)
+ * and each intent as a user holding only the route's permission.
+ */
+export type Intents = Readonly<Record<string, Requirement>>;
 
 /**
  * Login plus the permission the matched route module declares. The request's
@@ -157,4 +167,24 @@ export type RouteAccess = { permission: Requirement };
  */
 export async function requireRouteAccess(request: Request, access: RouteAccess): Promise<Staff> {
   return requirePermission(request, access.permission);
+}
+
+/**
+ * An action's login and its route's permission, then its form (read only
+ * once those hold; `limit` as readForm's), its intent (`readIntent`: one the
+ * route's `handle.intents` lists, else 400; `fallback` when the form names
+ * none) and the permission that intent names. Returns the intent, the form
+ * and the staff user to act as.
+ */
+export async function requireIntent<I extends string>(
+  request: Request,
+  access: { permission: Requirement; intents: Readonly<Record<I, Requirement>> },
+  { fallback, limit }: { fallback?: NoInfer<I>; limit?: number } = {},
+): Promise<{ intent: I; form: FormData; staff: Staff }> {
+  const staff = await requirePermission(request, access.permission);
+  const form = await readForm(request, limit === undefined ? {} : { limit });
+  const intent = readIntent(form, access.intents, fallback);
+  const needs = access.intents[intent];
+  const actor = needs && needs !== access.permission ? await requirePermission(request, needs) : staff;
+  return { intent, form, staff: actor };
 }

@@ -79,6 +79,27 @@ export function notFound(message = "Not Found"): Response {
   return new Response(message, { status: 404, statusText: "Not Found" });
 }
 
+/** The answer to a form posted with an intent its route does not list. */
+export const UNKNOWN_INTENT = "Unknown action.";
+
+/**
+ * The intent a form was posted with (its `intent` field, or `fallback` when
+ * the form has none), one of the route's `intents`; any other value is
+ * answered 400, never guessed. Back-office actions use `requireIntent`
+ * (auth.server), which adds the intent's permission.
+ */
+export function readIntent<I extends string>(
+  form: FormData,
+  intents: Readonly<Record<I, unknown>>,
+  fallback?: NoInfer<I>,
+): I {
+  const sent = form.get("intent") ?? fallback ?? null;
+  if (typeof sent !== "string" || !Object.hasOwn(intents, sent)) {
+    throw new Response(UNKNOWN_INTENT, { status: 400, statusText: "Bad Request" });
+  }
+  return sent as I;
+}
+
 export const methodNotAllowed = () => Response.json({ message: "Method not allowed." }, { status: 405 });
 
 /**

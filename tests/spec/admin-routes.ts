@@ -61,6 +61,27 @@ export const SPEC_ADMIN_ROUTES: readonly { pattern: string; permission: SpecPerm
 ];
 
 /**
+ * The actions on a page that need more than the page's permission, by the page's pattern and the
+ * action's intent. Spec 000 "Permissions affecting this document": delete-registration for the Delete
+ * button (and restoring from the deleted list); create-registration for the counter's Notify (000
+ * "POST /api/v1/registration/{slug}/notify" is the counter's). Spec 001 has no delete permission of
+ * its own for users, branches, bike models and videos: docs/api.md gives their deletes (and a branch's
+ * close and reopen, a model's retire and restore) the update permission, as their API calls have.
+ */
+export const SPEC_INTENT_PERMISSIONS: Record<string, Record<string, string>> = {
+  "/admin/preregistration/:slug": { delete: "delete-registration" },
+  "/admin/registration/:slug": {
+    delete: "delete-registration",
+    restore: "delete-registration",
+    notify: "create-registration",
+  },
+  "/admin/user/:slug": { delete: "update-user" },
+  "/admin/branch/:slug": { delete: "update-branch", close: "update-branch", reopen: "update-branch" },
+  "/admin/bike-model/:slug": { delete: "update-bike-model", retire: "update-bike-model", restore: "update-bike-model" },
+  "/admin/video/:id": { delete: "update-video" },
+};
+
+/**
  * The seeded roles and what each holds (DECISIONS.md "Staff, roles and sessions": Super Admin holds
  * every permission; Branch Manager and Branch Staff do their branch's registration work, the manager
  * also deleting). create-preregistration is spec 000's Create button permission.

@@ -3,6 +3,7 @@
 // nothing, when a declaration differs from the specification's table (ADMIN_ROUTES), and when a
 // module's loader or action lets through an anonymous visitor or a user without the permission; and
 // every row of the table has its module, which answers 200 on a real record to a user holding the permission.
+import { readFileSync } from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { action as loginAction } from "~/routes/login";
@@ -16,6 +17,7 @@ import {
   type RouteRule,
 } from "~/utils/permissions";
 import { readToast } from "~/utils/toast.server";
+import { ADDRESS_HEADER } from "~/utils/auth.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { makeAllocation, makeBikeModel, makeBranch, makePreregistration, makeUser } from "../fixtures";
 import { makeRegistration, makeTestRide } from "../referral-fixtures";
@@ -29,10 +31,14 @@ type RouteModule = (typeof routes)[number]["mod"];
 const ctx = { clientAddress: "10.4.0.1" };
 const concrete = (pattern: string) => pattern.replace(/:[a-z]+/g, "some-slug");
 
+let signIns = 0;
 async function sessionFor(email: string) {
+  // Each sign-in from its own address: the test signs in more users than one address may (login-ip).
+  signIns++;
   const res = (await loginAction({
     request: new Request("http://localhost/login", {
       method: "POST",
+      headers: { [ADDRESS_HEADER]: `10.5.${signIns >> 8}.${signIns & 255}` },
       body: new URLSearchParams({ email, password: "Secret-pass-9" }),
     }),
     context: ctx,
@@ -44,12 +50,12 @@ async function sessionFor(email: string) {
 async function call(
   fn: NonNullable<RouteModule["loader"]>,
   path: string,
-  { cookie, method = "GET" }: { cookie?: string; method?: string } = {},
+  { cookie, method = "GET", intent = "delete" }: { cookie?: string; method?: string; intent?: string } = {},
 ): Promise<{ status: number; location: string | null; toast?: string }> {
   const headers: Record<string, string> = { Origin: "http://localhost" };
   if (cookie) headers.Cookie = cookie;
   const init: RequestInit = { method, headers };
-  if (method !== "GET") init.body = new URLSearchParams({ intent: "delete", count: "5", amount: "50000", weight: "1" });
+  if (method !== "GET") init.body = new URLSearchParams({ intent, count: "5", amount: "50000", weight: "1" });
   const res = await answerOf(() =>
     fn({
       request: new Request(`http://localhost${path}`, init),
@@ -193,6 +199,63 @@ describe("each module enforces its own declaration", () => {
           expect(withIt.location ?? "", file).not.toMatch(/^\/login/);
           expect(withIt.toast ?? "", file).not.toMatch(/do not have permission/);
         }
+      });
+    }
+  }
+});
+
+describe("each action's intents (handle.intents)", () => {
+  const withIntents = routes.filter((r) => r.mod.handle?.intents);
+
+  it("every intent a module's forms post is declared, and every module whose action reads one declares them", () => {
+    // A form may post to another module's action (the draw page's Notify posts to the registration's page).
+    const declared = new Set(withIntents.flatMap((r) => Object.keys(r.mod.handle!.intents!)));
+    for (const { file, mod } of routes) {
+      const source = readFileSync(`.${file}`, "utf8");
+      const posted = [...source.matchAll(/name="intent"\s+value="([a-z-]+)"/g)].map((m) => m[1]);
+      const reads = mod.action ? /\bintent\b/.test(mod.action.toString()) : false;
+      if (posted.length || reads) expect(mod.handle?.intents, `${file} posts or reads an intent`).toBeTypeOf("object");
+      for (const value of posted) expect([...declared], file).toContain(value);
+    }
+    expect(withIntents.length).toBeGreaterThanOrEqual(18);
+  });
+
+  for (const { file, pattern, mod } of withIntents) {
+    const name = file.replace(/^.*\/routes\//, "");
+    const route = mod.handle!.permission ?? null;
+    const intents = Object.entries(mod.handle!.intents!);
+
+    it(`${name}: an unknown intent is a 400, whoever asks`, async () => {
+      expect(mod.action, name).toBeTypeOf("function");
+      const answer = await call(mod.action!, concrete(pattern), {
+        cookie: everything,
+        method: "POST",
+        intent: "no-such",
+      });
+      expect(answer.status, name).toBe(400);
+    });
+
+    for (const [intent, needs] of intents) {
+      it(`${name}: intent=${intent} needs ${needs ?? route ?? "login"}`, async () => {
+        const post = (cookie: string | undefined) =>
+          call(mod.action!, concrete(pattern), { cookie, method: "POST", intent });
+        if (needs && needs !== route) {
+          // The route's permission alone is not enough for this intent.
+          const routeOnly = route === EVERY_PERMISSION ? everything : sessions.get(route);
+          expect(await post(routeOnly), `${intent} with only ${route}`).toEqual({
+            status: 302,
+            location: "/admin",
+            toast: permissionRefusal(needs),
+          });
+        }
+        // With the route's and the intent's permission, the intent is heard (whatever the record answers).
+        const both = await userHolding(
+          `${name}-${intent}`.replace(/[^a-z0-9]+/gi, "-").toLowerCase(),
+          [route, needs].filter((p) => p !== null && p !== EVERY_PERMISSION) as string[],
+        );
+        const heard = await post(route === EVERY_PERMISSION ? everything : both);
+        expect(heard.status, `${intent} heard`).not.toBe(400);
+        expect(heard.toast ?? "", `${intent} heard`).not.toMatch(/do not have permission/);
       });
     }
   }

@@ -11,7 +11,13 @@ import { readToast } from "~/utils/toast.server";
 import { makeBranch } from "../fixtures";
 import { answerOf } from "../route-call";
 import { ADMIN_MODULES, LAYOUT, SPLAT } from "../admin-modules";
-import { SPEC_ADMIN_ROUTES, SPEC_PERMISSIONS, SPEC_SEEDED_ROLES, type SpecPermission } from "../spec/admin-routes";
+import {
+  SPEC_ADMIN_ROUTES,
+  SPEC_INTENT_PERMISSIONS,
+  SPEC_PERMISSIONS,
+  SPEC_SEEDED_ROLES,
+  type SpecPermission,
+} from "../spec/admin-routes";
 
 const product = (p: SpecPermission) => (p === "every" ? EVERY_PERMISSION : p);
 const spec = new Map(SPEC_ADMIN_ROUTES.map((r) => [r.pattern, product(r.permission)]));
@@ -51,6 +57,16 @@ describe("the product's table is the specification's", () => {
       seen.add(pattern);
     }
     for (const pattern of spec.keys()) expect(seen.has(pattern), `${pattern} has no module`).toBe(true);
+  });
+
+  it("every action that needs more than its page's permission declares the specification's", () => {
+    for (const { file, pattern, mod } of ADMIN_MODULES) {
+      const route = mod.handle?.permission ?? null;
+      const beyond = Object.fromEntries(
+        Object.entries(mod.handle?.intents ?? {}).filter(([, needs]) => needs !== null && needs !== route),
+      );
+      expect(beyond, file).toEqual(SPEC_INTENT_PERMISSIONS[pattern] ?? {});
+    }
   });
 
   it("the migration seeds the roles the decisions name, each with its permissions", () => {
