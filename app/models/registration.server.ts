@@ -190,6 +190,32 @@ function numbersOf(input: RegistrationUpdateInput, branchId: number): Numbers {
   };
 }
 
+/**
+ * What staff type on a registration, as stored: the one list of fields that
+ * create and update both write (registration-fields.test.ts walks the table's
+ * columns against it).
+ */
+function typedFields(
+  input: RegistrationUpdateInput,
+  numbers: Numbers,
+  ref: { registration_id: number | null; referred_by: string | null },
+) {
+  return {
+    ...numbers,
+    name: input.name,
+    address: input.address,
+    citizenship_no: input.citizenship_no,
+    pan: input.pan ?? null,
+    email: input.email ?? null,
+    bike_model_id: input.bike_model_id,
+    payment_mode: input.payment_mode,
+    note: input.note ?? null,
+    send_sms: input.send_sms,
+    registration_id: ref.registration_id,
+    referred_by: ref.referred_by,
+  };
+}
+
 function uniqueCouponCode(tx: Tx): string {
   for (;;) {
     const code = newCouponCode();
@@ -267,20 +293,9 @@ export async function createRegistration(
       .insert(R)
       .values({
         slug: crypto.randomBytes(12).toString("base64url"),
-        ...numbers,
-        name: input.name,
-        address: input.address,
-        citizenship_no: input.citizenship_no,
-        pan: input.pan ?? null,
-        email: input.email ?? null,
+        ...typedFields(input, numbers, ref),
         phone: pre.phone,
-        bike_model_id: input.bike_model_id,
-        payment_mode: input.payment_mode,
-        note: input.note ?? null,
-        send_sms: input.send_sms,
         preregistration_id: pre.id,
-        registration_id: ref.registration_id,
-        referred_by: ref.referred_by,
         shared: pre.shared,
         status: "pending",
         purchase_date: kathmanduDate(at),
@@ -345,24 +360,7 @@ export function updateRegistration(
         : { registration_id: before.registration_id, referred_by: input.referred_by ?? before.referred_by };
     const after = tx
       .update(R)
-      .set({
-        engine_no: numbers.engine_no,
-        chasis_no: numbers.chasis_no,
-        registration_no: numbers.registration_no,
-        bill_no: numbers.bill_no,
-        name: input.name,
-        address: input.address,
-        citizenship_no: input.citizenship_no,
-        pan: input.pan ?? null,
-        email: input.email ?? null,
-        bike_model_id: input.bike_model_id,
-        payment_mode: input.payment_mode,
-        note: input.note ?? null,
-        send_sms: input.send_sms,
-        registration_id: ref.registration_id,
-        referred_by: ref.referred_by,
-        updated_at: clockNow().toISOString(),
-      })
+      .set({ ...typedFields(input, numbers, ref), updated_at: clockNow().toISOString() })
       .where(eq(R.id, before.id))
       .returning()
       .get();
