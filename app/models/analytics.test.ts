@@ -17,6 +17,7 @@ import { makeAllocation, makeBikeModel, makeBranch, makePreregistration, makeUse
 import { campaignAnalytics } from "./analytics.server";
 import { previousRange, resolveRange, slices } from "./analytics-queries.server";
 import type { Analytics } from "./analytics";
+import { responseOf } from "../../tests/route-call";
 
 const NOW = new Date("2026-11-23T06:00:00.000Z"); // 2026-11-23 11:45 in Kathmandu
 const RANGE = { from: "2026-11-20", to: "2026-11-22" };
@@ -727,18 +728,15 @@ describe("ranges and slices", () => {
 
 describe("GET /api/v1/analytics", () => {
   const get = async (query: string, token?: string) => {
-    try {
-      return (await apiLoader({
+    return responseOf(
+      apiLoader({
         request: new Request(`http://localhost/api/v1/analytics${query}`, {
           headers: token ? { Authorization: `Bearer ${token}` } : {},
         }),
         context: { clientAddress: "127.0.0.1" },
         params: {},
-      })) as Response;
-    } catch (e) {
-      if (e instanceof Response) return e;
-      throw e;
-    }
+      }),
+    );
   };
 
   it("401 without a token, 403 without send-sms, 422 for a bad date, the page's figures otherwise", async () => {

@@ -17,16 +17,9 @@ import { sessionStorage } from "~/utils/session.server";
 import { kathmanduDate } from "~/utils/time";
 import { makeAllocation, makeBranch, makePreregistration, makeUser } from "../fixtures";
 import { clearOfKathmanduMidnight } from "../clock";
+import { responseOf as call } from "../route-call";
 
 const context = { clientAddress: "127.0.0.1" };
-const call = async (p: Promise<unknown> | unknown) => {
-  try {
-    return (await p) as Response;
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-};
 const req = (method: string, url: string, token?: string, body?: unknown) =>
   new Request(`http://localhost${url}`, {
     method,

@@ -11,16 +11,9 @@ import { ADDRESS_HEADER } from "~/utils/auth.server";
 import { sha256 } from "~/utils/crypto.server";
 import { LIMITS } from "~/utils/rate-limit.server";
 import { makeBranch, makeUser } from "../fixtures";
+import { responseOf as call } from "../route-call";
 
 const ctx = { clientAddress: "10.3.0.1" };
-const call = async (p: Promise<unknown> | unknown) => {
-  try {
-    return (await p) as Response;
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-};
 const json = (url: string, body: unknown, token?: string) =>
   new Request(`http://localhost${url}`, {
     method: "POST",

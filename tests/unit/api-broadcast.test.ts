@@ -16,16 +16,9 @@ import { loader as smsRegistrants } from "~/routes/api.v1.sms.registrants";
 import { issueToken } from "~/utils/api.server";
 import { makeBranch, makeUser } from "../fixtures";
 import { makeRegistration, makeTestRide } from "../referral-fixtures";
+import { responseOf as call } from "../route-call";
 
 const context = { clientAddress: "127.0.0.1" };
-const call = async (p: Promise<unknown> | unknown) => {
-  try {
-    return (await p) as Response;
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-};
 const req = (method: string, url: string, token?: string, body?: unknown) =>
   new Request(`http://localhost${url}`, {
     method,

@@ -38,17 +38,9 @@ import { issueToken } from "~/utils/api.server";
 import { kathmanduDate } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration, makeUser, nextPhone, makeAllocation } from "../fixtures";
 import { clearOfKathmanduMidnight } from "../clock";
+import { responseOf as call } from "../route-call";
 
 const ctx = { clientAddress: "10.9.0.1" };
-const call = async (p: unknown): Promise<Response> => {
-  try {
-    const out = await p;
-    return out instanceof Response ? out : Response.json(out);
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-};
 const json = async (p: unknown) => {
   const res = await call(p);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read JSON bodies of many shapes field by field

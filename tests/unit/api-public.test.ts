@@ -26,6 +26,7 @@ import { loader as outboxLoader } from "~/routes/admin.outbox";
 import { ADDRESS_HEADER } from "~/utils/auth.server";
 import { LIMITS } from "~/utils/rate-limit.server";
 import { makeBikeModel, makeBranch, makeUser, nextPhone } from "../fixtures";
+import { answerOf } from "../route-call";
 
 const context = { clientAddress: "127.0.0.1" };
 const URL_BASE = "http://localhost";
@@ -72,13 +73,10 @@ function unwrap(result: unknown): { data: any; status: number } {
 }
 
 async function thrown(fn: () => Promise<unknown>): Promise<Response> {
-  try {
-    await fn();
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-  throw new Error("expected a thrown Response");
+  const returned = Symbol("returned");
+  const out = await answerOf(async () => (await fn(), returned));
+  if (out === returned) throw new Error("expected a thrown Response");
+  return out as Response;
 }
 
 async function createViaApi(fields = enquiryFields()) {

@@ -10,6 +10,7 @@ import { createUser } from "~/models/user.server";
 import { issueToken } from "~/utils/api.server";
 import { sessionStorage } from "~/utils/session.server";
 import { makeBranch, makeUser } from "../fixtures";
+import { responseOf } from "../route-call";
 
 async function answer(
   fn: (a: LoaderFunctionArgs) => Promise<unknown>,
@@ -17,16 +18,9 @@ async function answer(
   headers: Record<string, string> = {},
   method = "GET",
 ) {
-  try {
-    return (await fn({
-      request: new Request(url, { headers, method }),
-      context: { clientAddress: "x" },
-      params: {},
-    })) as Response;
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
+  return responseOf(
+    fn({ request: new Request(url, { headers, method }), context: { clientAddress: "x" }, params: {} }),
+  );
 }
 
 describe("API shape", () => {

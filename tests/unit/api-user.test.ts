@@ -16,16 +16,9 @@ import { USER_MESSAGES } from "~/schemas/user";
 import { issueToken } from "~/utils/api.server";
 import { createUser } from "~/models/user.server";
 import { makeBranch, makeUser, nextPhone } from "../fixtures";
+import { responseOf as call } from "../route-call";
 
 const context = { clientAddress: "127.0.0.1" };
-const call = async (p: Promise<unknown> | unknown) => {
-  try {
-    return (await p) as Response;
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-};
 const req = (method: string, url: string, token?: string, body?: unknown) =>
   new Request(`http://localhost${url}`, {
     method,

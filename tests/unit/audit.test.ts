@@ -9,6 +9,7 @@ import { loader as downloadLoader } from "~/routes/api.v1.audit.download";
 import { issueToken } from "~/utils/api.server";
 import { sessionStorage } from "~/utils/session.server";
 import { makeBranch, makeUser } from "../fixtures";
+import { answerOf } from "../route-call";
 
 async function cookieFor(userId: number) {
   const s = await sessionStorage.getSession();
@@ -16,18 +17,8 @@ async function cookieFor(userId: number) {
   return (await sessionStorage.commitSession(s)).split(";")[0];
 }
 
-async function call(fn: (args: LoaderFunctionArgs) => Promise<unknown>, url: string, headers: Record<string, string>) {
-  try {
-    return (await fn({
-      request: new Request(url, { headers }),
-      context: { clientAddress: "x" },
-      params: {},
-    })) as unknown;
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-}
+const call = (fn: (args: LoaderFunctionArgs) => Promise<unknown>, url: string, headers: Record<string, string>) =>
+  answerOf(() => fn({ request: new Request(url, { headers }), context: { clientAddress: "x" }, params: {} }));
 
 describe("audit trail screen", () => {
   it("branch users cannot read it, by page or download or API token", async () => {

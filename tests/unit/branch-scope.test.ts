@@ -12,17 +12,9 @@ import { issueToken } from "~/utils/api.server";
 import { randomSlug } from "~/utils/crypto.server";
 import XLSX from "sheetjs-style";
 import { makeBikeModel, makeBranch, makeUser } from "../fixtures";
+import { responseOf as call } from "../route-call";
 
 const ctx = { clientAddress: "10.5.0.1" };
-const call = async (p: unknown): Promise<Response> => {
-  try {
-    const out = await p;
-    return out instanceof Response ? out : Response.json(out);
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-};
 
 function ride(branchId: number, modelId: number, name: string) {
   return db

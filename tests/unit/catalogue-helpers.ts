@@ -4,6 +4,7 @@ import { db, schema } from "@db/index";
 import { createUser } from "~/models/user.server";
 import { issueToken } from "~/utils/api.server";
 import { sessionStorage } from "~/utils/session.server";
+import { responseOf } from "../route-call";
 
 let n = 0;
 
@@ -38,19 +39,7 @@ export async function call(
   request: Request,
   params: Record<string, string> = {},
 ): Promise<Response> {
-  try {
-    const res = await fn({ request, context, params });
-    if (res instanceof Response) return res;
-    // Remix's data(value, init): the value with the init's status and headers.
-    if (res && typeof res === "object" && (res as { type?: unknown }).type === "DataWithResponseInit") {
-      const { data, init } = res as { data: unknown; init?: ResponseInit | null };
-      return Response.json(data, init ?? undefined);
-    }
-    return Response.json(res);
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
+  return responseOf(fn({ request, context, params }));
 }
 
 /** A request with an optional bearer token and a JSON, form or multipart body. */

@@ -20,17 +20,9 @@ import { publicPreregistrationSchema } from "~/schemas/preregistration";
 import { issueToken } from "~/utils/api.server";
 import { createUserSession } from "~/utils/auth.server";
 import { makeBranch, makeUser, nextPhone } from "../fixtures";
+import { responseOf as call } from "../route-call";
 
 const ctx = { clientAddress: "10.8.0.1" };
-const call = async (p: unknown): Promise<Response> => {
-  try {
-    const out = await p;
-    return out instanceof Response ? out : Response.json(out);
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-};
 const args = (request: Request, params: Record<string, string> = {}) => ({ request, context: ctx, params });
 const api = (path: string, token: string, init: { method?: string; json?: unknown } = {}) =>
   new Request(`http://localhost${path}`, {

@@ -12,6 +12,7 @@ import { randomSlug } from "~/utils/crypto.server";
 import { referrerText } from "~/models/labels";
 import { displayDateTime, displayDay } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration, makeUser } from "../fixtures";
+import { responseOf } from "../route-call";
 
 const ctx = { clientAddress: "10.9.0.2" };
 let token = "";
@@ -24,15 +25,7 @@ const get = (path: string) => ({
   params: {},
 });
 
-async function answer(p: Promise<unknown>): Promise<Response> {
-  try {
-    const out = await p;
-    return out instanceof Response ? out : Response.json(out);
-  } catch (e) {
-    if (e instanceof Response) return e;
-    throw e;
-  }
-}
+const answer = responseOf;
 
 let seq = 0;
 /** A registration's columns at a branch, with a purchased pre-registration of its own. */
