@@ -31,146 +31,40 @@
  */
 import autocannon, { type Result } from "autocannon";
 import Database from "better-sqlite3";
-import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+
 import { openDatabase } from "../db/index";
 import { startFakeGateway } from "../tests/fake-sms-gateway";
-import { BENCH_DATA_VERSION, BENCH_SCALE, BENCH_SIZES, BENCH_USERS, benchDataVersion, seedBenchDatabase } from "./seed";
+import { BENCH_SCALE, BENCH_SIZES } from "./seed";
+import { surge } from "./surge";
+import {
+  DATA,
+  DB_FILE,
+  ensureBuild,
+  ensureDatabase,
+  freePort,
+  log,
+  login,
+  mb,
+  ms,
+  percentile,
+  ROOT,
+  rssOf,
+  startApp,
+  stop,
+} from "./lib";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const DATA = path.join(ROOT, "bench/.data");
-const DB_FILE = path.join(DATA, BENCH_SCALE === 1 ? "bench.sqlite" : `bench-x${BENCH_SCALE}.sqlite`);
 const BARE_DB = path.join(DATA, "bare.sqlite");
-const BUILD_DIR = process.env.BENCH_BUILD_DIR ?? "build-bench";
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 100);
 const ONLY = new Set((process.env.BENCH_ONLY ?? "lists,export,print,sms,post").split(",").map((s) => s.trim()));
 
-const log = (s: string) => console.log(`[bench] ${s}`);
-const ms = (n: number) => `${n.toFixed(1)} ms`;
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
-
 // ---------------------------------------------------------------- preparation
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : fs.statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-function ensureBuild() {
-  const entry = path.join(ROOT, BUILD_DIR, "server/index.js");
-  // The build holds app/ and db/ (the connection, the schema).
-  const sources = Math.max(
-    newestMtime(path.join(ROOT, "app")),
-    newestMtime(path.join(ROOT, "db")),
-    fs.statSync(path.join(ROOT, "vite.config.ts")).mtimeMs,
-  );
-  if (!process.env.BENCH_REBUILD && fs.existsSync(entry) && fs.statSync(entry).mtimeMs > sources) {
-    log(`using the build in ${BUILD_DIR}/`);
-    return;
-  }
-  log(`building the app into ${BUILD_DIR}/ …`);
-  execFileSync(path.join(ROOT, "node_modules/.bin/remix"), ["vite:build"], {
-    cwd: ROOT,
-    env: { ...process.env, BUILD_DIR },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-}
-
-async function ensureDatabase() {
-  fs.mkdirSync(DATA, { recursive: true });
-  if (!process.env.BENCH_RESEED && benchDataVersion(DB_FILE) === BENCH_DATA_VERSION) {
-    log(`reusing ${path.relative(ROOT, DB_FILE)} (${mb(fs.statSync(DB_FILE).size)})`);
-    clearLeftovers();
-    return;
-  }
-  log(
-    `seeding ${BENCH_SIZES.preregistrations.toLocaleString()} pre-registrations and ${BENCH_SIZES.registrations.toLocaleString()} registrations over ${BENCH_SIZES.branches} branches (once) …`,
-  );
-  await seedBenchDatabase(DB_FILE, log);
-}
-
-/**
- * A run that was stopped half-way leaves work a server would resume and measure beside (a broadcast
- * still being stored, messages waiting to be sent): removed, so every run starts from the seed's state.
- */
-function clearLeftovers() {
-  const db = openDatabase(DB_FILE, { runMigrations: false });
-  try {
-    const left = db.$client.prepare("select count(*) as n from sms_messages where status = 'queued'").get() as {
-      n: number;
-    };
-    db.$client.exec(
-      `delete from sms_messages where broadcast_id is not null or status = 'queued'; delete from sms_broadcasts;`,
-    );
-    if (left.n) log(`removed ${left.n.toLocaleString()} messages a stopped run left waiting`);
-    db.$client.pragma("wal_checkpoint(TRUNCATE)");
-  } finally {
-    db.$client.close();
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
-}
-
-async function waitFor(url: string, timeoutMs = 60_000) {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const res = await fetch(url);
-      if (res.ok) return;
-    } catch {
-      // not up yet
-    }
-    if (Date.now() > end) throw new Error(`${url} did not answer`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-async function startApp(port: number, extraEnv: Record<string, string> = {}): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ["server.js"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      BUILD_DIR,
-      DATABASE_URL: `file:${DB_FILE}`,
-      DATA_DIR: DATA,
-      RATE_LIMIT_FACTOR: "100000",
-      NODE_ENV: "production",
-      SESSION_SECRET: "bench-secret",
-      COOKIE_SECURE: "false",
-      SMS_PROVIDER: "outbox",
-      RECAPTCHA_SITE_KEY: "",
-      RECAPTCHA_SECRET: "",
-      // As `npm run serve` and the systemd unit start it (docs/operations.md, "Memory").
-      MALLOC_MMAP_THRESHOLD_: "131072",
-      ...extraEnv,
-    },
-    stdio: ["ignore", "ignore", "inherit", "ipc"], // ipc: the event-loop monitor's figures
-  });
-  await waitFor(`http://127.0.0.1:${port}/login`);
-  return child;
-}
 
 async function startBare(port: number): Promise<ChildProcess> {
   for (const f of [BARE_DB, `${BARE_DB}-wal`, `${BARE_DB}-shm`]) fs.rmSync(f, { force: true });
@@ -184,33 +78,13 @@ async function startBare(port: number): Promise<ChildProcess> {
   return child;
 }
 
-function stop(child: ChildProcess): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.exitCode !== null) return resolve();
-    child.once("exit", () => resolve());
-    child.kill("SIGTERM");
-    setTimeout(() => child.kill("SIGKILL"), 8000).unref();
-  });
-}
-
 // ---------------------------------------------------------------- measuring
-
-function rssOf(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb * 1024;
-}
 
 /** CPU seconds the process has used (user + system), from /proc: what a run costs however busy the machine is. */
 function cpuOf(pid: number): number {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 per second)
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
 type EventLoopDelay = { p50: number; p99: number; max: number; mean: number; samples: number };
@@ -314,20 +188,6 @@ async function listLatencies(
     times.push(r.ms);
   }
   return { p50: percentile(times, 50), p95: percentile(times, 95), n: times.length };
-}
-
-async function login(base: string): Promise<{ cookie: string; token: string }> {
-  const form = new URLSearchParams({ email: BENCH_USERS.admin, password: BENCH_USERS.password, redirectTo: "/admin" });
-  const res = await fetch(`${base}/login`, { method: "POST", body: form, redirect: "manual" });
-  const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
-  if (!cookie.startsWith("__session=")) throw new Error(`login failed (${res.status})`);
-  const api = await fetch(`${base}/api/v1/auth/login`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email: BENCH_USERS.admin, password: BENCH_USERS.password }),
-  });
-  const token = ((await api.json()) as { access_token: string }).access_token;
-  return { cookie, token };
 }
 
 async function postThroughput(url: string): Promise<Result> {
@@ -841,7 +701,7 @@ async function main() {
   for (const c of cells) console.log(gline(c));
 }
 
-main().catch((e) => {
+(process.argv.includes("--surge") ? surge() : main()).catch((e) => {
   console.error(e);
   process.exit(1);
 });

@@ -1,0 +1,518 @@
+/**
+ * `npm run bench -- --surge`: the launch-day rehearsal. The built server runs as production runs it
+ * (cluster.js, WEB_CONCURRENCY workers, default the machine's cores) on the bench database, and for
+ * SURGE_STAGE_SECONDS (20) per stage, at rising arrival rates (SURGE_RATES, visitors per second):
+ *  - visitors arrive at the stage's rate, each doing the whole journey with its own cookies, as a
+ *    browser without JavaScript does it: GET /, GET /enquiry (the form and its token), POST the form
+ *    (the phone confirmation), POST save, the code read from the outbox, POST the code, GET the draw;
+ *  - 10 branch counters (SURGE_COUNTERS) meanwhile take verified visitors in turn: search the phone,
+ *    register the purchase, confirm it with the purchase code, draw the coupon, open the print sheet;
+ *  - head office, from the second stage, downloads Registrations.xls and sends a typed broadcast of
+ *    100,000 numbers (stored and sent through the outbox provider while the surge goes on).
+ * It prints, per stage, p50/p95/p99 of every step and its errors; the counters' and head office's steps;
+ * the event-loop delay each worker reports (GET /healthz, polled) and each worker's RSS (from /proc);
+ * then checks the database: no pool paid more than its count or than the draws it paid, no entry drawn
+ * twice, every acknowledged pre-registration, verification and purchase there, one code SMS per phone.
+ * The highest arrival rate held (every request of the stage with p99 ≤ 500 ms and no error) is the
+ * figure, beside the goal of 100 visitor journeys a second. Nothing is asserted.
+ * The rehearsal's rows stay in the database (a draw record cannot be deleted), marked by their phones
+ * (95… numbers, new ones each run); its broadcast's messages are removed at the next run's start.
+ */
+import Database from "better-sqlite3";
+import fs from "node:fs";
+import os from "node:os";
+import { BENCH_USERS } from "./seed";
+import { DB_FILE, ensureBuild, ensureDatabase, freePort, log, login, mb, ms, percentile, startApp, stop } from "./lib";
+
+const RATES = (process.env.SURGE_RATES ?? "10,20,40,60,80,100,120").split(",").map(Number);
+const STAGE_SECONDS = Number(process.env.SURGE_STAGE_SECONDS ?? 20);
+const COUNTERS = Number(process.env.SURGE_COUNTERS ?? 10);
+const WORKERS = process.env.WEB_CONCURRENCY ?? String(os.availableParallelism());
+const BROADCAST_SIZE = 100_000;
+const HELD_P99_MS = 500;
+/** The rehearsal's phones: 95… (the seed's are 98…, the POST bench's 96…/97…). */
+const PHONE_BASE = 9_500_000_000;
+
+type Step = string;
+type Sample = { step: Step; ms: number; ok: boolean };
+
+class Recorder {
+  readonly samples: Sample[] = [];
+  /** The first failure of each step: its status and the start of its answer, to say what went wrong. */
+  readonly firstFailure = new Map<Step, string>();
+  add(step: Step, ms: number, ok: boolean, detail = "") {
+    this.samples.push({ step, ms, ok });
+    if (!ok && !this.firstFailure.has(step)) this.firstFailure.set(step, detail);
+  }
+  table(): { step: string; n: number; errors: number; p50: number; p95: number; p99: number }[] {
+    const steps = [...new Set(this.samples.map((s) => s.step))];
+    return steps.map((step) => {
+      const mine = this.samples.filter((s) => s.step === step);
+      const times = mine.map((s) => s.ms);
+      return {
+        step,
+        n: mine.length,
+        errors: mine.filter((s) => !s.ok).length,
+        p50: percentile(times, 50),
+        p95: percentile(times, 95),
+        p99: percentile(times, 99),
+      };
+    });
+  }
+}
+
+/** One browser: its cookies, kept from every answer. */
+class Browser {
+  private readonly jar = new Map<string, string>();
+  constructor(
+    private readonly base: string,
+    cookies: string[] = [],
+  ) {
+    for (const pair of cookies) this.jar.set(pair.slice(0, pair.indexOf("=")), pair);
+  }
+
+  async request(
+    rec: Recorder,
+    step: Step,
+    path: string,
+    { form, expect = [200] }: { form?: Record<string, string>; expect?: number[] } = {},
+  ): Promise<{ status: number; location: string | null; body: string }> {
+    const headers: Record<string, string> = { Cookie: [...this.jar.values()].join("; ") };
+    if (form) {
+      headers["Content-Type"] = "application/x-www-form-urlencoded";
+      headers.Origin = this.base;
+    }
+    const t0 = performance.now();
+    let status = 0;
+    let location: string | null = null;
+    let body = "";
+    try {
+      const res = await fetch(this.base + path, {
+        method: form ? "POST" : "GET",
+        headers,
+        body: form ? new URLSearchParams(form) : undefined,
+        redirect: "manual",
+      });
+      body = await res.text();
+      status = res.status;
+      location = res.headers.get("location");
+      for (const c of res.headers.getSetCookie()) {
+        const pair = c.split(";")[0];
+        this.jar.set(pair.slice(0, pair.indexOf("=")), pair);
+      }
+    } catch {
+      // refused or reset: status stays 0, an error
+    }
+    const text = body.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
+    rec.add(step, performance.now() - t0, expect.includes(status), `${status} ${location ?? ""} ${text.slice(0, 300)}`);
+    return { status, location, body };
+  }
+}
+
+function openReadonly() {
+  const db = new Database(DB_FILE, { readonly: true });
+  db.pragma("busy_timeout = 5000");
+  return db;
+}
+
+/** The code in the newest SMS of a purpose to a phone (the outbox keeps the text), waiting for it a little. */
+async function codeFor(db: Database.Database, phone: string, purpose: string): Promise<string | null> {
+  const query = db.prepare(`select text from sms_messages where "to" = ? and purpose = ? order by id desc limit 1`);
+  for (let i = 0; i < 50; i++) {
+    const row = query.get(phone, purpose) as { text: string } | undefined;
+    const code = row?.text.match(/\b(\d{6})\b/)?.[1];
+    if (code) return code;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
+}
+
+const hidden = (html: string, name: string) =>
+  html.match(new RegExp(`name="${name}"[^>]*value="([^"]*)"`))?.[1] ??
+  html.match(new RegExp(`value="([^"]*)"[^>]*name="${name}"`))?.[1] ??
+  "";
+
+type Verified = { phone: string; slug: string; name: string; branch: number };
+type Acknowledged = { preregistrations: Verified[]; verified: string[]; registrations: string[] };
+
+async function visitor(base: string, db: Database.Database, n: number, rec: Recorder, ack: Acknowledged) {
+  const browser = new Browser(base);
+  const phone = String(PHONE_BASE + n);
+  const name = `Surge Visitor ${n}`;
+  const home = await browser.request(rec, "GET /", "/");
+  if (home.status !== 200) return null;
+  const page = await browser.request(rec, "GET /enquiry", "/enquiry");
+  if (page.status !== 200) return null;
+  const fields = {
+    name,
+    address: "Surge Road 1, Kathmandu",
+    phone,
+    citizenship_no: String(7_000_000_000 + n),
+    // Each visitor names one of the counters' branches as the showroom near them.
+    nearest_branch_id: String(1 + (n % COUNTERS)),
+    source: "SOCIAL MEDIA",
+    form_token: hidden(page.body, "form_token"),
+  };
+  const review = await browser.request(rec, "POST review", "/enquiry", { form: { ...fields, intent: "review" } });
+  if (review.status !== 200) return null;
+  const saved = await browser.request(rec, "POST save", "/enquiry", {
+    form: { ...fields, intent: "save" },
+    expect: [302, 303],
+  });
+  const slug = saved.location?.match(/\/enquiry\/([^/]+)\/verify/)?.[1];
+  if (!slug) return null;
+  ack.preregistrations.push({ phone, slug, name, branch: Number(fields.nearest_branch_id) });
+  const code = await codeFor(db, phone, "otp");
+  if (!code) {
+    rec.add("code SMS queued", 0, false);
+    return null;
+  }
+  const verified = await browser.request(rec, "POST code", `/enquiry/${slug}/verify`, {
+    form: { code, intent: "verify" },
+    expect: [302, 303],
+  });
+  if (!verified.location?.includes("/draw")) return null;
+  ack.verified.push(slug);
+  await browser.request(rec, "GET draw", `/enquiry/${slug}/draw`);
+  return { phone, slug, name, branch: Number(fields.nearest_branch_id) };
+}
+
+async function counter(
+  base: string,
+  cookie: string,
+  db: Database.Database,
+  queue: Verified[], // this counter's branch's verified visitors
+  rec: Recorder,
+  ack: Acknowledged,
+  done: () => boolean,
+  k: number,
+) {
+  // Signed in (one head-office account for every counter, each its own session).
+  const staff = new Browser(base, [cookie]);
+  let n = 0;
+  while (!done()) {
+    const entry = queue.shift();
+    if (!entry) {
+      await new Promise((r) => setTimeout(r, 100));
+      continue;
+    }
+    n++;
+    const found = await staff.request(rec, "search", `/admin/preregistration?search=${entry.phone}`);
+    if (!found.body.includes(entry.slug)) rec.add("search finds the entry", 0, false);
+    const tag = `${k}X${n}X${entry.phone.slice(-6)}`;
+    const created = await staff.request(rec, "register purchase", `/admin/registration/create/${entry.slug}`, {
+      form: {
+        bill_no: `S${tag}`,
+        name: entry.name,
+        address: "Surge Road 1, Kathmandu",
+        citizenship_no: `C${tag}`,
+        bike_model_id: "1",
+        engine_no: `E${tag}`,
+        chasis_no: `H${tag}`,
+        registration_no: `BA-${tag}`,
+        payment_mode: "CASH",
+      },
+      expect: [302, 303],
+    });
+    const slug = created.location?.match(/\/admin\/registration\/([^/?#]+)\//)?.[1];
+    if (!slug) continue;
+    const code = await codeFor(db, entry.phone, "purchase-code");
+    if (!code) {
+      rec.add("purchase code queued", 0, false);
+      continue;
+    }
+    const confirmed = await staff.request(rec, "confirm purchase", `/admin/registration/${slug}/verify`, {
+      form: { code, intent: "verify" },
+      expect: [302, 303],
+    });
+    if (!confirmed.location?.includes("/draw")) continue;
+    await staff.request(rec, "draw coupon", `/admin/registration/${slug}/draw`, {
+      form: { intent: "draw" },
+      expect: [302, 303],
+    });
+    ack.registrations.push(slug);
+    await staff.request(rec, "print", `/admin/print?slug=${slug}`);
+  }
+}
+
+/** Every worker's event-loop max (GET /healthz answers for the worker that takes it) and RSS, sampled each second. */
+function sampleWorkers(base: string, primaryPid: number) {
+  const loopMax = new Map<number, number>();
+  const rssMax = new Map<number, number>();
+  const timer = setInterval(() => {
+    for (let i = 0; i < 4; i++)
+      void fetch(`${base}/healthz`)
+        .then((r) => r.json())
+        .then((h: { worker?: { pid: number } | null; eventLoopDelayMs?: { max: number } | null }) => {
+          const pid = h.worker?.pid ?? primaryPid;
+          if (h.eventLoopDelayMs) loopMax.set(pid, Math.max(loopMax.get(pid) ?? 0, h.eventLoopDelayMs.max));
+        })
+        .catch(() => undefined);
+    try {
+      const children = fs.readFileSync(`/proc/${primaryPid}/task/${primaryPid}/children`, "utf8").trim().split(/\s+/);
+      for (const pid of children.filter(Boolean).map(Number)) {
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+        rssMax.set(pid, Math.max(rssMax.get(pid) ?? 0, kb * 1024));
+      }
+    } catch {
+      // a worker between restarts
+    }
+  }, 1000);
+  return { loopMax, rssMax, stop: () => clearInterval(timer) };
+}
+
+/** The counters' staff: a Branch Staff user at each of branches 1 to COUNTERS (made once, with the bench password). */
+function counterStaff(): string[] {
+  const db = new Database(DB_FILE);
+  try {
+    db.pragma("busy_timeout = 5000");
+    const add = db.prepare(
+      `insert or ignore into users (slug, first_name, last_name, name, email, role_id, branch_id, password_hash)
+       select lower(hex(randomblob(8))), 'Counter', ?, 'Counter ' || ?, ?, role_id, ?, password_hash
+       from users where email = ?`,
+    );
+    return Array.from({ length: COUNTERS }, (_, k) => {
+      const email = `counter${k + 1}@bench.test`;
+      add.run(String(k + 1), String(k + 1), email, k + 1, BENCH_USERS.staff);
+      return email;
+    });
+  } finally {
+    db.close();
+  }
+}
+
+function checks(ack: Acknowledged): [string, boolean, string][] {
+  const db = openReadonly();
+  try {
+    const overpaid = db
+      .prepare(
+        `select count(*) n from allocations a where a.paid > a.count
+           or a.paid <> (select count(*) from draws d where d.allocation_id = a.id and d.outcome = 'pool')`,
+      )
+      .get() as { n: number };
+    const twice = db
+      .prepare(
+        `select count(*) n from (select entry_type, entry_id from draws group by entry_type, entry_id having count(*) > 1)`,
+      )
+      .get() as { n: number };
+    const slugs = (table: string, list: string[], where = "") => {
+      const q = db.prepare(`select 1 from ${table} where slug = ? ${where}`);
+      return list.filter((s) => !q.get(s)).length;
+    };
+    const lostPre = slugs(
+      "preregistrations",
+      ack.preregistrations.map((p) => p.slug),
+    );
+    const lostVerify = slugs("preregistrations", ack.verified, "and verified_at is not null");
+    const lostPurchase = slugs("registrations", ack.registrations, "and coupon_code is not null and status = 'drawn'");
+    const codes = db
+      .prepare(
+        `select count(*) n from (select "to" from sms_messages where purpose = 'otp' and "to" between ? and ?
+           group by "to" having count(*) <> 1)`,
+      )
+      .get(String(PHONE_BASE), String(PHONE_BASE + 99_999_999)) as { n: number };
+    return [
+      ["No pool paid more than its count, nor other than its draws", overpaid.n === 0, `${overpaid.n} pools`],
+      ["Each entry drawn once", twice.n === 0, `${twice.n} drawn twice`],
+      [
+        "Every acknowledged pre-registration is there",
+        lostPre === 0,
+        `${ack.preregistrations.length} acknowledged, ${lostPre} missing`,
+      ],
+      ["Every acknowledged verification is there", lostVerify === 0, `${ack.verified.length}, ${lostVerify} missing`],
+      [
+        "Every acknowledged purchase is there, drawn",
+        lostPurchase === 0,
+        `${ack.registrations.length}, ${lostPurchase} missing`,
+      ],
+      ["Each code SMS queued once per phone", codes.n === 0, `${codes.n} phones with other than one`],
+    ];
+  } finally {
+    db.close();
+  }
+}
+
+function printTable(title: string, head: string[], rows: string[][]) {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (c: string[]) => `| ${c.map((x, i) => x.padEnd(widths[i])).join(" | ")} |`;
+  console.log(`\n${title}\n`);
+  console.log(line(head));
+  console.log(`|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`);
+  for (const r of rows) console.log(line(r));
+}
+
+export async function surge() {
+  await ensureDatabase();
+  ensureBuild();
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  log(`starting cluster.js with ${WORKERS} workers …`);
+  const app = await startApp(
+    port,
+    // The hour's code SMS ceiling is the campaign's budget; the rehearsal measures the server, not the budget.
+    { WEB_CONCURRENCY: WORKERS, SMS_RATE_PER_SECOND: "200", CODE_SMS_PER_HOUR: "10000000" },
+    "cluster.js",
+  );
+  const db = openReadonly();
+  const ack: Acknowledged = { preregistrations: [], verified: [], registrations: [] };
+  const counterRec = new Recorder();
+  const officeRec = new Recorder();
+  const stages: { rate: number; rec: Recorder; started: number; finished: number }[] = [];
+  let over = false;
+  try {
+    const { token } = await login(base);
+    const staff = await Promise.all(counterStaff().map((email) => login(base, email)));
+    const queues: Verified[][] = staff.map(() => []);
+    const sampler = sampleWorkers(base, app.pid!);
+    const counters = Array.from({ length: COUNTERS }, (_, k) =>
+      counter(base, staff[k].cookie, db, queues[k], counterRec, ack, () => over, k),
+    );
+    let office: Promise<unknown> = Promise.resolve();
+    // New phones each run: the rows of earlier rehearsals stay (draws are never deleted).
+    let n = Math.floor(Math.random() * 9_000) * 10_000;
+    const inFlight = new Set<Promise<unknown>>();
+    for (const [i, rate] of RATES.entries()) {
+      if (i === 1) {
+        log("head office: Registrations.xls and a typed broadcast of 100,000 numbers …");
+        const mobiles = Array.from({ length: BROADCAST_SIZE }, (_, j) => String(9_400_000_000 + j));
+        office = Promise.all([
+          timedOffice(officeRec, "Registrations.xls", () =>
+            fetch(`${base}/api/v1/registration/download`, { headers: { Authorization: `Bearer ${token}` } }),
+          ),
+          timedOffice(officeRec, "broadcast accepted (100,000)", () =>
+            fetch(`${base}/api/v1/sms`, {
+              method: "POST",
+              headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+              body: JSON.stringify({ type: "MOBILE", text: "Surge rehearsal broadcast", mobiles }),
+            }),
+          ),
+        ]);
+      }
+      const rec = new Recorder();
+      const stage = { rate, rec, started: 0, finished: 0 };
+      stages.push(stage);
+      log(`stage ${i + 1}: ${rate} visitors a second for ${STAGE_SECONDS} s …`);
+      const t0 = performance.now();
+      const total = rate * STAGE_SECONDS;
+      for (let j = 0; j < total; j++) {
+        const due = t0 + (j * 1000) / rate;
+        const wait = due - performance.now();
+        if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+        stage.started++;
+        const journey = visitor(base, db, n++, rec, ack).then((v) => {
+          if (v) {
+            stage.finished++;
+            queues[v.branch - 1].push(v);
+          }
+        });
+        inFlight.add(journey);
+        void journey.finally(() => inFlight.delete(journey));
+      }
+      await Promise.all(inFlight);
+      const worst = percentile(
+        rec.samples.map((s) => s.ms),
+        99,
+      );
+      if (worst > 5000) {
+        log(`p99 ${ms(worst)}: the server is past its limit; the remaining stages are not run`);
+        break;
+      }
+    }
+    over = true;
+    await Promise.all(counters);
+    await office;
+    sampler.stop();
+    const loops = [...sampler.loopMax.entries()];
+    const rss = [...sampler.rssMax.entries()];
+
+    const stageRows = stages.flatMap(({ rate, rec, started, finished }) =>
+      rec
+        .table()
+        .map((r) => [
+          String(rate),
+          r.step,
+          String(r.n),
+          String(r.errors),
+          ms(r.p50),
+          ms(r.p95),
+          ms(r.p99),
+          `${finished}/${started}`,
+        ]),
+    );
+    printTable(
+      `Launch surge · ${WORKERS} workers · ${os.cpus().length} cores · ${STAGE_SECONDS} s a stage · ${COUNTERS} counters`,
+      ["Visitors/s", "Step", "n", "Errors", "p50", "p95", "p99", "Journeys done"],
+      stageRows,
+    );
+    printTable(
+      "Counters and head office (over the whole rehearsal)",
+      ["Step", "n", "Errors", "p50", "p95", "p99"],
+      [...counterRec.table(), ...officeRec.table()].map((r) => [
+        r.step,
+        String(r.n),
+        String(r.errors),
+        ms(r.p50),
+        ms(r.p95),
+        ms(r.p99),
+      ]),
+    );
+    printTable(
+      "Workers",
+      ["Worker pid", "Event-loop max (from /healthz)", "Peak RSS"],
+      rss.map(([pid, bytes]) => [String(pid), ms(loops.find(([p]) => p === pid)?.[1] ?? NaN), mb(bytes)]),
+    );
+    const failures = [...stages.map((s) => s.rec), counterRec, officeRec].flatMap((r) => [...r.firstFailure]);
+    if (failures.length)
+      printTable(
+        "First failure of each step",
+        ["Step", "Answer"],
+        failures.map(([step, detail]) => [step, detail]),
+      );
+    const held = stages.filter(({ rec, started, finished }) => {
+      const all = rec.samples;
+      return (
+        finished === started &&
+        all.every((s) => s.ok) &&
+        percentile(
+          all.map((s) => s.ms),
+          99,
+        ) <= HELD_P99_MS
+      );
+    });
+    const best = held.length ? Math.max(...held.map((s) => s.rate)) : 0;
+    const results = checks(ack);
+    printTable(
+      "Checks afterwards (the database)",
+      ["Check", "Result", "Detail"],
+      results.map(([c, ok, d]) => [c, ok ? "PASS" : "FAIL", d]),
+    );
+    printTable(
+      "Goal",
+      ["Goal", "Target", "Figure", "Floor (same run)", "Result"],
+      [
+        [
+          "Highest visitor arrival rate held (every request p99 ≤ 500 ms, no error, every journey done)",
+          "≥ 100 journeys/s",
+          `${best} journeys/s`,
+          `stages ${RATES.slice(0, stages.length).join(", ")}/s`,
+          best >= 100 ? "PASS" : "FAIL",
+        ],
+      ],
+    );
+  } finally {
+    over = true;
+    db.close();
+    await stop(app);
+  }
+}
+
+async function timedOffice(rec: Recorder, step: string, run: () => Promise<Response>) {
+  const t0 = performance.now();
+  try {
+    const res = await run();
+    await res.arrayBuffer();
+    rec.add(step, performance.now() - t0, res.ok);
+  } catch {
+    rec.add(step, performance.now() - t0, false);
+  }
+}
