@@ -552,7 +552,7 @@ describe("every back-office change and its audit row", () => {
         }
       }
     }
-    // Checked elsewhere: a locked login (tests/unit/security.test.ts), the system's final broadcast
+    // Checked elsewhere: a locked login (tests/integration/security.test.ts), the system's final broadcast
     // counts (broadcast.test.ts), a branch's grant at the counter (preregistration.test.ts), uploads
     // (upload.test.ts) and test rides (registration-audit.test.ts).
     const elsewhere = [

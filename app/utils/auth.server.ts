@@ -147,7 +147,7 @@ export async function requirePermission(request: Request, permission: Requiremen
 /**
  * What a back-office route module declares it needs (`export const handle`):
  * a permission, or null for login only. The key is required, so a module
- * cannot leave it out by accident; tests/unit/route-table.test.ts checks every
+ * cannot leave it out by accident; tests/integration/route-table.test.ts checks every
  * module against the specification's table.
  */
 export type RouteAccess = { permission: Requirement; intents?: Intents };
@@ -155,7 +155,7 @@ export type RouteAccess = { permission: Requirement; intents?: Intents };
 /**
  * The intents a route's action accepts, each with the permission it needs
  * beyond the route's own (null: the route's permission is enough).
- * tests/unit/route-table.test.ts posts every module an unknown intent (400)
+ * tests/integration/route-table.test.ts posts every module an unknown intent (400)
  * and each intent as a user holding only the route's permission.
  */
 export type Intents = Readonly<Record<string, Requirement>>;

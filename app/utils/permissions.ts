@@ -110,7 +110,7 @@ export type RouteRule = {
  * The specification's back-office route table (spec 001 §2.1, spec 000 §2).
  * It is the contract the route modules are checked against: each module
  * declares its own permission (`export const handle`), and
- * tests/unit/route-table.test.ts fails when a module's declaration and this
+ * tests/integration/route-table.test.ts fails when a module's declaration and this
  * table differ, or when a module declares nothing. The URL is never matched
  * against this table at run time.
  */

@@ -1,6 +1,6 @@
 // A visitor who meets a limit is told so on the page, with JavaScript on ("js") and off ("nojs"):
 // a phone asked for "continue" codes again and again gets the code step with "Please wait N seconds".
-// The limit's numbers are tested in tests/unit/limits.test.ts; here the requests go on until the
+// The limit's numbers are tested in tests/integration/limits.test.ts; here the requests go on until the
 // server refuses one (the e2e server runs with a raised RATE_LIMIT_FACTOR), then the page shows it.
 import { expect, test } from "@playwright/test";
 import { freshPhone, PHONE_VIEWPORT } from "./public-helpers";

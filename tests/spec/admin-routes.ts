@@ -1,7 +1,7 @@
 // The back-office route and permission table, written from the specification and the decisions,
 // never from the product's modules: spec 001 §2.1 and §6, spec 000 "Admin routes of this document",
 // ../shared/DECISIONS.md "Staff, roles and sessions", and docs/decisions/0009 for the screens beyond
-// the specification. tests/unit/spec-route-table.test.ts holds the product against it. A permission
+// the specification. tests/integration/spec-route-table.test.ts holds the product against it. A permission
 // changed in the product and not here fails that test; change this file only when the contract changes.
 
 /** null: login only. "every": a user holding every permission (head office's Super Admin). */

@@ -53,7 +53,7 @@ describe("Litestream replication to a file replica", () => {
     const env = { ...process.env, DATABASE_URL: `file:${file}`, LITESTREAM_REPLICA_URL: url };
     const litestream = startReplication({ ...env, LITESTREAM_DB_PATH: file }, { quiet: true });
     children.push(litestream);
-    const writer = spawn(process.execPath, ["--import", "tsx", "tests/unit/crash-writer.ts"], {
+    const writer = spawn(process.execPath, ["--import", "tsx", "tests/integration/crash-writer.ts"], {
       env: { ...env, RATE_LIMIT_FACTOR: "1000000", SMS_WORKER_ID: "replicated" },
       stdio: ["ignore", "pipe", "inherit"],
     });

@@ -1,5 +1,5 @@
 /**
- * How the real server (node server.js, tests/unit/server-process.ts) sends a page's body: the chunks a page
+ * How the real server (node server.js, tests/integration/server-process.ts) sends a page's body: the chunks a page
  * is rendered in are gathered and compressed together, and the page reads the same whether it is sent as
  * brotli, gzip or plain, longer than one gathered batch (64 KB) included.
  */

@@ -1,6 +1,6 @@
 /**
  * The real `node server.js` for a test, on a free port of 127.0.0.1, with its own data folder and database file.
- * Its build is the app made from the source by Vite when the server starts (tests/unit/source-build.mjs), so it
+ * Its build is the app made from the source by Vite when the server starts (tests/integration/source-build.mjs), so it
  * needs no `remix vite:build`: `npm test` runs vitest before the build.
  */
 import { spawn, type ChildProcess } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * SIGTERM to the real server process (node server.js, tests/unit/server-process.ts) while a request is in
+ * SIGTERM to the real server process (node server.js, tests/integration/server-process.ts) while a request is in
  * flight: the server stops taking connections at once, the request (its body still coming) finishes with its
  * 200, the idle keep-alive connection it leaves does not hold the stop, and the process exits 0.
  */

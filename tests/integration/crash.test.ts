@@ -1,5 +1,5 @@
 /**
- * kill -9 of a server process during a burst of public writes (tests/unit/crash-writer.ts, the app's own DB
+ * kill -9 of a server process during a burst of public writes (tests/integration/crash-writer.ts, the app's own DB
  * layer and models), then a restart: every acknowledged record is there, integrity_check is ok, and the SMS the
  * dead process left queued or claimed go out at once (not after their lease), each at most once; the one that
  * was with the gateway at the kill is failed as "delivery unknown" rather than sent again.
@@ -49,7 +49,7 @@ type Ack = { entry: number; phone: string; sms: number };
 function crashRun(run: number, afterMs: number): Promise<{ file: string; acks: Ack[] }> {
   const file = path.join(dir, `run-${run}.sqlite`);
   fs.copyFileSync(path.join(process.env.TEST_TMP_DIR!, "base.sqlite"), file);
-  const child = spawn(process.execPath, ["--import", "tsx", "tests/unit/crash-writer.ts"], {
+  const child = spawn(process.execPath, ["--import", "tsx", "tests/integration/crash-writer.ts"], {
     env: {
       ...process.env,
       DATABASE_URL: `file:${file}`,

@@ -1,6 +1,6 @@
 // The app's server build made from the source by Vite, for tests that start the real `node server.js` before
 // (or without) `remix vite:build`: `npm test` runs vitest first. A folder holding `server/index.js` that
-// re-exports this module, and an empty `client/`, is a BUILD_DIR for server.js (tests/unit/server-process.ts).
+// re-exports this module, and an empty `client/`, is a BUILD_DIR for server.js (tests/integration/server-process.ts).
 // Vite runs inside the server process with no HTTP server, websocket, file watcher or dependency scan of its
 // own, and keeps its cache in VITE_CACHE_DIR (never in the shared node_modules).
 import path from "node:path";
