@@ -10,6 +10,7 @@ const BUILT: [string, string][] = [
 ];
 
 test("every sidebar link opens a page inside the back-office shell", async ({ page }) => {
+  test.slow(); // seventeen pages, one after another
   await login(page, USERS.admin);
   const nav = page.getByRole("navigation", { name: "Back office" });
   const links = await nav.getByRole("link").allTextContents();

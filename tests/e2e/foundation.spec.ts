@@ -18,7 +18,7 @@ const BUILT = new Set(
           .join("/")}`,
     ),
 );
-import { insertTestRide, login, PASSWORD, readDb, USERS } from "./helpers";
+import { insertTestRide, login, loginThroughForm, PASSWORD, readDb, USERS } from "./helpers";
 
 test("anonymous /admin goes to /login, and a right password comes back to it", async ({ page }) => {
   await page.goto("/admin");
@@ -60,11 +60,11 @@ test("the password can be shown when JavaScript runs", async ({ page }, info) =>
 });
 
 test("Remember Me makes a longer-lived session", async ({ page, context }) => {
-  await login(page, USERS.admin);
+  await loginThroughForm(page, USERS.admin);
   const plain = (await context.cookies()).find((c) => c.name === "__session")!;
   expect(plain.expires).toBe(-1); // ends with the browser session
   await context.clearCookies();
-  await login(page, USERS.admin, { remember: true });
+  await loginThroughForm(page, USERS.admin, { remember: true });
   const remembered = (await context.cookies()).find((c) => c.name === "__session")!;
   expect(remembered.expires * 1000 - Date.now()).toBeGreaterThan(29 * 86400_000);
   expect(remembered.httpOnly).toBe(true);

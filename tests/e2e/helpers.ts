@@ -1,6 +1,8 @@
 /** Shared end-to-end helpers: demo logins, reading the SMS outbox of the test server's database. */
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { createCookie } from "@remix-run/node";
 import Database from "better-sqlite3";
+import crypto from "node:crypto";
 import path from "node:path";
 
 export const PASSWORD = "Demo@12345";
@@ -68,7 +70,40 @@ export function lastCode(phone: string, purpose?: string): string {
   return code;
 }
 
-export async function login(
+/** The server's session cookie (as app/utils/session.server.ts makes it, with the e2e server's SESSION_SECRET). */
+const sessionCookie = createCookie("__session", {
+  secrets: ["e2e-secret"],
+  path: "/",
+  httpOnly: true,
+  sameSite: "lax",
+});
+
+/**
+ * Signs a demo user in as a sign-in leaves them (as the Epic Stack's login fixture does): their session
+ * row in the database and its signed cookie in the browser, then `to` (the dashboard) opened. The tests
+ * about signing in itself use `loginThroughForm`.
+ */
+export async function login(page: Page, email: string, { to = "/admin" }: { to?: string } = {}) {
+  const token = crypto.randomBytes(32).toString("base64url");
+  writeDb((db) => {
+    const user = db.prepare("select id from users where email = ? and deleted_at is null").get(email) as
+      { id: number } | undefined;
+    if (!user) throw new Error(`no user ${email}`);
+    db.prepare("insert into sessions (id, user_id, remember, data, expires_at) values (?, ?, 0, ?, ?)").run(
+      crypto.createHash("sha256").update(token).digest("hex"),
+      user.id,
+      JSON.stringify({ userId: user.id }),
+      new Date(Date.now() + 8 * 3600_000).toISOString(),
+    );
+  });
+  const value = (await sessionCookie.serialize(token)).split(";")[0].slice("__session=".length);
+  await page.context().addCookies([{ name: "__session", value, url: `http://localhost:${port}`, httpOnly: true }]);
+  await page.goto(to);
+  await expect(page).not.toHaveURL(/\/login/);
+}
+
+/** Signs in through the login form, as staff do. */
+export async function loginThroughForm(
   page: Page,
   email: string,
   { remember = false, to }: { remember?: boolean; to?: string } = {},

@@ -166,6 +166,8 @@ test.describe("axe over every back-office list and form, JavaScript on and off",
     for (let first = 0; first < mine.length; first += PER_TEST) {
       const group = mine.slice(first, first + PER_TEST);
       test(`no violations as ${who}, screens ${first + 1}-${first + group.length}`, async ({ page, browser }, info) => {
+        // axe reads every node of a large back-office page: seconds each on a busy machine.
+        test.slow();
         const s = slugs();
         await page.setViewportSize({ width: 1366, height: 768 });
         if (who !== "visitor") await login(page, USERS[who]);
