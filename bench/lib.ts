@@ -4,11 +4,12 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDatabase } from "../db/index";
 import { BENCH_DATA_VERSION, BENCH_SCALE, BENCH_SIZES, BENCH_USERS, benchDataVersion, seedBenchDatabase } from "./seed";
+import { freePort } from "../tests/free-port";
+export { freePort };
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const DATA = path.join(ROOT, "bench/.data");
@@ -79,17 +80,6 @@ function clearLeftovers() {
   } finally {
     db.$client.close();
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on("error", reject);
-  });
 }
 
 export async function waitFor(url: string, timeoutMs = 60_000) {

@@ -17,6 +17,7 @@ import Database from "better-sqlite3";
 import sharp from "sharp";
 import { expect, test } from "@playwright/test";
 import { PASSWORD } from "./helpers";
+import { freePort } from "../free-port";
 
 const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 const root = process.cwd();
@@ -26,17 +27,6 @@ const e2eDatabase = path.join(root, "tests", ".tmp", `e2e-${process.env.E2E_PORT
 const children: ChildProcess[] = [];
 let httpsPort = 0;
 let httpPort = 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
   const end = Date.now() + timeoutMs;

@@ -5,9 +5,9 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { freePort } from "../free-port";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const sourceBuild = pathToFileURL(fileURLToPath(new URL("./source-build.mjs", import.meta.url))).href;
@@ -24,17 +24,6 @@ export type ServerProcess = {
   /** SIGKILL if it still runs (a test's clean-up). */
   kill: () => void;
 };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * Starts server.js with `dir` (a fresh folder inside the project, e.g. under TEST_TMP_DIR) as its data folder
