@@ -15,6 +15,7 @@ import { canResendAt } from "./otp.server";
 import type { Scope } from "./scope.server";
 import { codeDelivery } from "./sms.server";
 import { preregistrationScope, rowBySlug } from "./preregistration.server";
+import { maskCitizenship } from "~/utils/citizenship";
 
 const { preregistrations: P, bikeModels, branches, registrations } = schema;
 const nearestBranches = alias(branches, "nearest_branch");
@@ -95,10 +96,16 @@ export type OwnerDetails = { name: string; address: string; email: string | null
 
 /**
  * What the browser that created or proved the entry may see besides the public
- * view: the details its visitor typed. Never the code, nor the full phone.
+ * view: the details its visitor typed, the citizenship number masked. Never the
+ * code, nor the full phone, nor the full citizenship number.
  */
 export function ownerDetails(entry: Preregistration): OwnerDetails {
-  return { name: entry.name, address: entry.address, email: entry.email, citizenship_no: entry.citizenship_no };
+  return {
+    name: entry.name,
+    address: entry.address,
+    email: entry.email,
+    citizenship_no: maskCitizenship(entry.citizenship_no),
+  };
 }
 
 /** The public view with the owner's details (the public API, for the browser that owns the entry). */

@@ -4,6 +4,7 @@
 // the entry's details only to the browser that created or proved it.
 import { expect, test, type APIRequestContext, type Page, type Response } from "@playwright/test";
 import { port, readDb } from "./helpers";
+import { maskCitizenship } from "../../app/utils/citizenship";
 import {
   enterCode,
   fillPreregistration,
@@ -139,7 +140,9 @@ test("the owner of a taken phone: a code to that phone, the entry only after the
   await expect(page.locator("[data-draw-reveal] .draw-congrats")).toContainText("Congratulations!");
   const details = page.getByRole("region", { name: "Your details" });
   await expect(details).toContainText(mine.name);
-  await expect(details).toContainText(mine.citizenship);
+  // The citizenship number masked, as the phone is: the full number is in no page.
+  await expect(details).toContainText(maskCitizenship(mine.citizenship));
+  expect(await page.content()).not.toContain(mine.citizenship);
 });
 
 test("verify and draw pages: a fresh browser sees no name, citizenship number or address; the creating browser does", async ({
@@ -173,7 +176,10 @@ test("verify and draw pages: a fresh browser sees no name, citizenship number or
 
     await enterCode(page, lastCode(visitor.phone));
     await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/draw$`));
-    await expect(page.getByRole("region", { name: "Your details" })).toContainText(visitor.citizenship);
+    await expect(page.getByRole("region", { name: "Your details" })).toContainText(
+      maskCitizenship(visitor.citizenship),
+    );
+    expect(await page.content()).not.toContain(visitor.citizenship);
 
     await other.goto(`/enquiry/${slug}/draw`);
     await expect(other.locator("[data-draw-reveal] .draw-amount")).toContainText("Rs.");
