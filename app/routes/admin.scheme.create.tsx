@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useHydrated } from "~/components/useHydrated";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { useEffect } from "react";
 import { DayField } from "~/components/DayInput";
 import { Field, SelectField } from "~/components/Field";
 import { schemeFormData } from "~/components/scheme/allocation-form";
@@ -89,6 +90,14 @@ export default function CreateScheme() {
   const chosen = str(fields.type.value) ?? str(fields.type.initialValue);
   const type = isAllocationType(chosen) ? chosen : ALLOCATION_TYPES[0];
   const amounts = prizeOptionsForType(type);
+  // A type chosen before the script ran (a slow counter PC): the amounts follow what the select shows.
+  useEffect(() => {
+    const shown = (document.getElementById(form.id) as HTMLFormElement | null)?.elements.namedItem(fields.type.name);
+    if (shown instanceof HTMLSelectElement && shown.value !== type) {
+      form.update({ name: fields.type.name, value: shown.value });
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once, when the page hydrates
+  }, []);
 
   return (
     <>

@@ -125,3 +125,20 @@ test("public pre-registration: values typed before the scripts run arrive, after
     await page.unrouteAll({ behavior: "ignoreErrors" });
   }
 });
+
+test("scheme create: a type chosen before the scripts run sets the amounts and the branch once they do", async ({
+  page,
+}) => {
+  await login(page, USERS.admin);
+  const release = await holdScripts(page);
+  await page.goto("/admin/scheme/create", { waitUntil: "domcontentloaded" });
+  await page.getByLabel("Type").selectOption("registration_branch");
+  release();
+  await hydrated(page, "form select[name=type]");
+  await expect(page.getByRole("button", { name: "Update amounts" })).toHaveCount(0);
+  await expect(page.getByLabel("Type")).toHaveValue("registration_branch");
+  const amount = page.getByLabel("Amount", { exact: true });
+  await expect(amount.locator('option[value="100000"]')).toHaveCount(1);
+  await expect(page.getByLabel("Branch")).toBeVisible();
+  await page.unrouteAll({ behavior: "ignoreErrors" });
+});
