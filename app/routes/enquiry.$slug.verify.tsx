@@ -6,6 +6,7 @@ import { publicLinks } from "~/components/public/links";
 import { CodeSmsNotice } from "~/components/public/CodeSmsNotice";
 import { EntryDetails } from "~/components/public/EntryDetails";
 import { FormBanner } from "~/components/public/PreregistrationForm";
+import { PendingPurchaseHelp } from "~/components/public/PendingPurchaseHelp";
 import { ModalPage } from "~/components/public/PublicShell";
 import { VERIFY_SCRIPT } from "~/components/public/scripts";
 import { findPublicEntry, ownerDetails, verificationState } from "~/models/preregistration-read.server";
@@ -132,6 +133,7 @@ export default function VerifyOtp() {
           >
             {codeError}
           </p>
+          <PendingPurchaseHelp lang={lang} error={fields.code.errors?.[0]} />
           {codeError && answer?.triesLeft ? (
             <p className="tries" id="e-tries">
               {tn(lang, "verify.triesLeft", answer.triesLeft)}

@@ -93,6 +93,8 @@ const en = {
   "verify.changed": "Your number is changed to {phone}. Tap Resend code when it is ready to get your code on it.",
   "verify.notSent": "The code could not be sent to {phone}. Please tap Resend code to get a new one.",
   "verify.slow": "Sending the code to {phone} is taking longer than usual. It is being tried again.",
+  "pending.means":
+    "A pre-registration with this citizenship number is already waiting for its purchase. Take your citizenship card to a showroom to complete it; the staff there can also help if that pre-registration is not yours.",
 
   "continue.title": "Continue your pre-registration",
   "continue.intro": "Enter the phone number you pre-registered with. We will send a code to it by SMS.",
@@ -289,6 +291,8 @@ const ne: Record<TextKey, string> = {
   "verify.changed": "तपाईंको नम्बर {phone} मा बदलियो। त्यसमा कोड पाउन तयार भएपछि 'कोड फेरि पठाउनुहोस्' थिच्नुहोस्।",
   "verify.notSent": "{phone} मा कोड पठाउन सकिएन। नयाँ कोड पाउन 'कोड फेरि पठाउनुहोस्' थिच्नुहोस्।",
   "verify.slow": "{phone} मा कोड पठाउन सामान्यभन्दा बढी समय लागिरहेको छ। फेरि प्रयास भइरहेको छ।",
+  "pending.means":
+    "यो नागरिकता नम्बरको पूर्व-दर्ता खरिदको पर्खाइमा छ। त्यो खरिद पूरा गर्न आफ्नो नागरिकता लिएर शोरुममा जानुहोस्; त्यो पूर्व-दर्ता तपाईंको होइन भने पनि त्यहाँका कर्मचारीले सहयोग गर्नुहुन्छ।",
 
   "continue.title": "आफ्नो पूर्व-दर्ता जारी राख्नुहोस्",
   "continue.intro": "तपाईंले पूर्व-दर्ता गर्दा दिएको फोन नम्बर लेख्नुहोस्। हामी त्यसमा SMS मार्फत कोड पठाउनेछौं।",

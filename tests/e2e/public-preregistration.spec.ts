@@ -175,3 +175,43 @@ test("a double-submitted form creates one record", async ({ page, request }) => 
   ) as { n: number };
   expect(count.n).toBe(1);
 });
+
+test("a pending purchase met at the verify step: the message, what it means and where to go, in English and Nepali", async ({
+  page,
+  request,
+}) => {
+  const visitor = newVisitor();
+  await page.goto("/enquiry");
+  await fillPreregistration(page, visitor);
+  await saveAndConfirm(page, visitor);
+
+  // Meanwhile the same citizenship number is pre-registered and verified elsewhere: a pending purchase.
+  const other = newVisitor({ citizenship: visitor.citizenship });
+  const res = await withRegistrationLock(() =>
+    request.post("/api/v1/enquiry", {
+      multipart: {
+        name: other.name,
+        address: other.address,
+        phone: other.phone,
+        citizenship_no: other.citizenship,
+        nearest_branch_id: "1",
+      },
+    }),
+  );
+  expect(res.status(), await res.text()).toBe(201);
+  const slug = (await res.json()).data.slug as string;
+  expect(
+    (await request.post(`/api/v1/enquiry/${slug}/verify`, { data: { code: lastCode(other.phone) } })).status(),
+  ).toBe(200);
+
+  await enterCode(page, lastCode(visitor.phone));
+  await expect(page.locator("#e-code")).toHaveText("This citizenship/pan has pending purchase.");
+  const help = page.locator(".pending-help");
+  await expect(help).toContainText("already waiting for its purchase");
+  await expect(help.getByRole("link", { name: "Find a showroom" })).toHaveAttribute("href", "/showrooms");
+
+  await page.goto(`/language?lang=ne&redirectTo=${new URL(page.url()).pathname}`);
+  await page.getByRole("textbox", { name: "OTP", exact: true }).fill(lastCode(visitor.phone));
+  await page.getByRole("button", { name: "प्रमाणित गर्नुहोस्", exact: true }).click();
+  await expect(page.locator(".pending-help")).toContainText("खरिदको पर्खाइमा");
+});

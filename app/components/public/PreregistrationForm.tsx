@@ -21,6 +21,7 @@ import { t, tm, type Lang } from "~/utils/i18n";
 import { labelOptions } from "~/utils/labels";
 import { maskPhone, normalizePhone } from "~/utils/phone";
 import { HONEYPOT_FIELD_NAME } from "./constants";
+import { PendingPurchaseHelp } from "./PendingPurchaseHelp";
 
 export type Option = { id: number; title: string };
 
@@ -267,6 +268,7 @@ export function PreregistrationForm({
           data-msg-required={msg(M.citizenshipRequired)}
           data-msg-invalid={msg(M.citizenshipInvalid)}
         />
+        <PendingPurchaseHelp lang={lang} error={fields.citizenship_no.errors?.[0]} />
         <SelectField
           label={t(lang, "form.nearest")}
           {...getSelectProps(fields.nearest_branch_id)}
