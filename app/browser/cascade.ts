@@ -14,6 +14,8 @@ onEnhance(() =>
   fresh<HTMLFormElement>("form[data-cascade]").forEach((form) => {
     const all = JSON.parse(form.getAttribute("data-cascade") || "[]") as Branch[];
     const placeholder = form.getAttribute("data-placeholder") || "";
+    // A refused post opens on its error summary; it takes the focus too.
+    form.querySelector<HTMLElement>("#form-errors")?.focus();
     const select = (name: string) => form.elements.namedItem(name) as HTMLSelectElement;
     const [state, district, city, branch] = ["state", "district", "city", "branch_id"].map(select);
 

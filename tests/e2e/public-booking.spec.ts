@@ -52,7 +52,9 @@ test("book a test ride through the cascade and reach the thank-you page", async 
   await expect(page).toHaveURL(/\/$/);
 });
 
-test("booking errors show under their fields, the district error under the city too", async ({ page }) => {
+test("booking errors show under their fields, the district error under the city too, and in a summary at the top", async ({
+  page,
+}, info) => {
   await page.goto("/book-a-ride");
   const form = page.getByRole("dialog", { name: "Book a Ride" }).locator("form");
   // The browser's required checks would stop an empty form; switch them off so the server answers.
@@ -64,6 +66,21 @@ test("booking errors show under their fields, the district error under the city 
   await expect(page.locator("#bk-city-error")).toHaveText("Please choose a district.");
   await expect(page.locator("#bk-phone-error")).toHaveText("Please enter your phone number.");
   await expect(page.locator("#bk-branch_id-error")).toHaveText("Please choose a branch.");
+
+  // The summary at the top, as on the pre-registration form: each field once, a link to it, in page order.
+  const summary = page.locator("#form-errors");
+  await expect(summary.getByRole("heading", { name: "Please check these fields:" })).toBeVisible();
+  await expect(summary.getByRole("listitem")).toHaveText([
+    "Full Name: Please enter your full name.",
+    "Province: Please choose a province.",
+    "District: Please choose a district.",
+    "Phone Number: Please enter your phone number.",
+    "Branch: Please choose a branch.",
+  ]);
+  await expect(summary.getByRole("link", { name: "Province" })).toHaveAttribute("href", "#bk-state");
+  // The form opens the page, so the summary is in view; with JavaScript it takes the focus too.
+  await expect(summary).toBeInViewport();
+  if (isJs(info.project.name)) await expect(summary).toBeFocused();
 });
 
 test("Book a Ride opens as a dialog over the landing page with JavaScript", async ({ page }, info) => {

@@ -15,7 +15,7 @@ import { getInputProps, getSelectProps, useForm, type SubmissionResult } from "@
 import { Field, FieldError, SelectField } from "~/components/Field";
 import { narrowBooking, type BookingBranch } from "~/models/booking-cascade";
 import { t, translateErrors, type Lang } from "~/utils/i18n";
-import { Captcha, FormBanner, Honeypot, type Option } from "./PreregistrationForm";
+import { Captcha, ErrorSummary, FormBanner, Honeypot, type Option } from "./PreregistrationForm";
 
 export type BookingDefaults = Partial<
   Record<"type" | "bike_model_id" | "utm_source" | "state" | "district" | "city", string>
@@ -23,6 +23,8 @@ export type BookingDefaults = Partial<
 
 const FIELDS = ["type", "name", "state", "district", "city", "email", "phone", "bike_model_id", "branch_id"] as const;
 const CAPTCHA = "g-recaptcha-response";
+/** The error summary's order: the page's (captcha last). */
+const SUMMARY_ORDER = [...FIELDS, CAPTCHA] as const;
 
 /** The form's values as conform sees them: strings as sent. */
 type BookingShape = Record<(typeof FIELDS)[number] | "utm_source" | "form_token" | typeof CAPTCHA, string>;
@@ -63,6 +65,26 @@ export function BookingForm({
   const type = sent("type") === "BOOKING" ? "BOOKING" : "TESTRIDE";
   const choose = t(lang, "common.choose");
   const utm = sent("utm_source");
+  const labels: Record<(typeof SUMMARY_ORDER)[number], string> = {
+    type: t(lang, "book.type"),
+    name: t(lang, "form.name"),
+    state: t(lang, "book.state"),
+    district: t(lang, "book.district"),
+    city: t(lang, "book.city"),
+    email: t(lang, "form.email"),
+    phone: t(lang, "form.phone"),
+    bike_model_id: t(lang, "book.model"),
+    branch_id: t(lang, "book.branch"),
+    [CAPTCHA]: t(lang, "common.captcha"),
+  };
+  // What to fix, in page order, each a link to its field (the first radio for the type).
+  const summary = SUMMARY_ORDER.flatMap((name) => {
+    const message = errors[name]?.[0];
+    // A city is chosen after its district: while the district is missing, its error stands for both.
+    if (!message || (name === "city" && errors.district)) return [];
+    const id = name === CAPTCHA ? `e-${CAPTCHA}` : name === "type" ? `${fields.type.id}-TESTRIDE` : fields[name].id;
+    return [{ id, label: labels[name], message }];
+  });
   return (
     <form
       method="post"
@@ -73,6 +95,7 @@ export function BookingForm({
       data-placeholder={choose}
     >
       <FormBanner messages={errors.form} />
+      <ErrorSummary lang={lang} items={summary} />
       <input type="hidden" name="form_token" value={sent("form_token") || formToken} />
       {utm ? <input type="hidden" name="utm_source" value={utm} /> : null}
       <fieldset className={`choice${errors.type ? " invalid" : ""}`}>
