@@ -52,8 +52,11 @@ function Card({
   change,
   note,
   compare,
+  link,
 }: {
   title: string;
+  /** Where the card's figures are listed in full. */
+  link?: { to: string; label: string };
   value: number;
   change: number | null;
   note: string;
@@ -67,6 +70,7 @@ function Card({
       <p className={`change${trend}`} title={note}>
         <span className="pct">{formatChange(change)}</span> <small>{compare}</small>
       </p>
+      {link ? <Link to={link.to}>{link.label}</Link> : null}
     </section>
   );
 }
@@ -86,8 +90,7 @@ export default function Dashboard() {
       <div className="dashboard-head">
         <h1>Dashboard{branchTitle ? ` · ${branchTitle}` : ""}</h1>
         <small>
-          Kathmandu date <DateText day={stats.date} /> · updated {displayDateTime(at)} ·{" "}
-          <Link to="/admin/test-ride">Test Rides</Link>
+          Kathmandu date <DateText day={stats.date} /> · updated {displayDateTime(at)}
         </small>
       </div>
       <div className="stat-cards">
@@ -114,6 +117,7 @@ export default function Dashboard() {
         />
         <Card
           title="Test Rides"
+          link={{ to: "/admin/test-ride", label: "See the test rides" }}
           value={stats.test_rides}
           change={stats.changes.test_rides}
           compare="since yesterday"

@@ -26,9 +26,10 @@ export default function AdminLayout() {
     <div className="admin">
       <input type="checkbox" id="nav-toggle" className="nav-toggle" aria-label="Menu" />
       <aside className="sidebar">
-        <a href="/admin" className="brand">
+        {/* The home link: lit on the dashboard, whose own sidebar link only send-sms users have (spec 001 §2.1). */}
+        <NavLink to="/admin" end className="brand" viewTransition>
           Thrill Back Office
-        </a>
+        </NavLink>
         <nav aria-label="Back office">
           {SIDEBAR.map((l) => (
             <Guard key={l.to} permission={l.permission}>

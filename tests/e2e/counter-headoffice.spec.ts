@@ -130,7 +130,11 @@ test("the dashboard shows the four cards and the registered buyers; a branch use
     await expect(card.locator(".pct")).toHaveText(/^([+-]?\d+\.\d{2}%|—)$/);
   }
   await expect(page.getByRole("heading", { name: "Registered Buyers" })).toBeVisible();
-  await expect(page.getByRole("link", { name: "Test Rides" }).last()).toHaveAttribute("href", "/admin/test-ride");
+  // Linked from its card (spec 000 §2), not from the date line.
+  await expect(
+    page.getByRole("region", { name: "Test Rides" }).getByRole("link", { name: "See the test rides" }),
+  ).toHaveAttribute("href", "/admin/test-ride");
+  await expect(page.locator(".dashboard-head a")).toHaveCount(0);
   const branches = new Set(await page.locator("td[data-label=Branch]").allTextContents());
   expect(branches.size).toBeGreaterThan(1);
 
@@ -138,7 +142,17 @@ test("the dashboard shows the four cards and the registered buyers; a branch use
   await login(page, USERS.staff);
   await page.goto("/admin");
   await expect(page.getByRole("heading", { name: /Dashboard · Lalitpur Motors/ })).toBeVisible();
+  // Staff have no Dashboard link (it needs send-sms): the home link is the lit item, and only there.
+  const sidebar = page.getByRole("complementary");
+  await expect(sidebar.getByRole("link", { name: "Dashboard" })).toHaveCount(0);
+  await expect(sidebar.getByRole("link", { name: "Thrill Back Office" })).toHaveAttribute("aria-current", "page");
   const own = new Set(await page.locator("td[data-label=Branch]").allTextContents());
   expect([...own]).toEqual(["Lalitpur Motors"]);
   await expect(page.getByLabel("Branch")).toHaveCount(0);
+  await page.goto("/admin/registration");
+  await expect(sidebar.getByRole("link", { name: "Registrations", exact: true })).toHaveAttribute(
+    "aria-current",
+    "page",
+  );
+  await expect(sidebar.getByRole("link", { name: "Thrill Back Office" })).not.toHaveAttribute("aria-current", "page");
 });

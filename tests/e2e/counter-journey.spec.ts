@@ -129,6 +129,26 @@ test("a duplicate engine number is a field error and nothing is saved", async ({
   await expect(page.getByRole("link", { name: "Proceed with Registration" })).toBeVisible();
 });
 
+test("the purchase form's read-only date and phone read as values, not boxes to type in", async ({ page, request }) => {
+  const token = await tokenFor(request, USERS.staff);
+  const pre = await verifiedPreregistration(request, token);
+  await login(page, USERS.staff);
+  await page.goto(`/admin/registration/create/${pre.slug}`);
+  for (const [label, hint] of [
+    ["Date of Purchase", "Today, set by the system."],
+    ["Phone Number", "The verified phone of the pre-registration."],
+  ] as const) {
+    const input = page.getByLabel(label, { exact: true });
+    await expect(input).not.toBeEditable();
+    await expect(input).toHaveCSS("border-top-color", "rgba(0, 0, 0, 0)");
+    await expect(input).toHaveCSS("background-color", "rgba(0, 0, 0, 0)");
+    await expect(page.locator(".field", { has: input })).toContainText(hint);
+    await expect(page.locator(".field", { has: input }).locator(".req")).toHaveCount(0);
+  }
+  // A field to fill keeps its box.
+  await expect(page.getByLabel("Engine No")).not.toHaveCSS("border-top-color", "rgba(0, 0, 0, 0)");
+});
+
 test("a registration is deleted and restored; a pre-registration delete asks first", async ({ page, request }) => {
   const token = await tokenFor(request, USERS.manager);
   const reg = await apiRegistration(request, token, { name: "Deletable Buyer" });

@@ -121,8 +121,8 @@ export function RegistrationFields({
         name="purchase_date_display"
         value={purchaseDate.replaceAll("-", "/")}
         readOnly
-        required
         disabled
+        hint="Today, set by the system."
       />
       <div className={`field${bill.errors?.length ? " invalid" : ""}`}>
         <label htmlFor={bill.id}>
@@ -153,7 +153,13 @@ export function RegistrationFields({
         errors={fields.email.errors}
         onInput={filterInput(emailChars)}
       />
-      <Field label="Phone Number" name="phone" value={phone} readOnly required />
+      <Field
+        label="Phone Number"
+        name="phone"
+        value={phone}
+        readOnly
+        hint="The verified phone of the pre-registration."
+      />
       <Field
         {...getInputProps(fields.citizenship_no, { type: "text" })}
         label="Citizenship No"
