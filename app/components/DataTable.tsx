@@ -12,6 +12,8 @@ export type TableColumn<Row> = {
   render?: (row: Row) => ReactNode;
   /** A column of longer words that may wrap (a status), so the key columns fit. */
   wrap?: boolean;
+  /** The header is for screen readers only (a column of buttons: "Actions"). */
+  hideHeader?: boolean;
 };
 
 type Props<Row> = {
@@ -77,7 +79,7 @@ export function DataTable<Row>({
             <tr>
               {columns.map((c) => (
                 <th key={c.key} scope="col">
-                  {c.header}
+                  {c.hideHeader ? <span className="visually-hidden">{c.header}</span> : c.header}
                 </th>
               ))}
             </tr>

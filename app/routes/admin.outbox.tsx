@@ -104,7 +104,8 @@ export default function Outbox() {
           },
           {
             key: "retry",
-            header: "",
+            header: "Actions",
+            hideHeader: true,
             render: (r) =>
               r.retryable ? (
                 <Form method="post">

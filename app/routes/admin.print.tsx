@@ -96,6 +96,7 @@ export default function PrintSheet() {
   return (
     <div className="print-sheet">
       <div className="print-toolbar">
+        <h1>Print coupons</h1>
         <strong>
           {coupons.length} registration{coupons.length === 1 ? "" : "s"} · {pages.length} page
           {pages.length === 1 ? "" : "s"}

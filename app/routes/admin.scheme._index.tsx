@@ -148,7 +148,7 @@ export default function Schemes() {
             { key: "probability", header: "Probability", render: (r) => `${r.probability} in 100` },
             { key: "paid", header: "Paid" },
             { key: "remaining", header: "Remaining" },
-            { key: "actions", header: "", render: (r) => <DeleteRow row={r} /> },
+            { key: "actions", header: "Actions", hideHeader: true, render: (r) => <DeleteRow row={r} /> },
           ]}
         />
       </div>
