@@ -25,6 +25,17 @@ export function FieldError({ id, errors }: { id?: string; errors: Errors }) {
   );
 }
 
+/** The first error of the whole form (not of one field), at its top. */
+export function FormError({ errors }: { errors: Errors }) {
+  const first = errors?.[0];
+  if (!first) return null;
+  return (
+    <p className="form-error" role="alert">
+      {first}
+    </p>
+  );
+}
+
 type Common = {
   label: ReactNode;
   name: string;

@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useCounterFields } from "~/components/counter/form";
 import { PreregistrationFields, type PreregFieldset } from "~/components/counter/PreregistrationFields";
 import { counterLinks } from "~/components/counter/styles";
@@ -18,6 +18,8 @@ import { echoForm, fileField } from "~/utils/echo.server";
 import { replyFailure, preregistrationNotFound } from "~/utils/http.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
 import { isHeadOffice } from "~/models/scope.server";
+import { SaveCancel } from "~/components/FormActions";
+import { FormError } from "~/components/Field";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "update-registration" } satisfies RouteAccess;
@@ -68,7 +70,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function EditPreregistration() {
   const { pre, defaultValue, bikeModels, branches } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   const [form, fields] = useCounterFields({
     id: "prereg-edit",
     schema: preregistrationEditSchema,
@@ -79,11 +80,7 @@ export default function EditPreregistration() {
     <>
       <h1>Edit Pre-Registration</h1>
       <Form method="post" encType="multipart/form-data" className="card counter-form" {...getFormProps(form)}>
-        {form.errors?.length ? (
-          <p className="form-error" role="alert">
-            {form.errors[0]}
-          </p>
-        ) : null}
+        <FormError errors={form.errors} />
         <PreregistrationFields
           fields={fields as unknown as PreregFieldset}
           bikeModels={bikeModels}
@@ -92,14 +89,7 @@ export default function EditPreregistration() {
           phoneLocked={pre.is_verified}
           hasScreenshot={Boolean(pre.screenshot_url)}
         />
-        <div className="actions">
-          <Link to={`/admin/preregistration/${pre.slug}`} className="button">
-            Cancel
-          </Link>
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? "Saving…" : "Save"}
-          </button>
-        </div>
+        <SaveCancel cancelTo={`/admin/preregistration/${pre.slug}`} />
       </Form>
     </>
   );

@@ -1,7 +1,7 @@
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { Field } from "~/components/Field";
 import { useCounterFields } from "~/components/counter/form";
 import { counterLinks } from "~/components/counter/styles";
@@ -14,6 +14,7 @@ import { parseValue } from "~/utils/body.server";
 import { replyFailure, preregistrationNotFound } from "~/utils/http.server";
 import { maskPhone } from "~/utils/phone";
 import { redirectWithToast, success } from "~/utils/toast.server";
+import { CodeCard } from "~/components/counter/CodeCard";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 /** The permission this route needs; its form verifies the code (the default) or sends a new one. */
@@ -73,45 +74,27 @@ export default function VerifyPreregistration() {
   const resendRefused = (answer?.result?.error?.resend as string[] | undefined)?.[0];
   const notice = answer?.notice ?? (mismatch ? (resendRefused ?? CV.resent) : undefined);
   return (
-    <>
-      <h1>Verify Pre-Registration</h1>
-      <div className={`card narrow${mismatch ? " mismatch" : ""}`}>
-        <p>
-          A verification code was sent by SMS to <strong>{name}</strong> ({phone}).
-        </p>
-        <Form method="post" replace {...getFormProps(form)}>
-          {form.errors?.length ? (
-            <p className="form-error" role="alert">
-              {form.errors[0]}
-            </p>
-          ) : null}
-          <Field
-            label={CV.enterCode}
-            {...getInputProps(fields.code, { type: "text" })}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            errors={codeErrors}
-          />
-          {notice ? (
-            <p className="notice" role="status">
-              {notice}
-            </p>
-          ) : null}
-          <div className="actions">
-            <button type="submit" name="intent" value="verify" className="primary">
-              Verify
-            </button>
-            <button type="submit" name="intent" value="resend" formNoValidate>
-              Resend code
-            </button>
-            {mismatch ? <button type="reset">Retry</button> : null}
-            <Link to={`/admin/preregistration/${slug}/edit`} className="button">
-              Go Back
-            </Link>
-          </div>
-        </Form>
-      </div>
-    </>
+    <CodeCard
+      title="Verify Pre-Registration"
+      what="verification"
+      name={name}
+      phone={phone}
+      formProps={getFormProps(form)}
+      formErrors={form.errors}
+      field={
+        <Field
+          label={CV.enterCode}
+          {...getInputProps(fields.code, { type: "text" })}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          errors={codeErrors}
+        />
+      }
+      notice={notice}
+      submitLabel="Verify"
+      retry={mismatch}
+      backTo={`/admin/preregistration/${slug}/edit`}
+    />
   );
 }

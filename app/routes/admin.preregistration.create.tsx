@@ -16,6 +16,7 @@ import { echoForm, echoResult, fileField } from "~/utils/echo.server";
 import { replyFailure } from "~/utils/http.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
 import { isHeadOffice } from "~/models/scope.server";
+import { FormError } from "~/components/Field";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = {
@@ -133,11 +134,7 @@ export default function CreatePreregistration() {
         hidden={confirming}
         {...getFormProps(form)}
       >
-        {form.errors?.length ? (
-          <p className="form-error" role="alert">
-            {form.errors[0]}
-          </p>
-        ) : null}
+        <FormError errors={form.errors} />
         <input type="hidden" name="form_token" value={token} />
         {screenshotRef ? <input type="hidden" name="screenshot_ref" value={screenshotRef} /> : null}
         <PreregistrationFields

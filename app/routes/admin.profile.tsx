@@ -2,7 +2,7 @@ import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
-import { FieldError } from "~/components/Field";
+import { FieldError, FormError } from "~/components/Field";
 import { useStaff } from "~/components/Guard";
 import { failureStatus } from "~/models/failure";
 import { changePassword } from "~/models/user.server";
@@ -73,11 +73,7 @@ export default function Profile() {
       </dl>
       <Form method="post" className="card" style={{ maxWidth: 420, marginTop: "1rem" }} {...getFormProps(form)}>
         <h2>Change password</h2>
-        {form.errors?.length ? (
-          <p className="form-error" role="alert">
-            {form.errors[0]}
-          </p>
-        ) : null}
+        <FormError errors={form.errors} />
         {(
           [
             ["current_password", "Current password", "current-password"],

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { getFormProps } from "@conform-to/react";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { RegistrationFields, useRegistrationForm } from "~/components/counter/RegistrationFields";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
@@ -11,6 +11,7 @@ import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils
 import { parseValue, readForm } from "~/utils/body.server";
 import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { SaveCancel } from "~/components/FormActions";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;
@@ -69,7 +70,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function EditRegistration() {
   const { reg, defaultValue, bikeModels } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   const [form, fields] = useRegistrationForm({
     id: "registration-edit",
     schema: registrationUpdateSchema,
@@ -92,14 +92,7 @@ export default function EditRegistration() {
           purchaseDate={reg.purchase_date}
           bikeModels={bikeModels}
         />
-        <div className="actions">
-          <Link to={`/admin/registration/${reg.slug}`} className="button">
-            Cancel
-          </Link>
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? "Saving…" : "Save"}
-          </button>
-        </div>
+        <SaveCancel cancelTo={`/admin/registration/${reg.slug}`} />
       </Form>
     </>
   );

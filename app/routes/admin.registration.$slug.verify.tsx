@@ -1,7 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { getFormProps, getInputProps, useForm } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
+import { useActionData, useLoaderData } from "@remix-run/react";
 import { z } from "zod";
 import { Field } from "~/components/Field";
 import { counterLinks } from "~/components/counter/styles";
@@ -13,6 +13,7 @@ import { parseValue } from "~/utils/body.server";
 import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
 import { maskPhone } from "~/utils/phone";
 import { redirectWithToast, success } from "~/utils/toast.server";
+import { CodeCard } from "~/components/counter/CodeCard";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 /** The permission this route needs; its form confirms the code (the default) or sends a new one. */
@@ -77,42 +78,28 @@ export default function VerifyRegistration() {
   const notice = actionData && "notice" in actionData ? actionData.notice : null;
   const attempt = actionData && "attempt" in actionData ? actionData.attempt : null;
   return (
-    <>
-      <h1>Confirm Purchase</h1>
-      <div className="card narrow">
-        <p>
-          A confirmation code was sent by SMS to <strong>{name}</strong> ({phone}).
-        </p>
-        <Form method="post" replace {...getFormProps(form)}>
-          <Field
-            {...getInputProps(fields.code, { type: "text" })}
-            key={`${fields.code.key ?? ""}-${attempt ?? ""}`}
-            label={REGISTRATION_MESSAGES.enterCode}
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            required
-            autoFocus={Boolean(attempt)}
-            errors={fields.code.errors}
-          />
-          {notice ? (
-            <p className="notice" role="status">
-              {notice}
-            </p>
-          ) : null}
-          <div className="actions">
-            <button type="submit" name="intent" value="verify" className="primary">
-              Confirm
-            </button>
-            <button type="submit" name="intent" value="resend" formNoValidate>
-              Resend code
-            </button>
-            <Link to={`/admin/registration/${slug}`} className="button">
-              Go Back
-            </Link>
-          </div>
-        </Form>
-      </div>
-    </>
+    <CodeCard
+      title="Confirm Purchase"
+      what="confirmation"
+      name={name}
+      phone={phone}
+      formProps={getFormProps(form)}
+      field={
+        <Field
+          {...getInputProps(fields.code, { type: "text" })}
+          key={`${fields.code.key ?? ""}-${attempt ?? ""}`}
+          label={REGISTRATION_MESSAGES.enterCode}
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={6}
+          required
+          autoFocus={Boolean(attempt)}
+          errors={fields.code.errors}
+        />
+      }
+      notice={notice}
+      submitLabel="Confirm"
+      backTo={`/admin/registration/${slug}`}
+    />
   );
 }

@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { getFormProps } from "@conform-to/react";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { Details } from "~/components/counter/Details";
 import { newFormToken } from "~/utils/crypto.server";
 import { RegistrationFields, useRegistrationForm } from "~/components/counter/RegistrationFields";
@@ -14,6 +14,7 @@ import { parseValue, readForm } from "~/utils/body.server";
 import { replyFailure } from "~/utils/http.server";
 import { kathmanduDate } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { SaveCancel } from "~/components/FormActions";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "create-registration" } satisfies RouteAccess;
@@ -85,7 +86,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 export default function CreateRegistration() {
   const { pre, defaultValue, branchId, bikeModels, purchaseDate, formToken } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   const [form, fields] = useRegistrationForm({
     id: "registration-create",
     schema: registrationSchema,
@@ -128,14 +128,7 @@ export default function CreateRegistration() {
           purchaseDate={purchaseDate}
           bikeModels={bikeModels}
         />
-        <div className="actions">
-          <Link to={`/admin/preregistration/${pre.slug}`} className="button">
-            Cancel
-          </Link>
-          <button type="submit" className="primary" disabled={busy || branchId === null}>
-            {busy ? "Saving…" : "Save"}
-          </button>
-        </div>
+        <SaveCancel cancelTo={`/admin/preregistration/${pre.slug}`} disabled={branchId === null} />
       </Form>
     </>
   );

@@ -2,7 +2,7 @@ import { getCollectionProps, getInputProps, useForm, type SubmissionResult } fro
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { Fragment } from "react";
-import { Field, FieldError } from "~/components/Field";
+import { Field, FieldError, FormError } from "~/components/Field";
 import { userLinks } from "~/components/user/styles";
 import type { FieldErrors } from "~/models/failure";
 import { createRole, listRoleMatrix, saveRoleMatrix } from "~/models/role.server";
@@ -81,11 +81,7 @@ export default function Roles() {
         only give permissions you hold yourself.
       </p>
       <Form method="post" className="role-matrix" key={JSON.stringify(matrixSent?.matrix ?? roles)}>
-        {matrixErrors.form?.length ? (
-          <p className="form-error" role="alert">
-            {matrixErrors.form[0]}
-          </p>
-        ) : null}
+        <FormError errors={matrixErrors.form} />
         <table aria-label="Permissions of each role">
           <thead>
             <tr>
@@ -152,11 +148,7 @@ function NewRole({ result, busy }: { result?: SubmissionResult<string[]>; busy: 
   return (
     <Form method="post" className="card role-new" id={form.id} onSubmit={form.onSubmit}>
       <h2>New role</h2>
-      {form.errors?.length ? (
-        <p className="form-error" role="alert">
-          {form.errors[0]}
-        </p>
-      ) : null}
+      <FormError errors={form.errors} />
       <Field label="Title" {...getInputProps(fields.title, { type: "text" })} required errors={fields.title.errors} />
       <fieldset className="perms">
         <legend>Permissions</legend>

@@ -2,10 +2,10 @@ import { useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useHydrated } from "~/components/useHydrated";
-import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
+import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { DayField } from "~/components/DayInput";
-import { Field, SelectField } from "~/components/Field";
+import { Field, FormError, SelectField } from "~/components/Field";
 import { schemeFormData } from "~/components/scheme/allocation-form";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
@@ -22,6 +22,7 @@ import { allocationSchema } from "~/schemas/allocation";
 import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { kathmanduDate } from "~/utils/time";
 import { redirectWithToast, success } from "~/utils/toast.server";
+import { SaveCancel } from "~/components/FormActions";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = {
@@ -75,7 +76,6 @@ const str = (v: unknown) => (v === undefined || v === null ? undefined : String(
 export default function CreateScheme() {
   const { branches, defaults } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
-  const busy = useNavigation().state === "submitting";
   // Until the script runs, the type change needs the server (the "Update amounts" button).
   const hydrated = useHydrated();
 
@@ -119,11 +119,7 @@ export default function CreateScheme() {
             Save
           </button>
         ) : null}
-        {form.errors?.length ? (
-          <p className="form-error" role="alert">
-            {form.errors[0]}
-          </p>
-        ) : null}
+        <FormError errors={form.errors} />
         <div className="scheme-type">
           <SelectField
             label="Type"
@@ -191,14 +187,7 @@ export default function CreateScheme() {
           defaultValue={str(fields.probability.initialValue)}
           errors={fields.probability.errors}
         />
-        <div className="actions">
-          <Link to="/admin/scheme" className="button">
-            Cancel
-          </Link>
-          <button type="submit" name="intent" value="create" className="primary" disabled={busy}>
-            {busy ? "Saving…" : "Save"}
-          </button>
-        </div>
+        <SaveCancel cancelTo="/admin/scheme" intent="create" />
       </Form>
     </>
   );

@@ -2,7 +2,7 @@ import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
-import { FieldError } from "~/components/Field";
+import { FieldError, FormError } from "~/components/Field";
 import { rupees } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
@@ -110,11 +110,7 @@ function TableForm({ kind, saved, mean, lastResult }: TableFormProps) {
           : "What a confirmed registration gets when no pool pays it. Leave every row empty for no coupon."}{" "}
         Each row is an amount in rupees and its weight: a row's chance is its weight over the sum of the weights.
       </p>
-      {formErrors.length ? (
-        <p className="form-error" role="alert">
-          {formErrors[0]}
-        </p>
-      ) : null}
+      <FormError errors={formErrors} />
       <input type="hidden" name="intent" value={kind} />
       <table>
         <thead>

@@ -5,7 +5,7 @@ import { str, type FormReply } from "~/components/catalogue/form";
 import { readPickerForm, withUpload } from "~/utils/picker-form.server";
 import { pickerChoices } from "~/models/file.server";
 import { catalogueLinks } from "~/components/catalogue/styles";
-import { Field, FieldError, TextareaField } from "~/components/Field";
+import { Field, FieldError, FormError, TextareaField } from "~/components/Field";
 import { FilePicker } from "~/components/FilePicker";
 import { RichTextEditor } from "~/components/RichTextEditor";
 import { fileUrl } from "~/models/file.server";
@@ -153,11 +153,7 @@ function SettingsForm({ canEdit, values, versions, changes, files, logoUrl, repl
         className="settings-form"
         noValidate
       >
-        {formErrors?.length ? (
-          <p className="form-error" role="alert">
-            {formErrors[0]}
-          </p>
-        ) : null}
+        <FormError errors={formErrors} />
         {SETTING_FIELDS.map((k) => (
           <input key={`${k}-${versions[k]}`} type="hidden" name={`seen.${k}`} value={versions[k]} />
         ))}

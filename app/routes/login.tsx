@@ -2,7 +2,7 @@ import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { BODY_LIMITS, formRequest, readForm } from "~/utils/body.server";
-import { Field } from "~/components/Field";
+import { Field, FormError } from "~/components/Field";
 import { useHydrated } from "~/components/useHydrated";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { publicChrome } from "~/models/public-chrome.server";
@@ -68,11 +68,7 @@ export default function Login() {
           </span>
         </div>
         <h1>Sign in</h1>
-        {form.errors?.length ? (
-          <p className="form-error" role="alert">
-            {form.errors[0]}
-          </p>
-        ) : null}
+        <FormError errors={form.errors} />
         <input type="hidden" name="redirectTo" value={params.get("redirectTo") ?? "/admin"} />
         <Field
           label="Email"

@@ -14,6 +14,7 @@ import type { Errors } from "~/components/Field";
 import { useHydrated } from "~/components/useHydrated";
 import { BROADCAST_TYPE_LABELS, BROADCAST_TYPES, type BroadcastType } from "~/schemas/broadcast";
 import { encodingLabel, smsParts } from "~/utils/sms-parts";
+import { FormError } from "~/components/Field";
 
 export type Choice = { value: number; label: string };
 
@@ -233,11 +234,7 @@ export function BroadcastForm({
       <button type="submit" name="intent" value="preview" className="visually-hidden" tabIndex={-1} aria-hidden="true">
         Send
       </button>
-      {formErrors?.length ? (
-        <p className="form-error" role="alert">
-          {formErrors[0]}
-        </p>
-      ) : null}
+      <FormError errors={formErrors} />
       <div className={`field${errors.type?.length ? " invalid" : ""}`}>
         <label htmlFor="sms-type">Category</label>
         <select

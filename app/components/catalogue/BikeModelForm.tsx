@@ -1,9 +1,10 @@
 /** The bike model form (spec 001 §2.5): title and thumbnail image through the file picker; the server's errors under the fields. */
 import { useForm } from "@conform-to/react";
-import { Form, Link, useNavigation } from "@remix-run/react";
-import { Field } from "~/components/Field";
+import { Form } from "@remix-run/react";
+import { Field, FormError } from "~/components/Field";
 import { FilePicker, type PickerImage } from "~/components/FilePicker";
 import { str, type FormReply } from "./form";
+import { SaveCancel } from "~/components/FormActions";
 
 type Props = {
   id: string;
@@ -14,7 +15,6 @@ type Props = {
 };
 
 export function BikeModelForm({ id, defaults, files, reply, cancelTo }: Props) {
-  const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({ id, lastResult: reply?.result, defaultValue: defaults });
   const thumbnail = str(fields.thumbnail.initialValue) ?? "";
   return (
@@ -26,11 +26,7 @@ export function BikeModelForm({ id, defaults, files, reply, cancelTo }: Props) {
       encType="multipart/form-data"
       className="card catalogue-form"
     >
-      {form.errors?.length ? (
-        <p className="form-error" role="alert">
-          {form.errors[0]}
-        </p>
-      ) : null}
+      <FormError errors={form.errors} />
       <Field
         label="Title"
         name="title"
@@ -50,14 +46,7 @@ export function BikeModelForm({ id, defaults, files, reply, cancelTo }: Props) {
         errors={fields.thumbnail.errors}
         hint="Shown beside the model on the public site and in the list."
       />
-      <div className="actions">
-        <Link to={cancelTo} className="button">
-          Cancel
-        </Link>
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? "Saving…" : "Save"}
-        </button>
-      </div>
+      <SaveCancel cancelTo={cancelTo} />
     </Form>
   );
 }

@@ -6,9 +6,10 @@
  * differs. Errors are the server's, the first under each field (§5).
  */
 import { useForm } from "@conform-to/react";
-import { Form, Link, useNavigation } from "@remix-run/react";
-import { Field } from "~/components/Field";
+import { Form } from "@remix-run/react";
+import { Field, FormError } from "~/components/Field";
 import { str, type FormReply } from "./form";
+import { SaveCancel } from "~/components/FormActions";
 
 export type BranchValues = Record<string, string>;
 
@@ -31,7 +32,6 @@ function Options({ id, values }: { id: string; values: string[] }) {
 }
 
 export function BranchForm({ id, defaults, places, reply, cancelTo }: Props) {
-  const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({ id, lastResult: reply?.result, defaultValue: defaults });
   const field = (name: keyof typeof fields) => ({
     name,
@@ -40,11 +40,7 @@ export function BranchForm({ id, defaults, places, reply, cancelTo }: Props) {
   });
   return (
     <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="card catalogue-form">
-      {form.errors?.length ? (
-        <p className="form-error" role="alert">
-          {form.errors[0]}
-        </p>
-      ) : null}
+      <FormError errors={form.errors} />
       <Field
         label="Name"
         required
@@ -123,14 +119,7 @@ export function BranchForm({ id, defaults, places, reply, cancelTo }: Props) {
           {...field("ten_lakhs_allocation_count")}
         />
       </div>
-      <div className="actions">
-        <Link to={cancelTo} className="button">
-          Cancel
-        </Link>
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? "Saving…" : "Save"}
-        </button>
-      </div>
+      <SaveCancel cancelTo={cancelTo} />
     </Form>
   );
 }

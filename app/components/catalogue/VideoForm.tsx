@@ -5,11 +5,12 @@
  * shows under each field (§5).
  */
 import { useForm } from "@conform-to/react";
-import { Form, Link, useNavigation } from "@remix-run/react";
-import { Field, SelectField } from "~/components/Field";
+import { Form } from "@remix-run/react";
+import { Field, FormError, SelectField } from "~/components/Field";
 import { FilePicker, type PickerImage } from "~/components/FilePicker";
 import { VIDEO_AMOUNTS } from "~/schemas/video";
 import { str, type FormReply } from "./form";
+import { SaveCancel } from "~/components/FormActions";
 
 export type VideoValues = {
   title: string;
@@ -23,7 +24,6 @@ export type VideoValues = {
 type Props = { id: string; defaults: VideoValues; files: PickerImage[]; reply?: FormReply; cancelTo: string };
 
 export function VideoForm({ id, defaults, files, reply, cancelTo }: Props) {
-  const busy = useNavigation().state === "submitting";
   const [form, fields] = useForm({ id, lastResult: reply?.result, defaultValue: defaults });
   const value = (name: keyof VideoValues) => str(fields[name].initialValue) ?? "";
   const thumbnail = value("thumbnail");
@@ -36,11 +36,7 @@ export function VideoForm({ id, defaults, files, reply, cancelTo }: Props) {
       encType="multipart/form-data"
       className="card catalogue-form"
     >
-      {form.errors?.length ? (
-        <p className="form-error" role="alert">
-          {form.errors[0]}
-        </p>
-      ) : null}
+      <FormError errors={form.errors} />
       <Field
         label="Title"
         name="title"
@@ -104,14 +100,7 @@ export function VideoForm({ id, defaults, files, reply, cancelTo }: Props) {
         errors={fields.thumbnail.errors}
         hint="Shown on the winner list; a click opens the video."
       />
-      <div className="actions">
-        <Link to={cancelTo} className="button">
-          Cancel
-        </Link>
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? "Saving…" : "Save"}
-        </button>
-      </div>
+      <SaveCancel cancelTo={cancelTo} />
     </Form>
   );
 }

@@ -5,10 +5,11 @@
  * (spec 001 §5); the typed values come back too, never the passwords.
  */
 import { useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link, useNavigation } from "@remix-run/react";
+import { Form, Link } from "@remix-run/react";
 import { useEffect } from "react";
-import { Field, SelectField, TextareaField } from "~/components/Field";
+import { Field, FormError, SelectField, TextareaField } from "~/components/Field";
 import { SEX_LABELS, SEXES } from "~/schemas/user";
+import { SaveCancel } from "~/components/FormActions";
 
 export type UserFormOptions = {
   headOffice: boolean;
@@ -56,7 +57,6 @@ export function UserForm({
   lastResult?: SubmissionResult<string[]> | null;
   cancelTo: string;
 }) {
-  const busy = useNavigation().state === "submitting";
   // No rules in the browser: the server answers every submit (spec 001 §5).
   const [form, fields] = useForm<UserFormValues & { password: string; password_confirmation: string }>({
     id,
@@ -78,11 +78,7 @@ export function UserForm({
   });
   return (
     <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="card user-form">
-      {form.errors?.length ? (
-        <p className="form-error" role="alert">
-          {form.errors[0]}
-        </p>
-      ) : null}
+      <FormError errors={form.errors} />
       <div className="grid">
         <SelectField
           label="Branch"
@@ -144,14 +140,7 @@ export function UserForm({
           />
         </div>
       )}
-      <div className="actions">
-        <Link to={cancelTo} className="button">
-          Cancel
-        </Link>
-        <button type="submit" className="primary" disabled={busy}>
-          {busy ? "Saving…" : "Save"}
-        </button>
-      </div>
+      <SaveCancel cancelTo={cancelTo} />
     </Form>
   );
 }
