@@ -2,6 +2,7 @@
  * A destructive submit button that asks first. A disclosure, so the question
  * ("Are you sure?") works the same with and without JavaScript.
  */
+import { Form } from "@remix-run/react";
 import type { ButtonHTMLAttributes, ReactNode } from "react";
 
 export function ConfirmSubmit({
@@ -21,5 +22,16 @@ export function ConfirmSubmit({
         </button>
       </div>
     </details>
+  );
+}
+
+/** The record's Delete: a post of intent=delete to the page's own action, asked first. */
+export function DeleteForm() {
+  return (
+    <Form method="post">
+      <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
+        Delete
+      </ConfirmSubmit>
+    </Form>
   );
 }

@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { ConfirmSubmit, DeleteForm } from "~/components/ConfirmSubmit";
 import { Guard } from "~/components/Guard";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import {
@@ -16,6 +16,7 @@ import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/aut
 import { notFound, pageFailure } from "~/utils/http.server";
 import { displayDateTime } from "~/utils/time";
 import { redirectWithToast, success } from "~/utils/toast.server";
+import { DetailList, type DetailRow } from "~/components/DetailList";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
 
@@ -86,22 +87,13 @@ export default function BikeModelDetailPage() {
           ) : null}
         </div>
       ) : null}
-      <dl className="details">
-        <div>
-          <dt>Name</dt>
-          <dd>{model.title}</dd>
-        </div>
-        <div>
-          <dt>Status</dt>
-          <dd>{retired ? `Retired on ${displayDateTime(model.retired_at!)}` : "On sale"}</dd>
-        </div>
-        {USAGE.map(([k, label]) => (
-          <div key={k}>
-            <dt>{label}</dt>
-            <dd>{model.usage[k]}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList
+        rows={[
+          ["Name", model.title],
+          ["Status", retired ? `Retired on ${displayDateTime(model.retired_at!)}` : "On sale"],
+          ...USAGE.map(([k, label]): DetailRow => [label, model.usage[k]]),
+        ]}
+      />
       <section className="detail-section" aria-labelledby="image-title">
         <h2 id="image-title">Image</h2>
         {model.thumbnail_url ? (
@@ -146,11 +138,7 @@ export default function BikeModelDetailPage() {
               </ConfirmSubmit>
             </Form>
           )}
-          <Form method="post">
-            <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
-              Delete
-            </ConfirmSubmit>
-          </Form>
+          <DeleteForm />
         </Guard>
       </div>
     </>

@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { ConfirmSubmit, DeleteForm } from "~/components/ConfirmSubmit";
 import { Guard, useStaff } from "~/components/Guard";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import {
@@ -17,6 +17,7 @@ import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/aut
 import { notFound, pageFailure } from "~/utils/http.server";
 import { displayDateTime } from "~/utils/time";
 import { redirectWithToast, success } from "~/utils/toast.server";
+import { DetailList, type DetailRow } from "~/components/DetailList";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
 
@@ -122,24 +123,10 @@ export default function BranchDetailPage() {
           ) : null}
         </div>
       ) : null}
-      <dl className="details">
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList rows={rows} />
       <section className="detail-section" aria-labelledby="usage-title">
         <h2 id="usage-title">Records at this branch</h2>
-        <dl className="details">
-          {USAGE.map(([k, label]) => (
-            <div key={k}>
-              <dt>{label}</dt>
-              <dd>{branch.usage[k]}</dd>
-            </div>
-          ))}
-        </dl>
+        <DetailList rows={USAGE.map(([k, label]): DetailRow => [label, branch.usage[k]])} />
         {!branch.deletable ? (
           <p className="muted">
             A branch with records cannot be deleted; close it instead. A closed branch leaves the public showrooms, the
@@ -175,11 +162,7 @@ export default function BranchDetailPage() {
                   </ConfirmSubmit>
                 </Form>
               )}
-              <Form method="post">
-                <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
-                  Delete
-                </ConfirmSubmit>
-              </Form>
+              <DeleteForm />
             </>
           ) : null}
         </Guard>

@@ -12,6 +12,7 @@ import { currentSessionHash } from "~/utils/session.server";
 import { changePasswordSchema } from "~/schemas/auth";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
+import { DetailList } from "~/components/DetailList";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: null } satisfies RouteAccess;
@@ -63,14 +64,7 @@ export default function Profile() {
   return (
     <>
       <h1>Profile</h1>
-      <dl className="details">
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList rows={rows} />
       <Form method="post" className="card" style={{ maxWidth: 420, marginTop: "1rem" }} {...getFormProps(form)}>
         <h2>Change password</h2>
         <FormError errors={form.errors} />

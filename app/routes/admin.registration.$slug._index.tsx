@@ -3,7 +3,7 @@ import { label } from "~/utils/labels";
 import { DateText } from "~/components/DateText";
 import { canSeeCodes } from "~/utils/permissions";
 import { Form, Link, useLoaderData } from "@remix-run/react";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { DeleteForm } from "~/components/ConfirmSubmit";
 import { Guard } from "~/components/Guard";
 import { Details } from "~/components/counter/Details";
 import { amountText, PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
@@ -182,11 +182,7 @@ export default function RegistrationDetail() {
               Print
             </a>
             <Guard permission="delete-registration">
-              <Form method="post">
-                <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
-                  Delete
-                </ConfirmSubmit>
-              </Form>
+              <DeleteForm />
             </Guard>
           </>
         ) : (

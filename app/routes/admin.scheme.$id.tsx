@@ -1,6 +1,6 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { DeleteForm } from "~/components/ConfirmSubmit";
 import { Field } from "~/components/Field";
 import { rupees, typeLabel } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
@@ -13,6 +13,7 @@ import { parseValue } from "~/utils/body.server";
 import { notFound, pageFailure } from "~/utils/http.server";
 import { displayDateTime, displayDay } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { DetailList } from "~/components/DetailList";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = {
@@ -80,14 +81,7 @@ export default function SchemeDetail() {
         <h1>Scheme</h1>
         <SchemeNav />
       </div>
-      <dl className="details">
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList rows={rows} />
       <Form method="post" className="card scheme-count" noValidate>
         <Field
           label="Count (between 1 and 5)"
@@ -117,11 +111,7 @@ export default function SchemeDetail() {
           Draws of this day
         </Link>
         {scheme.paid === 0 ? (
-          <Form method="post">
-            <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
-              Delete
-            </ConfirmSubmit>
-          </Form>
+          <DeleteForm />
         ) : (
           <span className="muted">A scheme that has paid out cannot be deleted.</span>
         )}

@@ -1,12 +1,13 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { label } from "~/utils/labels";
 import { DateText } from "~/components/DateText";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { Link, useLoaderData } from "@remix-run/react";
+import { DeleteForm } from "~/components/ConfirmSubmit";
 import { deleteTestRide, getTestRide } from "~/models/test-ride.server";
 import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { notFound, pageFailure } from "~/utils/http.server";
 import { redirectWithToast, success } from "~/utils/toast.server";
+import { DetailList } from "~/components/DetailList";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: null, intents: { delete: null } } as const satisfies RouteAccess;
@@ -47,23 +48,12 @@ export default function TestRideDetail() {
   return (
     <>
       <h1>Test Ride</h1>
-      <dl className="details">
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList rows={rows} />
       <div className="actions">
         <Link to="/admin/test-ride" className="button">
           Close
         </Link>
-        <Form method="post">
-          <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
-            Delete
-          </ConfirmSubmit>
-        </Form>
+        <DeleteForm />
       </div>
     </>
   );

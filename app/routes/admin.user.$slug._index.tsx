@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { Link, useLoaderData } from "@remix-run/react";
+import { DeleteForm } from "~/components/ConfirmSubmit";
 import { userLinks } from "~/components/user/styles";
 import { SEX_LABELS } from "~/schemas/user";
 import { deleteUser, findUser, holdsAll } from "~/models/dealer-user.server";
@@ -8,6 +8,7 @@ import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/aut
 import { notFound } from "~/utils/http.server";
 import { can } from "~/utils/permissions";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { DetailList, type DetailRow } from "~/components/DetailList";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-user", intents: { delete: "update-user" } } as const satisfies RouteAccess;
@@ -49,14 +50,7 @@ export default function UserDetailPage() {
   return (
     <>
       <h1>User</h1>
-      <dl className="details">
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{v || "—"}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList rows={rows.map(([k, v]): DetailRow => [k, v || "—"])} />
       <div className="actions">
         <Link to="/admin/user" className="button">
           Close
@@ -66,13 +60,7 @@ export default function UserDetailPage() {
             Edit
           </Link>
         ) : null}
-        {canDelete ? (
-          <Form method="post">
-            <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
-              Delete
-            </ConfirmSubmit>
-          </Form>
-        ) : null}
+        {canDelete ? <DeleteForm /> : null}
       </div>
     </>
   );

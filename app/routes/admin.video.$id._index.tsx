@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
-import { ConfirmSubmit } from "~/components/ConfirmSubmit";
+import { Link, useLoaderData } from "@remix-run/react";
+import { DeleteForm } from "~/components/ConfirmSubmit";
 import { Guard } from "~/components/Guard";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { deleteVideo, getVideo, VIDEO_ERRORS } from "~/models/video.server";
@@ -9,6 +9,7 @@ import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/aut
 import { notFound, pageFailure } from "~/utils/http.server";
 import { displayDateTime } from "~/utils/time";
 import { redirectWithToast, success } from "~/utils/toast.server";
+import { DetailList } from "~/components/DetailList";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
 
@@ -47,13 +48,7 @@ export default function VideoDetail() {
   return (
     <>
       <h1>{video.title}</h1>
-      <dl className="details">
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
+      <DetailList rows={rows}>
         <div>
           <dt>Url</dt>
           <dd>
@@ -62,7 +57,7 @@ export default function VideoDetail() {
             </a>
           </dd>
         </div>
-      </dl>
+      </DetailList>
       <section className="detail-section" aria-labelledby="thumb-title">
         <h2 id="thumb-title">Thumbnail</h2>
         {video.thumbnail_url ? (
@@ -79,11 +74,7 @@ export default function VideoDetail() {
           <Link to={`/admin/video/${video.slug}/edit`} className="button primary">
             Edit
           </Link>
-          <Form method="post">
-            <ConfirmSubmit name="intent" value="delete" className="danger" message="Are you sure?">
-              Delete
-            </ConfirmSubmit>
-          </Form>
+          <DeleteForm />
         </Guard>
       </div>
     </>

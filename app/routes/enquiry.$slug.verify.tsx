@@ -1,19 +1,20 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
-import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { useForm, type SubmissionResult } from "@conform-to/react";
 import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { CodeSmsNotice } from "~/components/public/CodeSmsNotice";
 import { EntryDetails } from "~/components/public/EntryDetails";
 import { FormBanner } from "~/components/public/PreregistrationForm";
 import { PendingPurchaseHelp } from "~/components/public/PendingPurchaseHelp";
+import { OtpButtons, OtpField } from "~/components/public/OtpField";
 import { ModalPage } from "~/components/public/PublicShell";
 import { VERIFY_SCRIPT } from "~/components/public/scripts";
 import { findPublicEntry, ownerDetails, verificationState } from "~/models/preregistration-read.server";
 import { resendVerificationCode, verifyPreregistration } from "~/models/preregistration-verify.server";
 import { type Visitor } from "~/models/preregistration.server";
 import { latestCode } from "~/models/otp.server";
-import { OTP_MESSAGES, verifySchema } from "~/schemas/preregistration";
+import { verifySchema } from "~/schemas/preregistration";
 import { clientAddress } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
 import { notFound, pageFailure, readIntent, replyFailure } from "~/utils/http.server";
@@ -111,44 +112,20 @@ export default function VerifyOtp() {
       ) : null}
       <FormBanner messages={form.errors?.map((m) => tm(lang, m))} />
       <form method="post" action={`/enquiry/${slug}/verify`} data-verify="" id={form.id}>
-        <div className={`field${codeError ? " invalid" : ""}`}>
-          <label htmlFor="f-code">{t(lang, "verify.code")}</label>
-          {/* The verify script shows "OTP is required" in e-code at once, so that element is always there. */}
-          <input
-            {...getInputProps(fields.code, { type: "text" })}
-            id="f-code"
-            className="verify-code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            aria-describedby={answer?.triesLeft ? "e-code e-tries" : "e-code"}
-          />
-          <p
-            className="field-error"
-            id="e-code"
-            role="alert"
-            data-code-error=""
-            data-required={tm(lang, OTP_MESSAGES.required)}
-            hidden={!codeError}
-          >
-            {codeError}
-          </p>
+        <OtpField
+          lang={lang}
+          field={fields.code}
+          error={codeError}
+          describedBy={answer?.triesLeft ? "e-tries" : undefined}
+        >
           <PendingPurchaseHelp lang={lang} error={fields.code.errors?.[0]} />
           {codeError && answer?.triesLeft ? (
             <p className="tries" id="e-tries">
               {tn(lang, "verify.triesLeft", answer.triesLeft)}
             </p>
           ) : null}
-        </div>
-        <div className="actions">
-          <button type="submit" name="intent" value="verify" className="primary">
-            {t(lang, "verify.submit")}
-          </button>
-          <button type="submit" name="intent" value="resend" data-resend-at={resendAt}>
-            {t(lang, "verify.resend")}
-          </button>
-        </div>
-        <p className="muted" data-wait="" data-template={t(lang, "verify.resendWait")} hidden />
+        </OtpField>
+        <OtpButtons lang={lang} submitLabel={t(lang, "verify.submit")} resendAt={resendAt} />
       </form>
       <EntryDetails lang={lang} details={details} />
     </ModalPage>

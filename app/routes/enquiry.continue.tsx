@@ -5,12 +5,13 @@ import { Field } from "~/components/Field";
 import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { FormBanner } from "~/components/public/PreregistrationForm";
+import { OtpButtons, OtpField } from "~/components/public/OtpField";
 import { ModalPage } from "~/components/public/PublicShell";
 import { VERIFY_SCRIPT } from "~/components/public/scripts";
 import type { Failure } from "~/models/failure";
 import { checkContinueCode, sendContinueCode } from "~/models/preregistration-verify.server";
 import { type Visitor } from "~/models/preregistration.server";
-import { continueSendSchema, continueVerifySchema, OTP_MESSAGES } from "~/schemas/preregistration";
+import { continueSendSchema, continueVerifySchema } from "~/schemas/preregistration";
 import { clientAddress } from "~/utils/auth.server";
 import { parseValue, readForm } from "~/utils/body.server";
 import { readIntent, replyFailure } from "~/utils/http.server";
@@ -125,38 +126,8 @@ export default function Continue() {
       <form method="post" action="/enquiry/continue" data-verify="" id={form.id}>
         <input type="hidden" name="phone" value={answer.phone} />
         <input type="hidden" name="resend_at" value={answer.resendAt} />
-        <div className={`field${codeError ? " invalid" : ""}`}>
-          <label htmlFor="f-code">{t(lang, "verify.code")}</label>
-          {/* The verify script shows "OTP is required" in e-code at once, so that element is always there. */}
-          <input
-            {...getInputProps(fields.code, { type: "text" })}
-            id="f-code"
-            className="verify-code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={6}
-            aria-describedby="e-code"
-          />
-          <p
-            className="field-error"
-            id="e-code"
-            role="alert"
-            data-code-error=""
-            data-required={tm(lang, OTP_MESSAGES.required)}
-            hidden={!codeError}
-          >
-            {codeError}
-          </p>
-        </div>
-        <div className="actions">
-          <button type="submit" name="intent" value="verify" className="primary">
-            {t(lang, "continue.open")}
-          </button>
-          <button type="submit" name="intent" value="resend" data-resend-at={answer.resendAt}>
-            {t(lang, "verify.resend")}
-          </button>
-        </div>
-        <p className="muted" data-wait="" data-template={t(lang, "verify.resendWait")} hidden />
+        <OtpField lang={lang} field={fields.code} error={codeError} />
+        <OtpButtons lang={lang} submitLabel={t(lang, "continue.open")} resendAt={answer.resendAt} />
       </form>
       <p>
         <a href="/enquiry/continue">{t(lang, "continue.otherPhone")}</a>

@@ -1,18 +1,17 @@
 /** A titled block of label/value pairs (the detail screens' customer, pre-registration and registration blocks). */
 import type { ReactNode } from "react";
+import { DetailList, type DetailRow } from "~/components/DetailList";
 
 export function Details({ title, rows }: { title: string; rows: [string, ReactNode][] }) {
   return (
     <section className="detail-block" aria-label={title}>
       <h2>{title}</h2>
-      <dl className="details">
-        {rows.map(([label, value]) => (
-          <div key={label}>
-            <dt>{label}</dt>
-            <dd>{value === null || value === undefined || value === "" ? "—" : value}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList
+        rows={rows.map(([label, value]): DetailRow => [
+          label,
+          value === null || value === undefined || value === "" ? "—" : value,
+        ])}
+      />
     </section>
   );
 }
