@@ -20,6 +20,7 @@ import {
   type AuditRecord,
 } from "~/utils/labels";
 import { permissionLabel } from "~/utils/permissions";
+import { auditRecordRefs, auditValueNames, recordRefOf } from "./audit-records.server";
 import { displayDateTime, kathmanduBounds } from "~/utils/time";
 
 const { auditLog: A } = schema;
@@ -121,14 +122,38 @@ export function auditFacets(): {
   return { entityTypes: entityTypes.sort(byLabel), actions: actions.sort(byLabel) };
 }
 
+/** A row of the trail as staff read it: its record by name (and where it opens), its changes in words. */
+export type ReadableAuditEntry = AuditEntry & {
+  action_label: string;
+  record: string;
+  record_href: string | null;
+  summary: string;
+};
+
+/** The rows of a page (or a download's page) as staff read them: one lookup per kind of record named. */
+export function readableAudit(rows: AuditEntry[]): ReadableAuditEntry[] {
+  const refs = auditRecordRefs(rows);
+  const names = auditValueNames(rows);
+  return rows.map((r) => {
+    const ref = recordRefOf(refs, r);
+    return {
+      ...r,
+      action_label: auditActionLabel(r.action),
+      record: ref ? `${auditRecordLabel(r.entity_type)}: ${ref.name}` : auditRecordText(r),
+      record_href: ref?.href ?? null,
+      summary: describeChanges(r.changes, r.entity_type, names),
+    };
+  });
+}
+
 /** Columns of AuditTrail.xls: the screen's labels, never the stored codes. */
 export const AUDIT_COLUMNS = [
-  { header: "Time", value: (r: AuditEntry) => displayDateTime(r.at) },
-  { header: "User", value: (r: AuditEntry) => r.user_email ?? "" },
-  { header: "Address", value: (r: AuditEntry) => r.address ?? "" },
-  { header: "Action", value: (r: AuditEntry) => auditActionLabel(r.action) },
-  { header: "Record", value: (r: AuditEntry) => auditRecordText(r) },
-  { header: "Changes", value: (r: AuditEntry) => describeChanges(r.changes, r.entity_type) },
+  { header: "Time", value: (r: ReadableAuditEntry) => displayDateTime(r.at) },
+  { header: "User", value: (r: ReadableAuditEntry) => r.user_email ?? "" },
+  { header: "Address", value: (r: ReadableAuditEntry) => r.address ?? "" },
+  { header: "Action", value: (r: ReadableAuditEntry) => r.action_label },
+  { header: "Record", value: (r: ReadableAuditEntry) => r.record },
+  { header: "Changes", value: (r: ReadableAuditEntry) => r.summary },
 ];
 
 /** "Branch kathmandu-central": the record's kind by its label, then its id or slug (a setting by its label). */
@@ -247,33 +272,52 @@ export function auditFieldLabel(entityType: string, field: string): string {
 /** The fields whose values are permission names. */
 const PERMISSION_FIELDS = new Set(["permissions", "added", "removed"]);
 
-/** A recorded value as staff read it: enumerated values by their labels, permissions by theirs, yes/no. */
-function showValue(entityType: string, field: string, v: unknown): string {
-  if (v === null || v === undefined || v === "") return "—";
+/** Fields a change carries that say nothing to staff: the record's own id and address (the Record column names it), a form's token, times the row has. */
+const UNSHOWN = new Set(["id", "slug", "key", "form_token", "created_at", "updated_at"]);
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/;
+
+/** Names for ids in a change (a branch's id → its name): app/models/audit-records.server.ts. */
+export type ValueNames = (field: string, v: unknown) => string | undefined;
+
+const empty = (v: unknown) => v === null || v === undefined || v === "";
+
+/** A recorded value as staff read it: names for ids, enumerated values by their labels, permissions by theirs, times, yes/no. */
+function showValue(entityType: string, field: string, v: unknown, names?: ValueNames): string {
+  if (empty(v)) return "—";
+  const named = names?.(field, v);
+  if (named) return named;
   if (entityType === "role" && PERMISSION_FIELDS.has(field) && Array.isArray(v))
     return v.length ? v.map((p) => permissionLabel(String(p))).join(", ") : "none";
   if (entityType === "setting" && field === "registration_open" && typeof v === "boolean") return v ? "Open" : "Closed";
   if (typeof v === "boolean") return v ? "Yes" : "No";
+  if (Array.isArray(v)) return v.length ? v.map(String).join(", ") : "none";
   if (typeof v === "object") return JSON.stringify(v);
+  if (typeof v === "string" && ISO_TIME.test(v)) return displayDateTime(v);
   return fieldLabel(field, v) ?? String(v);
 }
 
 /**
  * "Field: before → after; ..." from the stored JSON, as staff read it: each
  * field by the label its form gives it on that kind of record, enumerated
- * values by their labels (app/utils/labels.ts).
+ * values by their labels (app/utils/labels.ts), ids by the names given. A
+ * record's first values (nothing before any of them) read "Field: value".
  */
-export function describeChanges(json: string, entityType = ""): string {
+export function describeChanges(json: string, entityType = "", names?: ValueNames): string {
   let changes: Changes;
   try {
     changes = JSON.parse(json) as Changes;
   } catch {
     return "";
   }
-  return Object.entries(changes)
-    .map(
-      ([k, c]) =>
-        `${auditFieldLabel(entityType, k)}: ${showValue(entityType, k, c.before)} → ${showValue(entityType, k, c.after)}`,
+  const shown = Object.entries(changes).filter(([k]) => !UNSHOWN.has(k));
+  const first = shown.every(([, c]) => empty(c.before));
+  const show = (k: string, v: unknown) => showValue(entityType, k, v, names);
+  return shown
+    .map(([k, c]) =>
+      first
+        ? `${auditFieldLabel(entityType, k)}: ${show(k, c.after)}`
+        : `${auditFieldLabel(entityType, k)}: ${show(k, c.before)} → ${show(k, c.after)}`,
     )
     .join("; ");
 }
@@ -299,7 +343,7 @@ export function listAudit(params: TableParams, filters: AuditFilters = {}): Tabl
 }
 
 /** Every row of the filters, newest first, read in pages (the download). */
-export function* exportAudit(filters: AuditFilters = {}): Generator<AuditEntry> {
+export function* exportAudit(filters: AuditFilters = {}): Generator<ReadableAuditEntry> {
   const where = and(...conditions(filters));
   for (let lastId = Number.MAX_SAFE_INTEGER; ;) {
     const page = db
@@ -310,7 +354,7 @@ export function* exportAudit(filters: AuditFilters = {}): Generator<AuditEntry> 
       .limit(2000)
       .all();
     if (!page.length) return;
-    yield* page;
+    yield* readableAudit(page);
     lastId = page[page.length - 1].id;
   }
 }

@@ -1,13 +1,11 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { useLoaderData, useSearchParams } from "@remix-run/react";
-import type { AuditEntry } from "@db/schema";
+import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { FilterDate, useFilterQuery } from "~/components/TableFilters";
-import { auditFacets, auditRecordText, describeChanges, listAudit } from "~/models/audit.server";
+import { auditFacets, listAudit, readableAudit, type ReadableAuditEntry as Row } from "~/models/audit.server";
 import { auditFiltersSchema } from "~/schemas/audit";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { auditActionLabel } from "~/utils/labels";
 import { EVERY_PERMISSION } from "~/utils/permissions";
 import { parseQuery } from "~/utils/query.server";
 import { displayDateTime } from "~/utils/time";
@@ -29,21 +27,11 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { value: filters, errors } = parseQuery(params, auditFiltersSchema);
   const table = listAudit(parseTableParams(params), filters);
   return {
-    table: {
-      ...table,
-      data: table.data.map((r) => ({
-        ...r,
-        action_label: auditActionLabel(r.action),
-        record: auditRecordText(r),
-        summary: describeChanges(r.changes, r.entity_type),
-      })),
-    },
+    table: { ...table, data: readableAudit(table.data) },
     facets: auditFacets(),
     errors,
   };
 }
-
-type Row = AuditEntry & { action_label: string; record: string; summary: string };
 
 export default function AuditTrail() {
   const { table, facets, errors } = useLoaderData<typeof loader>();
@@ -100,7 +88,11 @@ export default function AuditTrail() {
           { key: "user_email", header: "User", render: (r) => r.user_email ?? "—" },
           { key: "address", header: "Address", render: (r) => r.address ?? "" },
           { key: "action", header: "Action", render: (r) => r.action_label },
-          { key: "entity", header: "Record", render: (r) => r.record },
+          {
+            key: "entity",
+            header: "Record",
+            render: (r) => (r.record_href ? <Link to={r.record_href}>{r.record}</Link> : r.record),
+          },
           { key: "summary", header: "Changes", render: (r) => <span className="audit-changes">{r.summary}</span> },
         ]}
       />

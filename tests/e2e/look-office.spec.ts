@@ -247,6 +247,10 @@ test("the audit trail and the role matrix show labels, never an action or permis
   const logins = await shown();
   expect(logins).toContain("Logged in");
   expect(logins).not.toContain("auth.login");
+  // The record by name, linked: the admin's own user page, not its reference.
+  const record = page.locator('main tbody td[data-label="Record"] a', { hasText: "(admin@demo.test)" }).first();
+  await expect(record).toHaveText(/^User: .+ \(admin@demo\.test\)$/);
+  await expect(record).toHaveAttribute("href", /^\/admin\/user\/[\w-]+$/);
   await page.goto("/admin/role");
   const roles = await shown();
   expect(roles).toContain("View users");
