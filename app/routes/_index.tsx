@@ -52,7 +52,8 @@ export default function Landing() {
           {open ? t(lang, "landing.open") : t(lang, "landing.closed")}
         </p>
         <h1 id="hero-title">{t(lang, "site.title")}</h1>
-        {prize > 0 ? (
+        {/* Closed: no prize promised beside "Registration Closed". */}
+        {open && prize > 0 ? (
           <p className="prize">
             <strong>{t(lang, "landing.prize", { amount: rupees(lang, prize).replace(" ", "\u00a0") })}</strong>{" "}
             <span>{t(lang, "landing.prizeNote")}</span>
@@ -60,7 +61,7 @@ export default function Landing() {
         ) : (
           <p>{t(lang, "landing.tagline")}</p>
         )}
-        <p className="bonus">{t(lang, "landing.bonus")}</p>
+        {open ? <p className="bonus">{t(lang, "landing.bonus")}</p> : null}
         {open ? null : (
           <>
             <p className="banner banner-closed">{t(lang, "landing.closedBanner")}</p>

@@ -36,6 +36,8 @@ test("a closed campaign refuses public pre-registrations", async ({ page }) => {
       await expect(page.getByText(BANNER)).toBeVisible();
       await expect(page.getByRole("heading", { name: "Share It. Win It." })).toBeVisible();
       await expect(page.locator(".hero").getByRole("link", { name: "Pre-register" })).toHaveCount(0);
+      // No prize promised beside "Registration Closed".
+      await expect(page.locator(".hero .prize, .hero .bonus")).toHaveCount(0);
       await page.goto("/enquiry");
       await expect(page.locator("form[data-prereg]").getByRole("button", { name: "Save" })).toBeDisabled();
     } finally {
@@ -44,6 +46,7 @@ test("a closed campaign refuses public pre-registrations", async ({ page }) => {
   });
   await page.goto("/");
   await expect(page.locator(".hero").getByRole("link", { name: "Pre-register" })).toBeVisible();
+  await expect(page.locator(".hero .bonus")).toBeVisible();
   await page.goto("/enquiry");
   await expect(page.locator("form[data-prereg]").getByRole("button", { name: "Save" })).toBeEnabled();
 });
