@@ -12,6 +12,8 @@ export type TableColumn<Row> = {
   render?: (row: Row) => ReactNode;
   /** A column of longer words that may wrap (a status), so the key columns fit. */
   wrap?: boolean;
+  /** With wrap: a column of running text (a message, a change), given more room to wrap in. */
+  long?: boolean;
   /** The header is for screen readers only (a column of buttons: "Actions"). */
   hideHeader?: boolean;
 };
@@ -103,7 +105,11 @@ export function DataTable<Row>({
                     {columns.map((c, i) => {
                       const content = c.render ? c.render(row) : String((row as Record<string, unknown>)[c.key] ?? "");
                       return (
-                        <td key={c.key} data-label={c.header} className={c.wrap ? "wrap" : undefined}>
+                        <td
+                          key={c.key}
+                          data-label={c.header}
+                          className={c.wrap ? (c.long ? "wrap long" : "wrap") : undefined}
+                        >
                           {href && i === 0 ? (
                             <Link to={href} onClick={(e) => e.stopPropagation()}>
                               {content || "—"}

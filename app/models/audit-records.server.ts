@@ -106,7 +106,7 @@ const LOOKUPS: Partial<Record<AuditRecord, Lookup>> = {
     key: S.smsBroadcasts.id,
     numeric: true,
     columns: { id: S.smsBroadcasts.id },
-    ref: (r) => ({ name: `SMS broadcast ${str(r.id)}`, href: `/admin/sms/${str(r.id)}` }),
+    ref: (r) => ({ name: `#${str(r.id)}`, href: `/admin/sms/${str(r.id)}` }),
   },
 };
 

@@ -87,13 +87,20 @@ export default function AuditTrail() {
           { key: "at", header: "Time", render: (r) => displayDateTime(r.at) },
           { key: "user_email", header: "User", render: (r) => r.user_email ?? "—" },
           { key: "address", header: "Address", render: (r) => r.address ?? "" },
-          { key: "action", header: "Action", render: (r) => r.action_label },
+          { key: "action", wrap: true, header: "Action", render: (r) => r.action_label },
           {
             key: "entity",
+            wrap: true,
             header: "Record",
             render: (r) => (r.record_href ? <Link to={r.record_href}>{r.record}</Link> : r.record),
           },
-          { key: "summary", header: "Changes", render: (r) => <span className="audit-changes">{r.summary}</span> },
+          {
+            key: "summary",
+            wrap: true,
+            long: true,
+            header: "Changes",
+            render: (r) => <span className="audit-changes">{r.summary}</span>,
+          },
         ]}
       />
     </>

@@ -52,6 +52,7 @@ export default function Branches() {
         columns={[
           {
             key: "title",
+            wrap: true,
             header: "Title",
             render: (r) => (
               <>
@@ -63,7 +64,7 @@ export default function Branches() {
           { key: "state", header: "State" },
           { key: "district", header: "District" },
           { key: "city", header: "City" },
-          { key: "location", header: "Location" },
+          { key: "location", wrap: true, header: "Location" },
           { key: "phone", header: "Phone" },
           { key: "mobile", header: "Mobile" },
           { key: "registrations_count", header: "Total Sales" },

@@ -91,9 +91,10 @@ export default function Outbox() {
           },
           { key: "provider", header: "Provider" },
           { key: "attempts", header: "Tries" },
-          { key: "text", header: "Text" },
+          { key: "text", wrap: true, long: true, header: "Text" },
           {
             key: "reply",
+            wrap: true,
             header: "Reply / error",
             render: (r) =>
               r.error ? (

@@ -73,8 +73,8 @@ export default function Preregistrations() {
   type Row = (typeof table.data)[number];
   const adminColumns = headOffice
     ? [
-        { key: "branch", header: "Branch", render: (r: Row) => r.branch?.title ?? "Online" },
-        { key: "nearest", header: "Nearest Branch", render: (r: Row) => r.nearest_branch?.title ?? "" },
+        { key: "branch", wrap: true, header: "Branch", render: (r: Row) => r.branch?.title ?? "Online" },
+        { key: "nearest", wrap: true, header: "Nearest Branch", render: (r: Row) => r.nearest_branch?.title ?? "" },
         { key: "city", header: "City", render: (r: Row) => r.city },
       ]
     : [];
@@ -142,10 +142,10 @@ export default function Preregistrations() {
           </>
         }
         columns={[
-          { key: "name", header: "Name" },
+          { key: "name", wrap: true, header: "Name" },
           { key: "phone", header: "Phone" },
           { key: "citizenship_no", header: "Citizenship No/PAN" },
-          { key: "model", header: "Model", render: (r) => r.bike_model?.title ?? "" },
+          { key: "model", wrap: true, header: "Model", render: (r) => r.bike_model?.title ?? "" },
           { key: "prize", header: "Prize", render: (r) => (r.prize ? prizeLabel(r.prize) : "") },
           { key: "status", header: "Status", render: (r) => STATUS_LABELS[r.status] },
           ...adminColumns,

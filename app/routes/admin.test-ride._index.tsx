@@ -56,17 +56,34 @@ export default function TestRides() {
           </a>
         }
         columns={[
-          { key: "model", header: "Model", render: (r) => r.bike_model.title },
-          { key: "name", header: "Name" },
-          { key: "email", header: "Email" },
+          { key: "model", wrap: true, header: "Model", render: (r) => r.bike_model.title },
+          { key: "name", wrap: true, header: "Name" },
+          {
+            key: "email",
+            wrap: true,
+            header: "Email",
+            // May take two lines, at the @.
+            render: (r) => {
+              const at = r.email?.indexOf("@") ?? -1;
+              return at < 0 ? (
+                (r.email ?? "")
+              ) : (
+                <>
+                  {r.email!.slice(0, at + 1)}
+                  <wbr />
+                  {r.email!.slice(at + 1)}
+                </>
+              );
+            },
+          },
           { key: "phone", header: "Phone" },
           { key: "state", header: "State" },
           { key: "district", header: "District" },
           { key: "city", header: "City" },
-          { key: "branch", header: "Branch", render: (r) => r.branch.title },
+          { key: "branch", wrap: true, header: "Branch", render: (r) => r.branch.title },
           { key: "type", header: "Type", render: (r) => label("test_ride_type", r.type) },
           { key: "registered", header: "Registered", render: (r) => <DateText at={r.created_at} time /> },
-          { key: "referrer", header: "Referrer", render: (r) => r.referrer?.title ?? "" },
+          { key: "referrer", wrap: true, header: "Referrer", render: (r) => r.referrer?.title ?? "" },
         ]}
       />
     </>

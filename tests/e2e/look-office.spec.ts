@@ -289,6 +289,37 @@ test("the print sheet: each coupon carries the logo; a coupon not drawn yet is l
   }
 });
 
+test("no back-office list clips its columns at 1366 px: long text wraps in its cell", async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await login(page, USERS.admin);
+  const clipped: string[] = [];
+  for (const path of [
+    "/admin",
+    "/admin/registration",
+    "/admin/registration/deleted",
+    "/admin/preregistration",
+    "/admin/test-ride",
+    "/admin/referrer",
+    "/admin/branch",
+    "/admin/bike-model",
+    "/admin/video",
+    "/admin/user",
+    "/admin/scheme",
+    "/admin/sms",
+    "/admin/outbox",
+    "/admin/audit",
+  ]) {
+    await page.goto(path);
+    await expect(page.locator(".table-scroll").first()).toBeVisible();
+    for (const size of await page
+      .locator(".table-scroll")
+      .evaluateAll((els) => els.map((el) => ({ scroll: el.scrollWidth, client: el.clientWidth })))) {
+      if (size.scroll > size.client + 1) clipped.push(`${path}: ${size.scroll} px of table in ${size.client} px`);
+    }
+  }
+  expect(clipped).toEqual([]);
+});
+
 test("the registration list's toolbar keeps one line and its table shows that it scrolls", async ({ page }) => {
   await page.setViewportSize({ width: 1366, height: 768 });
   await login(page, USERS.admin);
