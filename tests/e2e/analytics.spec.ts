@@ -60,6 +60,18 @@ test("head office sees every chart as an SVG image with its title, each beside i
   for (const card of ["Pre-Registrations", "Verifications", "Registrations (sales)", "Test Rides", "Prize Money"]) {
     await expect(page.getByRole("region", { name: card }).locator(".pct")).toHaveText(/^([+-]?\d+\.\d{2}%|—)$/);
   }
+  // At 1366 px no chart text is drawn under 12 px (its size in the drawing times the drawing's scale).
+  await page.setViewportSize({ width: 1366, height: 768 });
+  const small = await svgs.evaluateAll((charts) =>
+    charts.flatMap((svg) => {
+      const scale = svg.getBoundingClientRect().width / (svg as SVGSVGElement).viewBox.baseVal.width;
+      return Array.from(svg.querySelectorAll("text"))
+        .map((t) => ({ text: t.textContent ?? "", px: parseFloat(getComputedStyle(t).fontSize) * scale }))
+        .filter((t) => t.px < 11.95)
+        .map((t) => `${svg.getAttribute("aria-label") ?? svg.id}: "${t.text}" at ${t.px.toFixed(1)} px`);
+    }),
+  );
+  expect(small).toEqual([]);
   // The seeded history draws something: lines with points, bars.
   await expect(page.getByRole("img", { name: CHARTS[0] }).locator("polyline")).toHaveCount(4);
   expect(await page.getByRole("img", { name: CHARTS[4] }).locator("rect").count()).toBeGreaterThan(3);
