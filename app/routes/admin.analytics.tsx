@@ -62,7 +62,10 @@ function Card({ title, figure, money = false }: { title: string; figure: Change;
       <p className="value">{show(figure.value)}</p>
       <p className={`change${trend}`}>
         <span className="pct">{formatChange(figure.change)}</span>{" "}
-        <small>vs previous period ({show(figure.previous)})</small>
+        <small>
+          {/* A first period has nothing to compare with: said once, not as "vs (0)". */}
+          {figure.previous === 0 ? "nothing in the previous period" : `vs previous period (${show(figure.previous)})`}
+        </small>
       </p>
     </section>
   );

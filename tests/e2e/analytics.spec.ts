@@ -59,6 +59,10 @@ test("head office sees every chart as an SVG image with its title, each beside i
   for (const caption of TABLES) await expect(page.getByRole("table", { name: caption })).toBeVisible();
   for (const card of ["Pre-Registrations", "Verifications", "Registrations (sales)", "Test Rides", "Prize Money"]) {
     await expect(page.getByRole("region", { name: card }).locator(".pct")).toHaveText(/^([+-]?\d+\.\d{2}%|—)$/);
+    // Against a previous period with figures, or said to have none: never "vs previous period (0)".
+    await expect(page.getByRole("region", { name: card }).locator(".change small")).toHaveText(
+      /^(vs previous period \((?!0\)|Rs\. 0\)).+\)|nothing in the previous period)$/,
+    );
   }
   // At 1366 px no chart text is drawn under 12 px (its size in the drawing times the drawing's scale).
   await page.setViewportSize({ width: 1366, height: 768 });
