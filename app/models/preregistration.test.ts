@@ -7,7 +7,12 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { makeBikeModel, makeBranch, makePreregistration, makeUser, nextPhone } from "../../tests/fixtures";
-import { counterPreregistrationSchema, OTP_MESSAGES, publicPreregistrationSchema } from "~/schemas/preregistration";
+import {
+  counterPreregistrationSchema,
+  OTP_MESSAGES,
+  preregistrationPatchSchema,
+  publicPreregistrationSchema,
+} from "~/schemas/preregistration";
 import { parseValue } from "~/utils/body.server";
 import { LIMITS } from "~/utils/rate-limit.server";
 import { setClock } from "~/utils/time";
@@ -133,6 +138,23 @@ describe("the schema (what the routes hand the model)", () => {
     expect(bad.errors.phone).toEqual(["Please enter a valid mobile number (10 digits starting with 9)."]);
     expect(bad.errors.source).toEqual(["Please choose how you heard about us from the list."]);
     expect(bad.errors.nearest_branch_id).toEqual(["Please choose your nearest showroom."]);
+  });
+
+  it("speaks to the visitor on the public form and of the customer at the counter", () => {
+    const empty = new FormData();
+    const visitor = parseValue({ kind: "form", form: empty }, publicPreregistrationSchema);
+    const counter = parseValue({ kind: "form", form: empty }, counterPreregistrationSchema);
+    if (visitor.ok || counter.ok) throw new Error("expected invalid");
+    expect(visitor.errors.name).toEqual(["Please enter your full name."]);
+    expect(counter.errors).toMatchObject({
+      name: ["Please enter the customer's full name."],
+      address: ["Please enter the customer's address."],
+      phone: ["Please enter the customer's phone number."],
+      citizenship_no: ["Please enter the customer's citizenship number or PAN."],
+    });
+    const edit = parseValue({ kind: "json", json: { source: "TV" } }, preregistrationPatchSchema);
+    if (edit.ok) throw new Error("expected invalid");
+    expect(edit.errors.source).toEqual(["Please choose how the customer heard about us from the list."]);
   });
 
   it("takes JSON's own types as well as form strings", () => {

@@ -70,6 +70,17 @@ export const PREREGISTRATION_MESSAGES = {
   branch: "Choose the branch this pre-registration belongs to.",
 } as const;
 
+/** The same rules in the counter's words: staff type the customer's details, not their own. */
+export const STAFF_PREREGISTRATION_MESSAGES = {
+  ...PREREGISTRATION_MESSAGES,
+  name: "Please enter the customer's full name.",
+  address: "Please enter the customer's address.",
+  phoneRequired: "Please enter the customer's phone number.",
+  citizenshipRequired: "Please enter the customer's citizenship number or PAN.",
+  source: "Please choose how the customer heard about us from the list.",
+  nearestBranch: "Please choose the customer's nearest showroom.",
+} as const;
+
 /** The id pieces live in primitives.ts; re-exported for the schemas that import them from here. */
 export { optionalId, requiredId };
 
@@ -141,58 +152,68 @@ const optionalToken = (pattern: RegExp, message: string) =>
 /** A reference to a screenshot stored at the confirmation step (`{file id}.{signature}`). */
 export const SCREENSHOT_REF = optionalToken(/^\d{1,12}\.[A-Za-z0-9_-]{32}$/, "Please upload the screenshot again.");
 
-const nameField = z.preprocess(
-  filtered(FILTERS.text, true),
-  z.string({ error: PREREGISTRATION_MESSAGES.name }).max(100, { error: PREREGISTRATION_MESSAGES.tooLong(100) }),
-);
-const addressField = z.preprocess(
-  filtered(FILTERS.address, true),
-  z.string({ error: PREREGISTRATION_MESSAGES.address }).max(200, { error: PREREGISTRATION_MESSAGES.tooLong(200) }),
-);
-const emailField = z.preprocess(
-  filtered(FILTERS.email),
-  z
-    .string()
-    .max(100, { error: PREREGISTRATION_MESSAGES.tooLong(100) })
-    .regex(/^[A-Za-z0-9._-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, { error: PREREGISTRATION_MESSAGES.email })
-    .optional(),
-);
-const phoneField = z.preprocess(
-  filtered(FILTERS.digits),
-  z
-    .string({ error: PREREGISTRATION_MESSAGES.phoneRequired })
-    .refine((s) => normalizePhone(s) !== null, { error: PREREGISTRATION_MESSAGES.phoneInvalid })
-    .transform((s) => normalizePhone(s)!),
-);
-const citizenshipField = z.preprocess(
-  filtered(FILTERS.digits),
-  z
-    .string({ error: PREREGISTRATION_MESSAGES.citizenshipRequired })
-    .regex(/^\d{4,20}$/, { error: PREREGISTRATION_MESSAGES.citizenshipInvalid }),
-);
-const sourceField = z.preprocess(
-  (v) => {
-    const s = text(v)?.trim().toUpperCase();
-    return s ? s : undefined;
-  },
-  z.enum(SOURCE_OPTIONS, { error: PREREGISTRATION_MESSAGES.source }).optional(),
-);
+type Messages = typeof PREREGISTRATION_MESSAGES | typeof STAFF_PREREGISTRATION_MESSAGES;
 
-const baseShape = {
-  name: nameField,
-  address: addressField,
-  email: emailField,
-  phone: phoneField,
-  citizenship_no: citizenshipField,
-  shared: checkbox(false),
-  bike_model_id: optionalId(PREREGISTRATION_MESSAGES.bikeModel),
-  source: sourceField,
-  note: optionalText(1000),
-  send_sms: checkbox(true),
-  nearest_branch_id: optionalId(PREREGISTRATION_MESSAGES.nearestBranch),
-  form_token: FORM_TOKEN,
-  screenshot_ref: SCREENSHOT_REF,
-};
+/** The fields with their messages: the visitor's ("your full name") or the counter's ("the customer's"). */
+function fieldsSaying(M: Messages) {
+  return {
+    name: z.preprocess(filtered(FILTERS.text, true), z.string({ error: M.name }).max(100, { error: M.tooLong(100) })),
+    address: z.preprocess(
+      filtered(FILTERS.address, true),
+      z.string({ error: M.address }).max(200, { error: M.tooLong(200) }),
+    ),
+    email: z.preprocess(
+      filtered(FILTERS.email),
+      z
+        .string()
+        .max(100, { error: M.tooLong(100) })
+        .regex(/^[A-Za-z0-9._-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/, { error: M.email })
+        .optional(),
+    ),
+    phone: z.preprocess(
+      filtered(FILTERS.digits),
+      z
+        .string({ error: M.phoneRequired })
+        .refine((s) => normalizePhone(s) !== null, { error: M.phoneInvalid })
+        .transform((s) => normalizePhone(s)!),
+    ),
+    citizenship_no: z.preprocess(
+      filtered(FILTERS.digits),
+      z.string({ error: M.citizenshipRequired }).regex(/^\d{4,20}$/, { error: M.citizenshipInvalid }),
+    ),
+    source: z.preprocess(
+      (v) => {
+        const s = text(v)?.trim().toUpperCase();
+        return s ? s : undefined;
+      },
+      z.enum(SOURCE_OPTIONS, { error: M.source }).optional(),
+    ),
+    bike_model_id: optionalId(M.bikeModel),
+    nearest_branch_id: optionalId(M.nearestBranch),
+  };
+}
+
+function shapeSaying(M: Messages) {
+  const f = fieldsSaying(M);
+  return {
+    name: f.name,
+    address: f.address,
+    email: f.email,
+    phone: f.phone,
+    citizenship_no: f.citizenship_no,
+    shared: checkbox(false),
+    bike_model_id: f.bike_model_id,
+    source: f.source,
+    note: optionalText(1000),
+    send_sms: checkbox(true),
+    nearest_branch_id: f.nearest_branch_id,
+    form_token: FORM_TOKEN,
+    screenshot_ref: SCREENSHOT_REF,
+  };
+}
+
+const baseShape = shapeSaying(PREREGISTRATION_MESSAGES);
+const staff = fieldsSaying(STAFF_PREREGISTRATION_MESSAGES);
 
 /** Every channel: staff-made pre-registrations (back office, staff API) use this one. */
 export const preregistrationSchema = z.object(baseShape);
@@ -203,7 +224,7 @@ export const preregistrationSchema = z.object(baseShape);
  * user's records belong to their own branch whatever is sent).
  */
 export const counterPreregistrationSchema = z.object({
-  ...baseShape,
+  ...shapeSaying(STAFF_PREREGISTRATION_MESSAGES),
   branch_id: optionalId(PREREGISTRATION_MESSAGES.branch),
 });
 
@@ -232,17 +253,17 @@ const optional = <T extends z.ZodType>(field: T) =>
  * POST /api/v1/preregistration/{id} reads the edit schema over the stored values, docs/api.md).
  */
 export const preregistrationPatchSchema = z.object({
-  name: optional(nameField),
-  address: optional(addressField),
-  email: emailField,
-  phone: optional(phoneField),
-  citizenship_no: optional(citizenshipField),
+  name: optional(staff.name),
+  address: optional(staff.address),
+  email: staff.email,
+  phone: optional(staff.phone),
+  citizenship_no: optional(staff.citizenship_no),
   shared: keptCheckbox,
-  bike_model_id: optionalId(PREREGISTRATION_MESSAGES.bikeModel),
-  source: sourceField,
+  bike_model_id: staff.bike_model_id,
+  source: staff.source,
   note: optionalText(1000),
   send_sms: keptCheckbox,
-  nearest_branch_id: optionalId(PREREGISTRATION_MESSAGES.nearestBranch),
+  nearest_branch_id: staff.nearest_branch_id,
   branch_id: optionalId(PREREGISTRATION_MESSAGES.branch),
 });
 
@@ -312,11 +333,11 @@ export const CONTINUE_MESSAGES = {
 } as const;
 
 /** Step one of "continue": the phone number. */
-export const continueSendSchema = z.object({ phone: phoneField });
+export const continueSendSchema = z.object({ phone: baseShape.phone });
 
 /** Step two of "continue": the phone number and the code sent to it (an empty code is reported by the model). */
 export const continueVerifySchema = z.object({
-  phone: phoneField,
+  phone: baseShape.phone,
   code: z.preprocess((v) => FILTERS.digits(text(v) ?? ""), z.string()),
 });
 
