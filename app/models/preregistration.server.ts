@@ -369,6 +369,20 @@ function proofMissing(who: Channel, value: PreregistrationInput, screenshot: Scr
   );
 }
 
+/**
+ * A refused public form also says that its screenshot is missing ("I have shared" ticked, no file),
+ * so every error shows on the first post, not the screenshot's on the second.
+ */
+export function withMissingProof(
+  failure: Failure,
+  sent: { shared: boolean; screenshot_ref: string | null; file: File | null },
+): Failure {
+  if (failure.code !== "invalid" || failure.errors.screenshot?.length) return failure;
+  const value = { shared: sent.shared, screenshot_ref: sent.screenshot_ref } as PreregistrationInput;
+  if (!proofMissing({ channel: "public", address: null }, value, { file: sent.file })) return failure;
+  return { ...failure, errors: { ...failure.errors, screenshot: [M.screenshotRequired] } };
+}
+
 // ---------------------------------------------------------------- the confirmation step
 
 /**

@@ -17,9 +17,11 @@ import {
   reviewPreregistration,
   screenshotRefFor,
   storeScreenshot,
+  withMissingProof,
   type Visitor,
 } from "~/models/preregistration.server";
-import { publicPreregistrationSchema } from "~/schemas/preregistration";
+import { checkbox, publicPreregistrationSchema } from "~/schemas/preregistration";
+import { text } from "~/schemas/primitives";
 import { clientAddress } from "~/utils/auth.server";
 import { BODY_LIMITS, readBody } from "~/utils/body.server";
 import { echoForm, echoResult, fileField } from "~/utils/echo.server";
@@ -115,7 +117,14 @@ export async function action({ request }: ActionFunctionArgs) {
     limit: "enquiry-ip",
     captcha: save,
   });
-  if (!parsed.ok) return again(form, parsed);
+  if (!parsed.ok) {
+    const sent = {
+      shared: checkbox(false).parse(form.get("shared") ?? undefined),
+      screenshot_ref: text(form.get("screenshot_ref")) ?? null,
+      file: fileField(form, "screenshot"),
+    };
+    return again(form, withMissingProof(parsed, sent));
+  }
   const visitor: Visitor = { channel: "public", address, referral: referralOf(request) };
   const screenshot = { file: fileField(form, "screenshot"), ref: parsed.value.screenshot_ref };
   const change = await entryToChange(request, String(form.get("change") ?? ""));

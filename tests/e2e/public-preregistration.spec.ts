@@ -215,3 +215,29 @@ test("a pending purchase met at the verify step: the message, what it means and 
   await page.getByRole("button", { name: "प्रमाणित गर्नुहोस्", exact: true }).click();
   await expect(page.locator(".pending-help")).toContainText("खरिदको पर्खाइमा");
 });
+
+test("every error on the first post: 'I have shared' ticked without a screenshot is said beside the others", async ({
+  page,
+}) => {
+  await page.goto("/enquiry");
+  const form = page.locator("form[data-prereg]");
+  await form.evaluate((f: HTMLFormElement) => (f.noValidate = true));
+  await form.getByLabel("I have shared").check();
+  await form.getByLabel(/^Phone Number/).fill("12345");
+  // A plain post, past any script: the server's answer alone.
+  await withRegistrationLock(async () => {
+    await form.evaluate((f: HTMLFormElement) => {
+      const intent = document.createElement("input");
+      intent.type = "hidden";
+      intent.name = "intent";
+      intent.value = "review";
+      f.appendChild(intent);
+      HTMLFormElement.prototype.submit.call(f);
+    });
+    await expect(page.locator("#form-errors")).toBeVisible();
+  });
+  const summary = page.locator("#form-errors");
+  await expect(summary).toContainText("Full Name: Please enter your full name.");
+  await expect(summary).toContainText("Please upload a screenshot of your post.");
+  await expect(page.locator(".screenshot-field .field-error")).toHaveText("Please upload a screenshot of your post.");
+});
