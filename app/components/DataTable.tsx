@@ -14,6 +14,8 @@ export type TableColumn<Row> = {
   wrap?: boolean;
   /** With wrap: a column of running text (a message, a change), given more room to wrap in. */
   long?: boolean;
+  /** A column of codes (bill, engine and chassis numbers): a long one may break anywhere. */
+  code?: boolean;
   /** The header is for screen readers only (a column of buttons: "Actions"). */
   hideHeader?: boolean;
 };
@@ -108,7 +110,7 @@ export function DataTable<Row>({
                         <td
                           key={c.key}
                           data-label={c.header}
-                          className={c.wrap ? (c.long ? "wrap long" : "wrap") : undefined}
+                          className={c.code ? "code" : c.wrap ? (c.long ? "wrap long" : "wrap") : undefined}
                         >
                           {href && i === 0 ? (
                             <Link to={href} onClick={(e) => e.stopPropagation()}>

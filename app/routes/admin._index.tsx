@@ -136,11 +136,16 @@ export default function Dashboard() {
           <RegistrationFilters bikeModels={bikeModels} branches={branches} prizes={false} errors={filterErrors} />
         }
         columns={[
-          { key: "name", header: "Name" },
+          { key: "name", wrap: true, header: "Name" },
           { key: "phone", header: "Phone" },
-          { key: "model", header: "Model", render: (r) => r.bike_model.title },
-          { key: "branch", header: "Branch", render: (r) => r.branch.title },
-          { key: "payment_mode", header: "Payment Mode", render: (r) => label("payment_mode", r.payment_mode) },
+          { key: "model", wrap: true, header: "Model", render: (r) => r.bike_model.title },
+          { key: "branch", wrap: true, header: "Branch", render: (r) => r.branch.title },
+          {
+            key: "payment_mode",
+            wrap: true,
+            header: "Payment Mode",
+            render: (r) => label("payment_mode", r.payment_mode),
+          },
           { key: "prize", header: "Total Prize", render: (r) => prizeLabel(r.prizes.total) },
           { key: "date", header: "Date of Purchase", render: (r) => <DateText day={r.purchase_date} /> },
         ]}

@@ -74,7 +74,7 @@ export default function Registrations() {
         columns={[
           { key: "name", header: "Name", wrap: true },
           { key: "phone", header: "Phone" },
-          { key: "bill_no", header: "Bill No" },
+          { key: "bill_no", code: true, header: "Bill No" },
           { key: "model", header: "Model", wrap: true, render: (r) => r.bike_model.title },
           {
             key: "payment_mode",
@@ -95,8 +95,8 @@ export default function Registrations() {
           { key: "status", header: "Status", wrap: true, render: (r) => label("registration_status", r.status) },
           { key: "prize", header: "Total Prize", render: (r) => prizeLabel(r.prizes.total) },
           { key: "date", header: "Date of Purchase", render: (r) => <DateText day={r.purchase_date} /> },
-          { key: "engine_no", header: "Engine No" },
-          { key: "chasis_no", header: "Chassis No" },
+          { key: "engine_no", code: true, header: "Engine No" },
+          { key: "chasis_no", code: true, header: "Chassis No" },
         ]}
       />
     </>

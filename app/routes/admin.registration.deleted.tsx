@@ -47,13 +47,20 @@ export default function DeletedRegistrations() {
         search={params.get("search") ?? ""}
         filters={<FilterErrors errors={filterErrors} shown={[]} />}
         columns={[
-          { key: "name", header: "Name" },
+          { key: "name", wrap: true, header: "Name" },
           { key: "phone", header: "Phone" },
-          { key: "bill_no", header: "Bill No" },
-          { key: "model", header: "Model", render: (r) => r.bike_model.title },
-          { key: "engine_no", header: "Engine No" },
+          { key: "bill_no", code: true, header: "Bill No" },
+          { key: "model", wrap: true, header: "Model", render: (r) => r.bike_model.title },
+          { key: "engine_no", code: true, header: "Engine No" },
           ...(headOffice
-            ? [{ key: "branch", header: "Branch", render: (r: (typeof table.data)[number]) => r.branch.title }]
+            ? [
+                {
+                  key: "branch",
+                  wrap: true,
+                  header: "Branch",
+                  render: (r: (typeof table.data)[number]) => r.branch.title,
+                },
+              ]
             : []),
           {
             key: "deleted_at",
