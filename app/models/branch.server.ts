@@ -173,16 +173,7 @@ const registrationsCount = sql<number>`(select count(*) from registrations r whe
 export type BranchRow = Omit<Branch, "deleted_at"> & { registrations_count: number };
 
 const rowColumns = {
-  id: branches.id,
-  slug: branches.slug,
-  title: branches.title,
-  state: branches.state,
-  district: branches.district,
-  city: branches.city,
-  location: branches.location,
-  email: branches.email,
-  phone: branches.phone,
-  mobile: branches.mobile,
+  ...publicColumns,
   one_lakh_allocation_count: branches.one_lakh_allocation_count,
   ten_lakhs_allocation_count: branches.ten_lakhs_allocation_count,
   closed_at: branches.closed_at,

@@ -51,6 +51,23 @@ export type Arm = {
   query?: (exec: Executor, after: string, limit: number) => { toSQL(): { sql: string; params: unknown[] } };
 };
 
+type PhoneQuery = (
+  exec: Executor,
+  after: string,
+  limit: number,
+) => { all(): { phone: string }[]; toSQL(): { sql: string; params: unknown[] } };
+
+/** An arm read page by page from a query of phones in phone order. */
+function phoneArm(query: PhoneQuery): Arm {
+  return {
+    query,
+    next: (exec, after, limit) =>
+      query(exec, after, limit)
+        .all()
+        .map((r) => r.phone),
+  };
+}
+
 function registrationArm(cond: SQL | undefined, cutoff: string): Arm {
   const query = (exec: Executor, after: string, limit: number) =>
     exec
@@ -60,13 +77,7 @@ function registrationArm(cond: SQL | undefined, cutoff: string): Arm {
       .groupBy(R.phone)
       .orderBy(R.phone)
       .limit(limit);
-  return {
-    query,
-    next: (exec, after, limit) =>
-      query(exec, after, limit)
-        .all()
-        .map((r) => r.phone),
-  };
+  return phoneArm(query);
 }
 
 function preregistrationArm(cond: SQL | undefined, cutoff: string): Arm {
@@ -87,13 +98,7 @@ function preregistrationArm(cond: SQL | undefined, cutoff: string): Arm {
       )
       .orderBy(P.phone)
       .limit(limit);
-  return {
-    query,
-    next: (exec, after, limit) =>
-      query(exec, after, limit)
-        .all()
-        .map((r) => r.phone),
-  };
+  return phoneArm(query);
 }
 
 function listArm(sorted: string[]): Arm {

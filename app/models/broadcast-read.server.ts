@@ -11,7 +11,7 @@ import { db, schema } from "@db/index";
 import type { SmsBroadcast, SmsMessage } from "@db/schema";
 import { fail, type Result } from "~/models/failure";
 import { type BroadcastType } from "~/schemas/broadcast";
-import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
+import { likePrefix, runTable, type TableParams, type TableResult, phoneSearch } from "~/utils/datatable.server";
 import { maskPhone, normalizePhone } from "~/utils/phone";
 import { ftsQuery } from "./preregistration-admin.server";
 import { branchCondition, type Scope, isHeadOffice } from "./scope.server";
@@ -189,12 +189,7 @@ export function listRecipients(
     defaultOrder: { column: "id", dir: "asc" },
     base: [eq(M.broadcast_id, id)],
     filters: [filters.status ? eq(M.status, filters.status) : undefined],
-    search: (term) => {
-      const phone = normalizePhone(term);
-      if (phone) return eq(M.to, phone);
-      const digits = term.replace(/\D/g, "");
-      return digits ? likePrefix(M.to, digits) : sql`0`;
-    },
+    search: (term) => phoneSearch(M.to, term),
     count: (where) => db.select({ n: count() }).from(M).where(where).get()?.n ?? 0,
     rows: (where, orderBy, limit, offset) =>
       db

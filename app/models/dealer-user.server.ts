@@ -85,23 +85,23 @@ const rowColumns = {
   updated_at: users.updated_at,
 };
 
-type RawRow = { [K in keyof typeof rowColumns]: unknown } & {
-  id: number;
-  slug: string;
-  name: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-  sex: "MALE" | "FEMALE" | "OTHERS";
-  address: string | null;
-  branch_id: number | null;
-  branch_title: string | null;
-  role_id: number;
-  role_title: string;
-  created_at: string;
-  updated_at: string;
-};
+/** A row as the query reads it: the branch and role titles beside their ids. */
+type RawRow = Omit<UserRow, "branch" | "role"> & { id: number; branch_title: string | null; role_title: string };
+
+/** The columns the user form sets, the same on create and update. */
+function formColumns(input: UserCreateInput | UserUpdateInput, branchId: number | null) {
+  return {
+    first_name: input.first_name,
+    last_name: input.last_name ?? "",
+    name: fullName(input.first_name, input.last_name),
+    email: input.email,
+    phone: input.phone,
+    sex: input.sex,
+    address: input.address ?? null,
+    branch_id: branchId,
+    role_id: input.role_id,
+  };
+}
 
 function toRow(r: RawRow): UserRow & { id: number } {
   const { branch_title, role_title, ...rest } = r;
@@ -374,15 +374,7 @@ export async function addUser(actor: ScopedActor, input: UserCreateInput): Promi
       .insert(users)
       .values({
         slug: randomSlug(),
-        first_name: input.first_name,
-        last_name: input.last_name ?? "",
-        name: fullName(input.first_name, input.last_name),
-        email: input.email,
-        phone: input.phone,
-        sex: input.sex,
-        address: input.address ?? null,
-        branch_id: branchId,
-        role_id: input.role_id,
+        ...formColumns(input, branchId),
         password_hash,
       })
       .returning()
@@ -435,15 +427,7 @@ export async function updateUser(
     const after = tx
       .update(users)
       .set({
-        first_name: input.first_name,
-        last_name: input.last_name ?? "",
-        name: fullName(input.first_name, input.last_name),
-        email: input.email,
-        phone: input.phone,
-        sex: input.sex,
-        address: input.address ?? null,
-        branch_id: branchId,
-        role_id: input.role_id,
+        ...formColumns(input, branchId),
         ...(password_hash ? { password_hash } : {}),
         updated_at: new Date().toISOString(),
       })

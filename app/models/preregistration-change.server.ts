@@ -20,6 +20,7 @@ import { fail, type Result } from "./failure";
 import { issueCodeIn } from "./otp.server";
 import {
   checkPreregistrationWrite,
+  formColumns,
   otpText,
   resolveScreenshotRef,
   storeScreenshot,
@@ -90,16 +91,7 @@ export async function changePreregistration(
     const after = tx
       .update(P)
       .set({
-        name: value.name,
-        address: value.address,
-        email: value.email ?? null,
-        phone: value.phone,
-        citizenship_no: value.citizenship_no,
-        shared: value.shared,
-        screenshot_id: screenshotId,
-        bike_model_id: value.bike_model_id ?? null,
-        source: value.source ?? null,
-        note: value.note ?? null,
+        ...formColumns(value, screenshotId),
         nearest_branch_id: value.nearest_branch_id ?? entry.nearest_branch_id,
         updated_at: nowIso(),
       })

@@ -261,6 +261,9 @@ export function pendingPurchaseOf(exec: Executor, citizenshipNo: string, exceptI
     .get();
 }
 
+/** The entries that keep their phone taken: the live ones, and deleted ones whose prize was drawn. */
+export const holdsItsPhone = or(isNull(P.deleted_at), eq(P.is_verified, true));
+
 /**
  * Phone already taken, or the citizenship/PAN has a pending purchase.
  *
@@ -274,9 +277,6 @@ export function pendingPurchaseOf(exec: Executor, citizenshipNo: string, exceptI
  * branch reaches; typing the full phone of a public entry is finding it at
  * the counter, so inside a transaction (`grant`) that entry is granted.
  */
-/** The entries that keep their phone taken: the live ones, and deleted ones whose prize was drawn. */
-export const holdsItsPhone = or(isNull(P.deleted_at), eq(P.is_verified, true));
-
 function conflicts(
   exec: Executor,
   value: PreregistrationInput,
@@ -324,6 +324,22 @@ function byFormToken(exec: Executor, token: string | null | undefined): Preregis
 
 const validToken = (token: string | null | undefined) =>
   token && /^[A-Za-z0-9_-]{16,64}$/.test(token.trim()) ? token.trim() : null;
+
+/** The columns the form sets, the same on a new entry and on a change. */
+export function formColumns(value: PreregistrationInput, screenshotId: number | null) {
+  return {
+    name: value.name,
+    address: value.address,
+    email: value.email ?? null,
+    phone: value.phone,
+    citizenship_no: value.citizenship_no,
+    shared: value.shared,
+    screenshot_id: screenshotId,
+    bike_model_id: value.bike_model_id ?? null,
+    source: value.source ?? null,
+    note: value.note ?? null,
+  };
+}
 
 /**
  * The rules of a pre-registration write that need the database, in the
@@ -501,16 +517,7 @@ export async function createPreregistration(
         .values({
           slug: randomSlug(),
           campaign: CAMPAIGN,
-          name: value.name,
-          address: value.address,
-          email: value.email ?? null,
-          phone: value.phone,
-          citizenship_no: value.citizenship_no,
-          shared: value.shared,
-          screenshot_id: screenshotId,
-          bike_model_id: value.bike_model_id ?? null,
-          source: value.source ?? null,
-          note: value.note ?? null,
+          ...formColumns(value, screenshotId),
           send_sms: value.send_sms,
           branch_id: checked.branchId,
           nearest_branch_id: value.nearest_branch_id ?? checked.branchId,

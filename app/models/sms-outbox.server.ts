@@ -11,7 +11,7 @@ import { diff, audit, type Actor } from "~/models/audit.server";
 import { fail, FailureError, type Result } from "~/models/failure";
 import { transact } from "~/models/transaction.server";
 import { config } from "~/utils/config.server";
-import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
+import { runTable, type TableParams, type TableResult, phoneSearch } from "~/utils/datatable.server";
 import { isHeadOffice, type Scope } from "~/models/scope.server";
 import { can, canSeeCodes, EVERY_PERMISSION, type PermissionHolder } from "~/utils/permissions";
 import { normalizePhone } from "~/utils/phone";
@@ -142,12 +142,7 @@ export function outboxPage(
       bounds.from ? gte(M.created_at, bounds.from) : undefined,
       bounds.to ? lt(M.created_at, bounds.to) : undefined,
     ],
-    search: (term): SQL | undefined => {
-      const phone = normalizePhone(term);
-      if (phone) return eq(M.to, phone);
-      const digits = term.replace(/\D/g, "");
-      return digits ? likePrefix(M.to, digits) : sql`0`;
-    },
+    search: (term) => phoneSearch(M.to, term),
     count: (where) => db.select({ n: count() }).from(M).where(where).get()?.n ?? 0,
     rows: (where, orderBy, limit, offset) =>
       db

@@ -4,9 +4,10 @@
  * the no-JavaScript pages: search, start, order, dir) and answers data,
  * recordsTotal, recordsFiltered and input.
  */
-import { and, asc, desc, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 
+import { normalizePhone } from "./phone";
 import { PAGE_SIZE } from "./table";
 
 export { PAGE_SIZE };
@@ -94,6 +95,17 @@ export function likeContains(column: SQLiteColumn, term: string): SQL {
 /** `term%`: can use an index on the column. */
 export function likePrefix(column: SQLiteColumn, term: string): SQL {
   return sql`${column} like ${`${escapeLike(term)}%`} escape '\\'`;
+}
+
+/**
+ * A search of a phone column: a full phone (any form `normalizePhone` reads)
+ * is that phone, digits are a prefix of it, anything else matches nothing.
+ */
+export function phoneSearch(column: SQLiteColumn, term: string): SQL {
+  const phone = normalizePhone(term);
+  if (phone) return eq(column, phone);
+  const digits = term.replace(/\D/g, "");
+  return digits ? likePrefix(column, digits) : sql`0`;
 }
 
 export function runTable<Row>(params: TableParams, q: TableQuery<Row>): TableResult<Row> {
