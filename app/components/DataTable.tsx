@@ -2,7 +2,7 @@
  * The paged searchable table of every list. Plain links and a GET form, so it
  * works without JavaScript; with it, a click anywhere on a row opens the detail.
  */
-import { Form, Link, useLocation, useNavigate } from "@remix-run/react";
+import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { PAGE_SIZE, showingLine } from "~/utils/table";
 
@@ -21,13 +21,13 @@ export type TableColumn<Row> = {
 };
 
 type Props<Row> = {
-  rows: Row[];
+  /** The page of rows and how many match (a list's `TableResult`). */
+  table: { data: Row[]; recordsFiltered: number };
   columns: TableColumn<Row>[];
   rowHref?: (row: Row) => string;
   rowKey: (row: Row) => string | number;
-  recordsFiltered: number;
-  start: number;
   length?: number;
+  /** The search box's value: by default the query's `search`. */
   search?: string;
   searchLabel?: string;
   /** Extra filter inputs placed in the same GET form. */
@@ -45,14 +45,12 @@ function pageLink(search: string, start: number) {
 }
 
 export function DataTable<Row>({
-  rows,
+  table: { data: rows, recordsFiltered },
   columns,
   rowHref,
   rowKey,
-  recordsFiltered,
-  start,
   length = PAGE_SIZE,
-  search = "",
+  search,
   searchLabel = "Search",
   filters,
   actions,
@@ -60,6 +58,9 @@ export function DataTable<Row>({
 }: Props<Row>) {
   const location = useLocation();
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  // The page's first row, from the query as the list read it (a bad value is the first page).
+  const start = Math.max(0, Number(params.get("start") ?? 0) || 0);
   const hasPrev = start > 0;
   const hasNext = start + rows.length < recordsFiltered;
   return (
@@ -70,7 +71,7 @@ export function DataTable<Row>({
         <div className="table-bar">
           <label className="search">
             <span>{searchLabel}</span>
-            <input type="search" name="search" defaultValue={search} />
+            <input type="search" name="search" defaultValue={search ?? params.get("search") ?? ""} />
           </label>
           <button type="submit">Filter</button>
           {actions ? <span className="table-actions">{actions}</span> : null}

@@ -7,7 +7,7 @@
  * JavaScript.
  */
 import type { InputHTMLAttributes } from "react";
-import { Field } from "./Field";
+import { Field, textOf } from "./Field";
 
 /** The typed form of a day: the display format, yyyy/MM/dd (a dash is read too). */
 export const DATE_PLACEHOLDER = "yyyy/mm/dd";
@@ -43,5 +43,6 @@ export function DayField({
   defaultValue,
   ...field
 }: Omit<Parameters<typeof Field>[0], "type" | "value" | "defaultValue"> & { defaultValue?: string | null }) {
-  return <Field {...DAY_INPUT} defaultValue={typedDay(defaultValue)} {...field} />;
+  const day = defaultValue ?? textOf(field.meta?.initialValue);
+  return <Field {...DAY_INPUT} defaultValue={typedDay(day)} {...field} />;
 }

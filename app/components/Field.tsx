@@ -3,7 +3,9 @@
  * its star when required), the control, an optional hint, and the first
  * server error under it. The id is the one given (conform's getInputProps
  * gives one) or a useId() one, so two forms on one page never share ids; the
- * error's id is `${id}-error`, which is conform's errorId too.
+ * error's id is `${id}-error`, which is conform's errorId too. Given a
+ * conform field (`meta`), a control takes its name, initial value and errors
+ * from it, and its key, so a form reset shows the new value.
  */
 import {
   useId,
@@ -36,9 +38,29 @@ export function FormError({ errors }: { errors: Errors }) {
   );
 }
 
+/** What a control reads of a conform field (`fields.title`). */
+export type FieldMeta = { name: string; key?: string; initialValue?: unknown; errors?: string[] };
+
+/** A conform value as the text a control shows (the last of a repeated one). */
+export const textOf = (v: unknown): string | undefined =>
+  v === undefined || v === null ? undefined : Array.isArray(v) ? textOf(v[v.length - 1]) : String(v);
+
+/** The control's name, key, initial value and errors: given, or read from its conform field. */
+function fromMeta(meta: FieldMeta | undefined, name: string | undefined, errors: Errors, defaultValue: unknown) {
+  return {
+    name: name ?? meta?.name,
+    key: meta?.key,
+    errors: errors ?? meta?.errors,
+    defaultValue: (defaultValue ?? (meta ? (textOf(meta.initialValue) ?? "") : undefined)) as string | undefined,
+  };
+}
+
 type Common = {
   label: ReactNode;
-  name: string;
+  /** The control's name, unless `meta` gives it. */
+  name?: string;
+  /** The conform field the control shows. */
+  meta?: FieldMeta;
   errors?: Errors;
   required?: boolean;
   /** The star without the required attribute (a field required only in some states, shown by CSS). */
@@ -93,43 +115,54 @@ function described(id: string, errors: Errors, hint: ReactNode) {
   return { "aria-invalid": invalid || undefined, "aria-describedby": ids || undefined };
 }
 
-export function Field({
-  label,
-  name,
-  errors,
-  required,
-  star,
-  hint,
-  id,
-  ...input
-}: Common & InputHTMLAttributes<HTMLInputElement>) {
+/**
+ * A control's pieces from its props: the key (a conform reset remounts it),
+ * the Frame's props, the control's own (id, name, value, required, aria) and
+ * the rest, which go on the control as they are.
+ */
+function useControl<P extends Common & { defaultValue?: unknown }>(props: P) {
+  const { label, name, meta, errors, required, star, hint, id, defaultValue, ...rest } = props;
   const fieldId = useFieldId(id);
+  const { key, ...own } = fromMeta(meta, name, errors, defaultValue);
+  return {
+    key,
+    frame: { id: fieldId, label, required: required || star, errors: own.errors, hint },
+    control: {
+      id: fieldId,
+      name: own.name,
+      defaultValue: own.defaultValue,
+      required,
+      ...described(fieldId, own.errors, hint),
+    },
+    rest,
+  };
+}
+
+export function Field(props: Common & Omit<InputHTMLAttributes<HTMLInputElement>, "name">) {
+  const { key, frame, control, rest } = useControl(props);
   return (
-    <Frame id={fieldId} label={label} required={required || star} errors={errors} hint={hint}>
-      <input id={fieldId} name={name} required={required} {...described(fieldId, errors, hint)} {...input} />
+    <Frame {...frame}>
+      <input key={key} {...control} {...rest} />
     </Frame>
   );
 }
 
-export function SelectField({
-  label,
-  name,
-  errors,
-  required,
-  hint,
-  id,
-  options,
-  placeholder,
-  ...select
-}: Common &
-  SelectHTMLAttributes<HTMLSelectElement> & {
-    options: readonly { value: string | number; label: string }[];
-    placeholder?: string;
-  }) {
-  const fieldId = useFieldId(id);
+export function SelectField(
+  props: Common &
+    Omit<SelectHTMLAttributes<HTMLSelectElement>, "name"> & {
+      options: readonly { value: string | number; label: string }[];
+      placeholder?: string;
+    },
+) {
+  const {
+    key,
+    frame,
+    control,
+    rest: { options, placeholder, ...select },
+  } = useControl(props);
   return (
-    <Frame id={fieldId} label={label} required={required} errors={errors} hint={hint}>
-      <select id={fieldId} name={name} required={required} {...described(fieldId, errors, hint)} {...select}>
+    <Frame {...frame}>
+      <select key={key} {...control} {...select}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
         {options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -141,19 +174,11 @@ export function SelectField({
   );
 }
 
-export function TextareaField({
-  label,
-  name,
-  errors,
-  required,
-  hint,
-  id,
-  ...area
-}: Common & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const fieldId = useFieldId(id);
+export function TextareaField(props: Common & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, "name">) {
+  const { key, frame, control, rest } = useControl(props);
   return (
-    <Frame id={fieldId} label={label} required={required} errors={errors} hint={hint}>
-      <textarea id={fieldId} name={name} required={required} {...described(fieldId, errors, hint)} {...area} />
+    <Frame {...frame}>
+      <textarea key={key} {...control} {...rest} />
     </Frame>
   );
 }

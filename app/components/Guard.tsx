@@ -1,5 +1,5 @@
 /** Shows its children only when the signed-in staff member holds the permission. */
-import { useRouteLoaderData } from "@remix-run/react";
+import { Link, useRouteLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { can, type Requirement } from "~/utils/permissions";
 
@@ -12,4 +12,15 @@ export function useStaff() {
 export function Guard({ permission, children }: { permission: Requirement; children: ReactNode }) {
   const user = useStaff();
   return can(user, permission) ? <>{children}</> : null;
+}
+
+/** A list's Create button, shown to those who may create. */
+export function CreateLink({ to, permission }: { to: string; permission: Requirement }) {
+  return (
+    <Guard permission={permission}>
+      <Link to={to} className="button primary">
+        Create
+      </Link>
+    </Guard>
+  );
 }

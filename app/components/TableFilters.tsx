@@ -44,18 +44,22 @@ export function FilterSelect({
   label,
   options,
   errors,
+  all = "All",
 }: {
   name: string;
   label: string;
   options: { value: string | number; label: string }[];
   errors?: Errors;
+  /** The first option's text: no filter on this field. */
+  all?: string;
 }) {
   const [params] = useSearchParams();
   return (
     <label className={errors?.length ? "invalid" : undefined}>
       <span>{label}</span>
-      <select name={name} defaultValue={params.get(name) ?? ""} {...invalidProps(name, errors)}>
-        <option value="">All</option>
+      {/* Named by its label alone: a wrapping label would add the chosen option's text. */}
+      <select name={name} aria-label={label} defaultValue={params.get(name) ?? ""} {...invalidProps(name, errors)}>
+        <option value="">{all}</option>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
             {o.label}

@@ -1,7 +1,7 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { label } from "~/utils/labels";
 import { DateText } from "~/components/DateText";
-import { Link, useLoaderData, useRevalidator, useSearchParams } from "@remix-run/react";
+import { Link, useLoaderData, useRevalidator } from "@remix-run/react";
 import { useEffect } from "react";
 import { DataTable } from "~/components/DataTable";
 import { RegistrationFilters } from "~/components/counter/RegistrationFilters";
@@ -9,12 +9,11 @@ import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
 import { dashboardStats } from "~/models/dashboard.server";
-import { failureStatus } from "~/models/failure";
 import { formatChange } from "~/models/labels";
 import { prizeLabel } from "~/models/prize-constants";
-import { listRegistrations, parseRegistrationQuery, type RegistrationRow } from "~/models/registration-list.server";
+import { listRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { emptyTable } from "~/utils/list-query.server";
+import { listPage } from "~/utils/list-query.server";
 import { displayDateTime } from "~/utils/time";
 import { isHeadOffice } from "~/models/scope.server";
 
@@ -39,11 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     at: new Date().toISOString(),
   };
   // A Registered Buyers filter that cannot be read: its message under it, the figures as always.
-  if (!query.ok) {
-    const buyers = emptyTable<RegistrationRow>(params);
-    return data({ ...page, buyers, filterErrors: query.errors }, { status: failureStatus(query) });
-  }
-  return { ...page, buyers: listRegistrations(user.scope, query.table, query.filters), filterErrors: null };
+  return listPage(params, query, (table, filters) => listRegistrations(user.scope, table, filters), page);
 }
 
 function Card({
@@ -76,8 +71,7 @@ function Card({
 }
 
 export default function Dashboard() {
-  const { stats, buyers, filterErrors, bikeModels, branches, branchTitle, at } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
+  const { stats, table: buyers, filterErrors, bikeModels, branches, branchTitle, at } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   useEffect(() => {
     const id = setInterval(() => {
@@ -126,12 +120,9 @@ export default function Dashboard() {
       </div>
       <h2>Registered Buyers</h2>
       <DataTable
-        rows={buyers.data}
+        table={buyers}
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/registration/${r.slug}`}
-        recordsFiltered={buyers.recordsFiltered}
-        start={Number(params.get("start") ?? 0) || 0}
-        search={params.get("search") ?? ""}
         filters={
           <RegistrationFilters bikeModels={bikeModels} branches={branches} prizes={false} errors={filterErrors} />
         }

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate, useFilterQuery } from "~/components/TableFilters";
+import { FilterDate, useFilterQuery, FilterSelect } from "~/components/TableFilters";
 import { auditFacets, listAudit, readableAudit, type ReadableAuditEntry as Row } from "~/models/audit.server";
 import { auditFiltersSchema } from "~/schemas/audit";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
@@ -41,35 +41,22 @@ export default function AuditTrail() {
     <>
       <h1>Audit Trail</h1>
       <DataTable<Row>
-        rows={table.data as Row[]}
+        table={table as { data: Row[]; recordsFiltered: number }}
         rowKey={(r) => r.id}
-        recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0)}
-        search={params.get("search") ?? ""}
         filters={
           <>
-            <label>
-              <span>Action</span>
-              <select name="action" defaultValue={params.get("action") ?? ""}>
-                <option value="">All actions</option>
-                {facets.actions.map((a) => (
-                  <option key={a.value} value={a.value}>
-                    {a.label}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              <span>Record</span>
-              <select name="entity_type" defaultValue={params.get("entity_type") ?? ""}>
-                <option value="">All records</option>
-                {facets.entityTypes.map((t) => (
-                  <option key={t.value} value={t.value}>
-                    {t.label}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <FilterSelect
+              name="action"
+              label="Action"
+              all="All actions"
+              options={facets.actions.map((a) => ({ value: a.value, label: a.label }))}
+            />
+            <FilterSelect
+              name="entity_type"
+              label="Record"
+              all="All records"
+              options={facets.entityTypes.map((t) => ({ value: t.value, label: t.label }))}
+            />
             <label>
               <span>User</span>
               <input name="user" defaultValue={params.get("user") ?? ""} />

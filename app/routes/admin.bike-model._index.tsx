@@ -1,7 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { ThumbCell } from "~/components/catalogue/ThumbCell";
 import { DataTable } from "~/components/DataTable";
-import { Guard } from "~/components/Guard";
+import { CreateLink } from "~/components/Guard";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { listBikeModelsTable, type BikeModelRow } from "~/models/bike-model.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
@@ -23,39 +24,25 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function BikeModels() {
   const { table } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   return (
     <>
       <h1>Bike Models</h1>
       <DataTable<BikeModelRow>
-        rows={table.data}
+        table={table}
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/bike-model/${r.slug}`}
-        recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0)}
-        search={params.get("search") ?? ""}
         searchLabel="Search models"
-        actions={
-          <Guard permission="create-bike-model">
-            <Link to="/admin/bike-model/create" className="button primary">
-              Create
-            </Link>
-          </Guard>
-        }
+        actions={<CreateLink to="/admin/bike-model/create" permission="create-bike-model" />}
         columns={[
           {
             key: "title",
             header: "Title",
             render: (r) => (
-              <span className="thumb-cell">
-                {r.thumbnail_url ? (
-                  <img src={r.thumbnail_url} alt="" width={64} height={40} loading="lazy" />
-                ) : (
-                  <span className="no-image" />
-                )}
+              <ThumbCell src={r.thumbnail_url}>
+                {" "}
                 {r.title}
                 {r.retired_at ? <span className="badge">Retired</span> : null}
-              </span>
+              </ThumbCell>
             ),
           },
         ]}

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
-import { Guard } from "~/components/Guard";
+import { CreateLink } from "~/components/Guard";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { listBranchesTable, type BranchRow } from "~/models/branch.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
@@ -30,20 +30,14 @@ export default function Branches() {
     <>
       <h1>Branches</h1>
       <DataTable<BranchRow>
-        rows={table.data}
+        table={table}
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/branch/${r.slug}`}
-        recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0)}
         search={search}
         searchLabel="Search branches"
         actions={
           <>
-            <Guard permission="create-branch">
-              <Link to="/admin/branch/create" className="button primary">
-                Create
-              </Link>
-            </Guard>
+            <CreateLink to="/admin/branch/create" permission="create-branch" />
             <a href={download} className="button" download="Branches.xls">
               Download
             </a>

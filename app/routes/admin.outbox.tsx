@@ -1,8 +1,8 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { label } from "~/utils/labels";
-import { Form, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate } from "~/components/TableFilters";
+import { FilterDate, FilterSelect } from "~/components/TableFilters";
 import { outboxPage, retryOutboxMessage, type OutboxMessage } from "~/models/sms-outbox.server";
 import { outboxFiltersSchema, outboxRetrySchema, SMS_PURPOSES, SMS_STATUSES } from "~/schemas/sms";
 import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
@@ -41,41 +41,25 @@ export async function action({ request }: ActionFunctionArgs) {
 
 export default function Outbox() {
   const table = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   return (
     <>
       <h1>SMS Outbox</h1>
       <DataTable<Row>
-        rows={table.data as Row[]}
+        table={table as { data: Row[]; recordsFiltered: number }}
         rowKey={(r) => r.id}
-        recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0)}
-        search={params.get("search") ?? ""}
         searchLabel="Phone"
         filters={
           <>
-            <label>
-              <span>Status</span>
-              <select name="status" defaultValue={params.get("status") ?? ""}>
-                <option value="">All</option>
-                {SMS_STATUSES.map((s) => (
-                  <option key={s} value={s}>
-                    {label("sms_status", s)}
-                  </option>
-                ))}
-              </select>
-            </label>
-            <label>
-              <span>Purpose</span>
-              <select name="purpose" defaultValue={params.get("purpose") ?? ""}>
-                <option value="">All</option>
-                {SMS_PURPOSES.map((p) => (
-                  <option key={p} value={p}>
-                    {label("sms_purpose", p)}
-                  </option>
-                ))}
-              </select>
-            </label>
+            <FilterSelect
+              name="status"
+              label="Status"
+              options={SMS_STATUSES.map((s) => ({ value: s, label: label("sms_status", s) }))}
+            />
+            <FilterSelect
+              name="purpose"
+              label="Purpose"
+              options={SMS_PURPOSES.map((p) => ({ value: p, label: label("sms_purpose", p) }))}
+            />
             <FilterDate name="from" label="From" errors={table.errors.from} />
             <FilterDate name="to" label="To" errors={table.errors.to} />
           </>

@@ -82,11 +82,9 @@ export default function Preregistrations() {
     <>
       <h1>Pre-Registrations</h1>
       <DataTable
-        rows={table.data}
+        table={table}
         rowKey={(r) => r.slug}
         rowHref={(r) => `/admin/preregistration/${r.slug}`}
-        recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0)}
         search={params.get("search") ?? params.get("phone") ?? ""}
         searchLabel="Phone"
         filters={

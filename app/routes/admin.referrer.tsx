@@ -1,13 +1,12 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useLoaderData, useSearchParams } from "@remix-run/react";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { useLoaderData } from "@remix-run/react";
 import { broadcastLinks } from "~/components/broadcast/styles";
 import { DataTable } from "~/components/DataTable";
 import { FilterDate, FilterErrors, useFilterQuery } from "~/components/TableFilters";
-import { failureStatus } from "~/models/failure";
 import { referrerReport, type ReferrerRow } from "~/models/referrer.server";
 import { referrerFiltersSchema, showReportDate } from "~/schemas/referrer";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { emptyTable, parseListQuery } from "~/utils/list-query.server";
+import { listPage, parseListQuery } from "~/utils/list-query.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;
@@ -27,13 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = parseListQuery(params, referrerFiltersSchema, {
     search: params.get("search[value]") ?? params.get("search"),
   });
-  if (!query.ok) {
-    return data(
-      { table: emptyTable<ReferrerRow>(params), filters: null, filterErrors: query.errors },
-      { status: failureStatus(query) },
-    );
-  }
-  return { table: referrerReport(user.scope, query.table, query.filters), filters: query.filters, filterErrors: null };
+  return listPage(params, query, (table, filters) => referrerReport(user.scope, table, filters));
 }
 
 function rangeLine(filters: { from?: string; to?: string } | null): string {
@@ -44,7 +37,6 @@ function rangeLine(filters: { from?: string; to?: string } | null): string {
 
 export default function Referrers() {
   const { table, filters, filterErrors } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   const download = `/api/v1/referrer/download?${useFilterQuery(["from", "to", "search"])}`;
   return (
     <>
@@ -54,12 +46,9 @@ export default function Referrers() {
         pre-registrations made through their share link, in the range. {filterErrors ? "" : rangeLine(filters)}
       </p>
       <DataTable<ReferrerRow>
-        rows={table.data}
+        table={table}
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/registration/${r.slug}`}
-        recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0) || 0}
-        search={params.get("search") ?? ""}
         searchLabel="Name"
         filters={
           <>

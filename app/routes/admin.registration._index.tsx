@@ -1,19 +1,18 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { label } from "~/utils/labels";
 import { DateText } from "~/components/DateText";
-import { useLoaderData, useSearchParams } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { RegistrationFilters } from "~/components/counter/RegistrationFilters";
 import { useFilterQuery } from "~/components/TableFilters";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
-import { failureStatus } from "~/models/failure";
 import { prizeLabel } from "~/models/prize-constants";
-import { listRegistrations, parseRegistrationQuery, type RegistrationRow } from "~/models/registration-list.server";
+import { listRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
 import { REGISTRATION_FILTER_KEYS } from "~/schemas/registration";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { emptyTable } from "~/utils/list-query.server";
+import { listPage } from "~/utils/list-query.server";
 import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -34,27 +33,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
     bikeModels: listBikeModels({ includeRetired: true }).map((m) => ({ id: m.id, title: m.title })),
     branches: headOffice ? listBranchOptions({ includeClosed: true }) : null,
   };
-  if (!query.ok) {
-    const table = emptyTable<RegistrationRow>(params);
-    return data({ ...page, table, filterErrors: query.errors }, { status: failureStatus(query) });
-  }
-  return { ...page, table: listRegistrations(user.scope, query.table, query.filters), filterErrors: null };
+  return listPage(params, query, (table, filters) => listRegistrations(user.scope, table, filters), page);
 }
 
 export default function Registrations() {
   const { table, filterErrors, headOffice, bikeModels, branches } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   const query = useFilterQuery(REGISTRATION_FILTER_KEYS);
   return (
     <>
       <h1>Registrations</h1>
       <DataTable
-        rows={table.data}
+        table={table}
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/registration/${r.slug}`}
-        recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0) || 0}
-        search={params.get("search") ?? ""}
         searchLabel="Search"
         filters={<RegistrationFilters bikeModels={bikeModels} branches={branches} errors={filterErrors} />}
         actions={

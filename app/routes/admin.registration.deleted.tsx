@@ -1,17 +1,12 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { DateText } from "~/components/DateText";
-import { useLoaderData, useSearchParams } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { FilterErrors } from "~/components/TableFilters";
 import { counterLinks } from "~/components/counter/styles";
-import { failureStatus } from "~/models/failure";
-import {
-  listDeletedRegistrations,
-  parseRegistrationQuery,
-  type RegistrationRow,
-} from "~/models/registration-list.server";
+import { listDeletedRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { emptyTable } from "~/utils/list-query.server";
+import { listPage } from "~/utils/list-query.server";
 import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
@@ -25,26 +20,20 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const query = parseRegistrationQuery(params);
   const headOffice = isHeadOffice(user.scope);
-  if (!query.ok) {
-    const table = emptyTable<RegistrationRow>(params);
-    return data({ headOffice, table, filterErrors: query.errors }, { status: failureStatus(query) });
-  }
-  return { headOffice, table: listDeletedRegistrations(user.scope, query.table, query.filters), filterErrors: null };
+  return listPage(params, query, (table, filters) => listDeletedRegistrations(user.scope, table, filters), {
+    headOffice,
+  });
 }
 
 export default function DeletedRegistrations() {
   const { table, filterErrors, headOffice } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   return (
     <>
       <h1>Deleted Registrations</h1>
       <DataTable
-        rows={table.data}
+        table={table}
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/registration/${r.slug}`}
-        recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0) || 0}
-        search={params.get("search") ?? ""}
         filters={<FilterErrors errors={filterErrors} shown={[]} />}
         columns={[
           { key: "name", wrap: true, header: "Name" },

@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate } from "~/components/TableFilters";
+import { FilterDate, FilterSelect } from "~/components/TableFilters";
 import { rupees, typeLabel } from "~/components/scheme/format";
 import { PayoutPreview } from "~/components/scheme/PayoutPreview";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
@@ -98,39 +98,26 @@ export default function Schemes() {
       </div>
       <div className="scheme-list">
         <DataTable
-          rows={table.data}
+          table={table}
           rowKey={(r) => r.id}
           rowHref={(r) => `/admin/scheme/${r.id}`}
-          recordsFiltered={table.recordsFiltered}
-          start={Number(params.get("start") ?? 0)}
-          search={params.get("search") ?? ""}
           filters={
             <>
               {Object.entries(pick(PREVIEW_KEYS)).map(([k, v]) => (
                 <input key={k} type="hidden" name={k} value={v} />
               ))}
-              <label>
-                <span>Type</span>
-                <select name="type" aria-label="Type" defaultValue={params.get("type") ?? ""}>
-                  <option value="">All types</option>
-                  {ALLOCATION_TYPES.map((t) => (
-                    <option key={t} value={t}>
-                      {ALLOCATION_TYPE_LABELS[t]}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label>
-                <span>Branch</span>
-                <select name="branch_id" aria-label="Branch" defaultValue={params.get("branch_id") ?? ""}>
-                  <option value="">All branches</option>
-                  {branches.map((b) => (
-                    <option key={b.id} value={b.id}>
-                      {b.title}
-                    </option>
-                  ))}
-                </select>
-              </label>
+              <FilterSelect
+                name="type"
+                label="Type"
+                all="All types"
+                options={ALLOCATION_TYPES.map((t) => ({ value: t, label: ALLOCATION_TYPE_LABELS[t] }))}
+              />
+              <FilterSelect
+                name="branch_id"
+                label="Branch"
+                all="All branches"
+                options={branches.map((b) => ({ value: b.id, label: b.title }))}
+              />
               <FilterDate name="date" label="Date" errors={errors.date} />
             </>
           }

@@ -5,7 +5,7 @@ import { useHydrated } from "~/components/useHydrated";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { DayField } from "~/components/DayInput";
-import { Field, FormError, SelectField } from "~/components/Field";
+import { Field, FormError, SelectField, textOf } from "~/components/Field";
 import { schemeFormData } from "~/components/scheme/allocation-form";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
@@ -71,8 +71,6 @@ export async function action({ request }: ActionFunctionArgs) {
   return redirectWithToast("/admin/scheme", success("Scheme saved."));
 }
 
-const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
-
 export default function CreateScheme() {
   const { branches, defaults } = useLoaderData<typeof loader>();
   const actionData = useActionData<typeof action>();
@@ -87,7 +85,7 @@ export default function CreateScheme() {
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
-  const chosen = str(fields.type.value) ?? str(fields.type.initialValue);
+  const chosen = textOf(fields.type.value) ?? textOf(fields.type.initialValue);
   const type = isAllocationType(chosen) ? chosen : ALLOCATION_TYPES[0];
   const amounts = prizeOptionsForType(type);
   // A type chosen before the script ran (a slow counter PC): the amounts follow what the select shows.
@@ -123,10 +121,7 @@ export default function CreateScheme() {
         <div className="scheme-type">
           <SelectField
             label="Type"
-            name="type"
-            key={fields.type.key}
-            defaultValue={str(fields.type.initialValue)}
-            errors={fields.type.errors}
+            meta={fields.type}
             options={ALLOCATION_TYPES.map((t) => ({ value: t, label: ALLOCATION_TYPE_LABELS[t] }))}
           />
           {!hydrated ? (
@@ -138,54 +133,36 @@ export default function CreateScheme() {
         <div className="scheme-branch" hidden={hydrated && !typeNeedsBranch(type)}>
           <SelectField
             label="Branch"
-            name="branch_id"
-            key={fields.branch_id.key}
-            defaultValue={str(fields.branch_id.initialValue) ?? ""}
-            errors={fields.branch_id.errors}
+            meta={fields.branch_id}
             placeholder="Choose a branch"
             options={branches.map((b) => ({ value: b.id, label: b.title }))}
           />
         </div>
-        <DayField
-          label="Date"
-          name="date"
-          key={fields.date.key}
-          defaultValue={str(fields.date.initialValue)}
-          errors={fields.date.errors}
-        />
+        <DayField label="Date" meta={fields.date} />
         <Field
+          meta={fields.count}
           label="Count (between 1 and 5)"
-          name="count"
           type="number"
           min={1}
           max={5}
           step={1}
           inputMode="numeric"
-          key={fields.count.key}
-          defaultValue={str(fields.count.initialValue)}
-          errors={fields.count.errors}
         />
         <SelectField
           label="Amount"
-          name="amount"
-          key={fields.amount.key}
-          defaultValue={str(fields.amount.initialValue) ?? ""}
-          errors={fields.amount.errors}
+          meta={fields.amount}
           placeholder="Choose an amount"
           options={amounts.map((o) => ({ value: o.amount, label: o.label }))}
           hint={type === "registration_branch" ? "Registration prize list." : "Pre-registration prize list."}
         />
         <Field
+          meta={fields.probability}
           label="Probability (in 100)"
-          name="probability"
           type="number"
           min={0}
           max={100}
           step={1}
           inputMode="numeric"
-          key={fields.probability.key}
-          defaultValue={str(fields.probability.initialValue)}
-          errors={fields.probability.errors}
         />
         <SaveCancel cancelTo="/admin/scheme" intent="create" />
       </Form>

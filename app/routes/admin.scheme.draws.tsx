@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate, useFilterQuery } from "~/components/TableFilters";
+import { FilterDate, useFilterQuery, FilterSelect } from "~/components/TableFilters";
 import { DrawAudit } from "~/components/scheme/DrawAudit";
 import { OUTCOME_LABELS, rupees, THRILL_LABELS, typeLabel } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
@@ -47,22 +47,8 @@ function EntryCell({ row }: { row: DrawListRow }) {
 
 export default function DrawAuditPage() {
   const { table, branches, errors } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   const query = useFilterQuery(FILTER_KEYS, errors);
   const download = `/api/v1/draws/download${query ? `?${query}` : ""}`;
-  const select = (name: string, label: string, options: { value: string | number; label: string }[], any: string) => (
-    <label>
-      <span>{label}</span>
-      <select name={name} aria-label={label} defaultValue={params.get(name) ?? ""}>
-        <option value="">{any}</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-    </label>
-  );
   return (
     <>
       <div className="scheme-head">
@@ -75,35 +61,32 @@ export default function DrawAuditPage() {
       </p>
       <div className="scheme-draws">
         <DataTable
-          rows={table.data}
+          table={table}
           rowKey={(r) => r.id}
-          recordsFiltered={table.recordsFiltered}
-          start={Number(params.get("start") ?? 0)}
-          search={params.get("search") ?? ""}
           searchLabel="Search name or phone"
           filters={
             <>
               {/* A draw is filed under its pools' day. */}
               <FilterDate name="from" label="From" errors={errors.from} />
               <FilterDate name="to" label="To" errors={errors.to} />
-              {select(
-                "pool_type",
-                "Pool type",
-                ALLOCATION_TYPES.map((t) => ({ value: t, label: ALLOCATION_TYPE_LABELS[t] })),
-                "All pool types",
-              )}
-              {select(
-                "branch_id",
-                "Branch",
-                branches.map((b) => ({ value: b.id, label: b.title })),
-                "All branches",
-              )}
-              {select(
-                "outcome",
-                "Outcome",
-                Object.entries(OUTCOME_LABELS).map(([value, label]) => ({ value, label })),
-                "All outcomes",
-              )}
+              <FilterSelect
+                name="pool_type"
+                label="Pool type"
+                all="All pool types"
+                options={ALLOCATION_TYPES.map((t) => ({ value: t, label: ALLOCATION_TYPE_LABELS[t] }))}
+              />
+              <FilterSelect
+                name="branch_id"
+                label="Branch"
+                all="All branches"
+                options={branches.map((b) => ({ value: b.id, label: b.title }))}
+              />
+              <FilterSelect
+                name="outcome"
+                label="Outcome"
+                all="All outcomes"
+                options={Object.entries(OUTCOME_LABELS).map(([value, label]) => ({ value, label }))}
+              />
             </>
           }
           actions={

@@ -1,11 +1,11 @@
 import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
-import { str, type FormReply } from "~/components/catalogue/form";
+import type { FormReply } from "~/components/catalogue/form";
 import { readPickerForm, withUpload } from "~/utils/picker-form.server";
 import { pickerChoices } from "~/models/file.server";
 import { catalogueLinks } from "~/components/catalogue/styles";
-import { Field, FieldError, FormError, TextareaField } from "~/components/Field";
+import { Field, FieldError, FormError, TextareaField, textOf } from "~/components/Field";
 import { FilePicker } from "~/components/FilePicker";
 import { RichTextEditor } from "~/components/RichTextEditor";
 import { fileUrl } from "~/models/file.server";
@@ -127,7 +127,7 @@ function SettingsForm({ canEdit, values, versions, changes, files, logoUrl, repl
     defaultValue: values,
   });
   /** What the form shows: what was sent when it comes back refused, else the saved value. */
-  const value = (k: SettingField) => str(fields[k].initialValue) ?? "";
+  const value = (k: SettingField) => textOf(fields[k].initialValue) ?? "";
   const errors = (k: SettingField) => fields[k].errors;
   const formErrors = form.errors;
   const open = value("registration_open") !== "false";

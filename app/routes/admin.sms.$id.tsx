@@ -1,8 +1,9 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Form, Link, useLoaderData } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { LiveRefresh, Progress, recipientsText, StatusBadge } from "~/components/broadcast/progress";
 import { broadcastLinks } from "~/components/broadcast/styles";
+import { FilterSelect } from "~/components/TableFilters";
 import { DataTable } from "~/components/DataTable";
 import { retryFailedMessages } from "~/models/broadcast.server";
 import { getBroadcast, listRecipients, type Recipient } from "~/models/broadcast-read.server";
@@ -53,7 +54,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
 
 export default function Broadcast() {
   const { broadcast: b, recipients } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   const rows: [string, ReactNode][] = [
     ["Sent by", b.created_by ? `${b.created_by.name} (${b.created_by.email})` : "—"],
     ["Date", displayDateTime(b.created_at)],
@@ -106,24 +106,15 @@ export default function Broadcast() {
       ) : null}
       <h2>Recipients</h2>
       <DataTable<Recipient>
-        rows={recipients.data}
+        table={recipients}
         rowKey={(r) => r.id}
-        recordsFiltered={recipients.recordsFiltered}
-        start={Number(params.get("start") ?? 0) || 0}
-        search={params.get("search") ?? ""}
         searchLabel="Phone"
         filters={
-          <label>
-            <span>Status</span>
-            <select name="status" defaultValue={params.get("status") ?? ""}>
-              <option value="">All</option>
-              {RECIPIENT_STATUSES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect
+            name="status"
+            label="Status"
+            options={RECIPIENT_STATUSES.map((s) => ({ value: s, label: s }))}
+          />
         }
         columns={[
           { key: "to", header: "Phone" },

@@ -1,6 +1,6 @@
 import type { SubmissionResult } from "@conform-to/react";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import { BroadcastForm, valuesOf, type BroadcastValues, type Choice } from "~/components/broadcast/BroadcastForm";
 import { BroadcastPreview } from "~/components/broadcast/BroadcastPreview";
 import { LiveRefresh, recipientsText, StatusBadge } from "~/components/broadcast/progress";
@@ -96,7 +96,6 @@ const shortText = (t: string) => (Array.from(t).length > 60 ? `${Array.from(t).s
 export default function Sms() {
   const { branches, table, active } = useLoaderData<typeof loader>();
   const step = useActionData<typeof action>();
-  const [params] = useSearchParams();
   const busy = useNavigation().state === "submitting";
   return (
     <>
@@ -124,12 +123,9 @@ export default function Sms() {
         <h2 id="history-title">Sent messages</h2>
         <LiveRefresh active={active && !step} />
         <DataTable<BroadcastView>
-          rows={table.data}
+          table={table}
           rowKey={(b) => b.id}
           rowHref={(b) => `/admin/sms/${b.id}`}
-          recordsFiltered={table.recordsFiltered}
-          start={Number(params.get("start") ?? 0) || 0}
-          search={params.get("search") ?? ""}
           searchLabel="Text"
           columns={[
             { key: "created_at", header: "Date", render: (b) => displayDateTime(b.created_at) },

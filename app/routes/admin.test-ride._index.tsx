@@ -1,15 +1,14 @@
-import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { label } from "~/utils/labels";
 import { DateText } from "~/components/DateText";
-import { useLoaderData, useSearchParams } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { FilterDate, FilterErrors, useFilterQuery } from "~/components/TableFilters";
 import { counterLinks } from "~/components/counter/styles";
-import { failureStatus } from "~/models/failure";
-import { listTestRides, type TestRideRow } from "~/models/test-ride.server";
+import { listTestRides } from "~/models/test-ride.server";
 import { testRideFiltersSchema } from "~/schemas/test-ride";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { emptyTable, parseListQuery } from "~/utils/list-query.server";
+import { listPage, parseListQuery } from "~/utils/list-query.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: null } satisfies RouteAccess;
@@ -22,27 +21,19 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const query = parseListQuery(params, testRideFiltersSchema);
-  if (!query.ok) {
-    const table = emptyTable<TestRideRow>(params);
-    return data({ table, filterErrors: query.errors }, { status: failureStatus(query) });
-  }
-  return { table: listTestRides(user.scope, query.table, query.filters), filterErrors: null };
+  return listPage(params, query, (table, filters) => listTestRides(user.scope, table, filters));
 }
 
 export default function TestRides() {
   const { table, filterErrors } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   const download = `/api/v1/test-ride/download?${useFilterQuery(["from", "to"])}`;
   return (
     <>
       <h1>Test Rides</h1>
       <DataTable
-        rows={table.data}
+        table={table}
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/test-ride/${r.slug}`}
-        recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0) || 0}
-        search={params.get("search") ?? ""}
         filters={
           <>
             <FilterErrors errors={filterErrors} shown={["from", "to"]} />
@@ -77,9 +68,9 @@ export default function TestRides() {
             },
           },
           { key: "phone", header: "Phone" },
-          { key: "state", header: "State" },
-          { key: "district", header: "District" },
-          { key: "city", header: "City" },
+          { key: "state", wrap: true, header: "State" },
+          { key: "district", wrap: true, header: "District" },
+          { key: "city", wrap: true, header: "City" },
           { key: "branch", wrap: true, header: "Branch", render: (r) => r.branch.title },
           { key: "type", header: "Type", render: (r) => label("test_ride_type", r.type) },
           { key: "registered", header: "Registered", render: (r) => <DateText at={r.created_at} time /> },

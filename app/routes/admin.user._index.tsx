@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { Link, useLoaderData } from "@remix-run/react";
+import { FilterSelect } from "~/components/TableFilters";
 import { DataTable } from "~/components/DataTable";
-import { FieldError } from "~/components/Field";
-import { Guard } from "~/components/Guard";
+import { CreateLink, Guard } from "~/components/Guard";
 import { userLinks } from "~/components/user/styles";
 import { listRoles } from "~/models/user.server";
 import { listUsers, userFormOptions, type UserRow } from "~/models/dealer-user.server";
@@ -34,7 +34,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Users() {
   const { table, roles, branches, errors } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   const headOffice = branches.length > 0;
   return (
     <>
@@ -45,50 +44,33 @@ export default function Users() {
         </Guard>
       </div>
       <DataTable<UserRow>
-        rows={table.data}
+        table={table}
         rowKey={(r) => r.slug}
         rowHref={(r) => `/admin/user/${r.slug}`}
-        recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0)}
-        search={params.get("search") ?? ""}
         filters={
           <>
-            <label>
-              <span>Role</span>
-              <select name="role_id" defaultValue={params.get("role_id") ?? ""}>
-                <option value="">All roles</option>
-                {roles.map((r) => (
-                  <option key={r.id} value={r.id}>
-                    {r.title}
-                  </option>
-                ))}
-              </select>
-              <FieldError errors={errors.role_id} />
-            </label>
+            <FilterSelect
+              name="role_id"
+              label="Role"
+              all="All roles"
+              options={roles.map((r) => ({ value: r.id, label: r.title }))}
+              errors={errors.role_id}
+            />
             {headOffice ? (
-              <label>
-                <span>Branch</span>
-                <select name="branch_id" defaultValue={params.get("branch_id") ?? ""}>
-                  <option value="">All branches</option>
-                  <option value="head-office">Head Office</option>
-                  {branches.map((b) => (
-                    <option key={b.id} value={b.id}>
-                      {b.title}
-                    </option>
-                  ))}
-                </select>
-                <FieldError errors={errors.branch_id} />
-              </label>
+              <FilterSelect
+                name="branch_id"
+                label="Branch"
+                all="All branches"
+                options={[
+                  { value: "head-office", label: "Head Office" },
+                  ...branches.map((b) => ({ value: b.id, label: b.title })),
+                ]}
+                errors={errors.branch_id}
+              />
             ) : null}
           </>
         }
-        actions={
-          <Guard permission="create-user">
-            <Link to="/admin/user/create" className="button primary">
-              Create
-            </Link>
-          </Guard>
-        }
+        actions={<CreateLink to="/admin/user/create" permission="create-user" />}
         columns={[
           { key: "name", header: "Name" },
           { key: "email", header: "Email" },

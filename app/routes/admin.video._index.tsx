@@ -1,8 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
+import { useLoaderData } from "@remix-run/react";
+import { FilterSelect } from "~/components/TableFilters";
+import { ThumbCell } from "~/components/catalogue/ThumbCell";
 import { DataTable } from "~/components/DataTable";
-import { FieldError } from "~/components/Field";
-import { Guard } from "~/components/Guard";
+import { CreateLink } from "~/components/Guard";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { listVideosTable, type VideoRow } from "~/models/video.server";
 import { VIDEO_AMOUNTS, videoAmountLabel, videoFiltersSchema } from "~/schemas/video";
@@ -28,53 +29,29 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Videos() {
   const { table, errors } = useLoaderData<typeof loader>();
-  const [params] = useSearchParams();
   return (
     <>
       <h1>Videos</h1>
       <DataTable<VideoRow>
-        rows={table.data}
+        table={table}
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/video/${r.slug}`}
-        recordsFiltered={table.recordsFiltered}
-        start={Number(params.get("start") ?? 0)}
-        search={params.get("search") ?? ""}
         searchLabel="Search title or Registration ID"
         filters={
-          <label>
-            <span>Prize</span>
-            <select name="amount" defaultValue={params.get("amount") ?? ""}>
-              <option value="">All prizes</option>
-              {VIDEO_AMOUNTS.map((a) => (
-                <option key={a.amount} value={a.amount}>
-                  {a.label}
-                </option>
-              ))}
-            </select>
-            <FieldError errors={errors.amount} />
-          </label>
+          <FilterSelect
+            name="amount"
+            label="Prize"
+            all="All prizes"
+            options={VIDEO_AMOUNTS.map((a) => ({ value: a.amount, label: a.label }))}
+            errors={errors.amount}
+          />
         }
-        actions={
-          <Guard permission="create-video">
-            <Link to="/admin/video/create" className="button primary">
-              Create
-            </Link>
-          </Guard>
-        }
+        actions={<CreateLink to="/admin/video/create" permission="create-video" />}
         columns={[
           {
             key: "title",
             header: "Title",
-            render: (r) => (
-              <span className="thumb-cell">
-                {r.thumbnail_url ? (
-                  <img src={r.thumbnail_url} alt="" width={64} height={40} loading="lazy" />
-                ) : (
-                  <span className="no-image" />
-                )}
-                {r.title}
-              </span>
-            ),
+            render: (r) => <ThumbCell src={r.thumbnail_url}> {r.title}</ThumbCell>,
           },
           { key: "citizenship_no", header: "Registration ID", render: (r) => r.citizenship_no ?? "" },
           { key: "amount", header: "Amount", render: (r) => videoAmountLabel(r.amount) },

@@ -4,8 +4,9 @@
  * field it belongs to, which a page shows under its filter (with an empty
  * table) and the API answers with 422, never a 500.
  */
+import { data } from "@remix-run/node";
 import { z } from "zod";
-import { fail, type FieldErrors, type Result } from "~/models/failure";
+import { fail, failureStatus, type FieldErrors, type Result } from "~/models/failure";
 import { foldHours } from "~/schemas/primitives";
 import { issuesToErrors } from "./body.server";
 import { parseTableParams, type TableParams, type TableResult } from "./datatable.server";
@@ -73,4 +74,23 @@ export function emptyTable<Row>(params: URLSearchParams): TableResult<Row> {
     recordsFiltered: 0,
     input: queryValues(params),
   };
+}
+
+/**
+ * A list page's answer: for a query that reads, the list's rows and its
+ * filters; for one that does not, no rows and each filter's message under it
+ * (422). `page` is what the page shows beside the list either way.
+ */
+export function listPage<F, Row, P extends object = object>(
+  params: URLSearchParams,
+  query: Result<ListQuery<F>>,
+  list: (table: TableParams, filters: F) => TableResult<Row>,
+  page?: P,
+) {
+  if (!query.ok) {
+    const failed = { ...(page as P), table: emptyTable<Row>(params), filters: null, filterErrors: query.errors };
+    return data(failed, { status: failureStatus(query) });
+  }
+  const table = list(query.table, query.filters);
+  return { ...(page as P), table, filters: query.filters, filterErrors: null };
 }

@@ -1,9 +1,9 @@
 /** The bike model form (spec 001 §2.5): title and thumbnail image through the file picker; the server's errors under the fields. */
 import { useForm } from "@conform-to/react";
-import { Form } from "@remix-run/react";
-import { Field, FormError } from "~/components/Field";
+import { Field, textOf } from "~/components/Field";
+import { ConformForm } from "~/components/ConformForm";
 import { FilePicker, type PickerImage } from "~/components/FilePicker";
-import { str, type FormReply } from "./form";
+import type { FormReply } from "./form";
 import { SaveCancel } from "~/components/FormActions";
 
 type Props = {
@@ -16,26 +16,10 @@ type Props = {
 
 export function BikeModelForm({ id, defaults, files, reply, cancelTo }: Props) {
   const [form, fields] = useForm({ id, lastResult: reply?.result, defaultValue: defaults });
-  const thumbnail = str(fields.thumbnail.initialValue) ?? "";
+  const thumbnail = textOf(fields.thumbnail.initialValue) ?? "";
   return (
-    <Form
-      method="post"
-      id={form.id}
-      onSubmit={form.onSubmit}
-      noValidate
-      encType="multipart/form-data"
-      className="card catalogue-form"
-    >
-      <FormError errors={form.errors} />
-      <Field
-        label="Title"
-        name="title"
-        required
-        maxLength={100}
-        key={fields.title.key}
-        defaultValue={str(fields.title.initialValue) ?? ""}
-        errors={fields.title.errors}
-      />
+    <ConformForm form={form} upload className="card catalogue-form">
+      <Field meta={fields.title} label="Title" required maxLength={100} />
       <FilePicker
         key={`${fields.thumbnail.key ?? ""}-${thumbnail}`}
         label="Thumbnail"
@@ -47,6 +31,6 @@ export function BikeModelForm({ id, defaults, files, reply, cancelTo }: Props) {
         hint="Shown beside the model on the public site and in the list."
       />
       <SaveCancel cancelTo={cancelTo} />
-    </Form>
+    </ConformForm>
   );
 }

@@ -87,7 +87,7 @@ function ReferrerField({ field, other }: { field: Meta; other: Meta }) {
         autoComplete="off"
         errors={field.errors ?? other.errors}
         onInput={(e) => search(e.currentTarget.value)}
-        hint="Type a name, phone or bill number to search."
+        hint="Suggestions come as you type your branch's customer's name, phone or bill number; a customer of another branch is found by their full phone."
       />
       <datalist id="referrer-options">
         {options.map((o) => (

@@ -5,9 +5,10 @@
  * (spec 001 §5); the typed values come back too, never the passwords.
  */
 import { useForm, type SubmissionResult } from "@conform-to/react";
-import { Form, Link } from "@remix-run/react";
+import { Link } from "@remix-run/react";
 import { useEffect } from "react";
-import { Field, FormError, SelectField, TextareaField } from "~/components/Field";
+import { Field, SelectField, TextareaField } from "~/components/Field";
+import { ConformForm } from "~/components/ConformForm";
 import { SEX_LABELS, SEXES } from "~/schemas/user";
 import { SaveCancel } from "~/components/FormActions";
 
@@ -39,8 +40,6 @@ export const EMPTY_USER: UserFormValues = {
   role_id: "",
 };
 
-const str = (v: unknown) => (v === undefined || v === null ? undefined : String(v));
-
 export function UserForm({
   id,
   mode,
@@ -70,51 +69,29 @@ export function UserForm({
     const element = document.getElementById(id);
     element?.querySelectorAll<HTMLInputElement>("input[type=password]").forEach((input) => (input.value = ""));
   }, [id, lastResult]);
-  const f = fields as unknown as Record<string, { key?: string; initialValue?: unknown; errors?: string[] }>;
-  const common = (name: keyof typeof fields) => ({
-    name,
-    defaultValue: str(f[name].initialValue) ?? "",
-    errors: f[name].errors,
-  });
   return (
-    <Form method="post" id={form.id} onSubmit={form.onSubmit} noValidate className="card user-form">
-      <FormError errors={form.errors} />
+    <ConformForm form={form} className="card user-form">
       <div className="grid">
         <SelectField
           label="Branch"
-          key={f.branch_id.key}
-          {...common("branch_id")}
+          meta={fields.branch_id}
           placeholder={options.headOffice ? "Head Office (no branch)" : undefined}
           options={options.branches.map((b) => ({ value: b.id, label: b.title }))}
         />
         <SelectField
           label="Role"
           required
-          key={f.role_id.key}
-          {...common("role_id")}
+          meta={fields.role_id}
           placeholder="Choose a role"
           options={options.roles.map((r) => ({ value: r.id, label: r.title }))}
         />
-        <Field label="First name" required autoComplete="off" key={f.first_name.key} {...common("first_name")} />
-        <Field label="Last name" autoComplete="off" key={f.last_name.key} {...common("last_name")} />
-        <Field label="Email" type="email" required autoComplete="off" key={f.email.key} {...common("email")} />
-        <Field
-          label="Phone"
-          type="tel"
-          inputMode="tel"
-          required
-          autoComplete="off"
-          key={f.phone.key}
-          {...common("phone")}
-        />
-        <SelectField
-          label="Sex"
-          key={f.sex.key}
-          {...common("sex")}
-          options={SEXES.map((s) => ({ value: s, label: SEX_LABELS[s] }))}
-        />
+        <Field meta={fields.first_name} label="First name" required autoComplete="off" />
+        <Field meta={fields.last_name} label="Last name" autoComplete="off" />
+        <Field meta={fields.email} label="Email" type="email" required autoComplete="off" />
+        <Field meta={fields.phone} label="Phone" type="tel" inputMode="tel" required autoComplete="off" />
+        <SelectField label="Sex" meta={fields.sex} options={SEXES.map((s) => ({ value: s, label: SEX_LABELS[s] }))} />
       </div>
-      <TextareaField label="Address" rows={2} key={f.address.key} {...common("address")} />
+      <TextareaField meta={fields.address} label="Address" rows={2} />
       {mode === "edit-self" ? (
         <p className="muted">
           To change your own password, use your <Link to="/admin/profile">Profile</Link> page.
@@ -127,7 +104,7 @@ export function UserForm({
             type="password"
             autoComplete="new-password"
             required={mode === "create"}
-            errors={f.password.errors}
+            errors={fields.password.errors}
             hint={mode === "edit" ? "Leave empty to keep the current password." : "At least 8 characters."}
           />
           <Field
@@ -136,11 +113,11 @@ export function UserForm({
             type="password"
             autoComplete="new-password"
             required={mode === "create"}
-            errors={f.password_confirmation.errors}
+            errors={fields.password_confirmation.errors}
           />
         </div>
       )}
       <SaveCancel cancelTo={cancelTo} />
-    </Form>
+    </ConformForm>
   );
 }
