@@ -15,6 +15,9 @@ export type AllocationType = (typeof ALLOCATION_TYPES)[number];
 
 export const ALLOCATION_TYPE_LABELS: Record<AllocationType, string> = englishLabels("allocation_type");
 
+/** The pool types as a select's choices. */
+export const ALLOCATION_TYPE_OPTIONS = ALLOCATION_TYPES.map((t) => ({ value: t, label: ALLOCATION_TYPE_LABELS[t] }));
+
 export const isAllocationType = (value: unknown): value is AllocationType =>
   typeof value === "string" && (ALLOCATION_TYPES as readonly string[]).includes(value);
 

@@ -16,6 +16,7 @@ import { parseQuery } from "~/utils/query.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { isHeadOffice } from "~/models/scope.server";
+import { titledOptions } from "~/utils/options";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;
@@ -90,19 +91,11 @@ export default function Preregistrations() {
         filters={
           <>
             <Checked errors={errors.bike_model}>
-              <FilterSelect
-                name="bike_model"
-                label="Model"
-                options={bikeModels.map((m) => ({ value: m.id, label: m.title }))}
-              />
+              <FilterSelect name="bike_model" label="Model" options={titledOptions(bikeModels)} />
             </Checked>
             {branches ? (
               <Checked errors={errors.branch}>
-                <FilterSelect
-                  name="branch"
-                  label="Branch"
-                  options={branches.map((b) => ({ value: b.id, label: b.title }))}
-                />
+                <FilterSelect name="branch" label="Branch" options={titledOptions(branches)} />
               </Checked>
             ) : null}
             <Checked errors={errors.status}>

@@ -15,13 +15,14 @@ import {
   poolBranchOptions,
 } from "~/models/allocation.server";
 
-import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constants";
+import { ALLOCATION_TYPE_OPTIONS } from "~/models/prize-constants";
 import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { schemePageFiltersSchema } from "~/schemas/allocation";
 import { parseQuery } from "~/utils/query.server";
 import { displayDay, kathmanduDate } from "~/utils/time";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { titledOptions } from "~/utils/options";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "manage-allocation", intents: { delete: null } } as const satisfies RouteAccess;
@@ -106,18 +107,8 @@ export default function Schemes() {
               {Object.entries(pick(PREVIEW_KEYS)).map(([k, v]) => (
                 <input key={k} type="hidden" name={k} value={v} />
               ))}
-              <FilterSelect
-                name="type"
-                label="Type"
-                all="All types"
-                options={ALLOCATION_TYPES.map((t) => ({ value: t, label: ALLOCATION_TYPE_LABELS[t] }))}
-              />
-              <FilterSelect
-                name="branch_id"
-                label="Branch"
-                all="All branches"
-                options={branches.map((b) => ({ value: b.id, label: b.title }))}
-              />
+              <FilterSelect name="type" label="Type" all="All types" options={ALLOCATION_TYPE_OPTIONS} />
+              <FilterSelect name="branch_id" label="Branch" all="All branches" options={titledOptions(branches)} />
               <FilterDate name="date" label="Date" errors={errors.date} />
             </>
           }

@@ -12,17 +12,18 @@ import { schemeLinks } from "~/components/scheme/styles";
 import { createAllocation, poolBranchOptions } from "~/models/allocation.server";
 import { replyFailure } from "~/utils/http.server";
 import {
-  ALLOCATION_TYPE_LABELS,
   ALLOCATION_TYPES,
   isAllocationType,
   prizeOptionsForType,
   typeNeedsBranch,
+  ALLOCATION_TYPE_OPTIONS,
 } from "~/models/prize-constants";
 import { allocationSchema } from "~/schemas/allocation";
 import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { kathmanduDate } from "~/utils/time";
 import { redirectWithToast, success } from "~/utils/toast.server";
 import { SaveCancel } from "~/components/FormActions";
+import { titledOptions } from "~/utils/options";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = {
@@ -119,11 +120,7 @@ export default function CreateScheme() {
         ) : null}
         <FormError errors={form.errors} />
         <div className="scheme-type">
-          <SelectField
-            label="Type"
-            meta={fields.type}
-            options={ALLOCATION_TYPES.map((t) => ({ value: t, label: ALLOCATION_TYPE_LABELS[t] }))}
-          />
+          <SelectField label="Type" meta={fields.type} options={ALLOCATION_TYPE_OPTIONS} />
           {!hydrated ? (
             <button type="submit" name="intent" value="refresh" className="refresh">
               Update amounts
@@ -135,7 +132,7 @@ export default function CreateScheme() {
             label="Branch"
             meta={fields.branch_id}
             placeholder="Choose a branch"
-            options={branches.map((b) => ({ value: b.id, label: b.title }))}
+            options={titledOptions(branches)}
           />
         </div>
         <DayField label="Date" meta={fields.date} />

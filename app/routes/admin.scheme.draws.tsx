@@ -7,13 +7,14 @@ import { OUTCOME_LABELS, rupees, THRILL_LABELS, typeLabel } from "~/components/s
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
 import { poolBranchOptions } from "~/models/allocation.server";
-import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES } from "~/models/prize-constants";
+import { ALLOCATION_TYPE_OPTIONS } from "~/models/prize-constants";
 import { listDraws, type DrawListRow } from "~/models/draw-audit.server";
 import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { parseQuery } from "~/utils/query.server";
 import { drawFiltersSchema } from "~/schemas/draw";
 import { displayDateTime, displayDay } from "~/utils/time";
+import { titledOptions } from "~/utils/options";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "manage-allocation" } satisfies RouteAccess;
@@ -69,18 +70,8 @@ export default function DrawAuditPage() {
               {/* A draw is filed under its pools' day. */}
               <FilterDate name="from" label="From" errors={errors.from} />
               <FilterDate name="to" label="To" errors={errors.to} />
-              <FilterSelect
-                name="pool_type"
-                label="Pool type"
-                all="All pool types"
-                options={ALLOCATION_TYPES.map((t) => ({ value: t, label: ALLOCATION_TYPE_LABELS[t] }))}
-              />
-              <FilterSelect
-                name="branch_id"
-                label="Branch"
-                all="All branches"
-                options={branches.map((b) => ({ value: b.id, label: b.title }))}
-              />
+              <FilterSelect name="pool_type" label="Pool type" all="All pool types" options={ALLOCATION_TYPE_OPTIONS} />
+              <FilterSelect name="branch_id" label="Branch" all="All branches" options={titledOptions(branches)} />
               <FilterSelect
                 name="outcome"
                 label="Outcome"

@@ -12,6 +12,7 @@ import { parseTableParams } from "~/utils/datatable.server";
 import { EVERY_PERMISSION } from "~/utils/permissions";
 import { parseQuery } from "~/utils/query.server";
 import { isHeadOffice } from "~/models/scope.server";
+import { titledOptions } from "~/utils/options";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-user" } satisfies RouteAccess;
@@ -53,7 +54,7 @@ export default function Users() {
               name="role_id"
               label="Role"
               all="All roles"
-              options={roles.map((r) => ({ value: r.id, label: r.title }))}
+              options={titledOptions(roles)}
               errors={errors.role_id}
             />
             {headOffice ? (
@@ -61,10 +62,7 @@ export default function Users() {
                 name="branch_id"
                 label="Branch"
                 all="All branches"
-                options={[
-                  { value: "head-office", label: "Head Office" },
-                  ...branches.map((b) => ({ value: b.id, label: b.title })),
-                ]}
+                options={[{ value: "head-office", label: "Head Office" }, ...titledOptions(branches)]}
                 errors={errors.branch_id}
               />
             ) : null}

@@ -11,6 +11,7 @@ import { useState } from "react";
 import { Field, SelectField, TextareaField } from "~/components/Field";
 import { FILTERS, SOURCE_OPTIONS } from "~/schemas/preregistration";
 import { labelOptions } from "~/utils/labels";
+import { titledOptions } from "~/utils/options";
 
 type Option = { id: number; title: string };
 
@@ -71,7 +72,7 @@ export function PreregistrationFields({
           {...getSelectProps(fields.branch_id)}
           required={branchRequired}
           placeholder={branchRequired ? "Select the branch" : "Keep as it is"}
-          options={branches.map((b) => ({ value: b.id, label: b.title }))}
+          options={titledOptions(branches)}
           errors={fields.branch_id.errors}
         />
       ) : null}
@@ -124,7 +125,7 @@ export function PreregistrationFields({
         label="Bike Model"
         {...getSelectProps(fields.bike_model_id)}
         placeholder="Select a model"
-        options={bikeModels.map((m) => ({ value: m.id, label: m.title }))}
+        options={titledOptions(bikeModels)}
         errors={fields.bike_model_id.errors}
       />
       <SelectField

@@ -27,6 +27,7 @@ import {
   type registrationSchema,
   type registrationUpdateSchema,
 } from "~/schemas/registration";
+import { titledOptions } from "~/utils/options";
 
 /** The form's fields as conform sees them (create adds its form token as a hidden input). */
 export type RegistrationFormShape = z.input<typeof registrationSchema>;
@@ -172,7 +173,7 @@ export function RegistrationFields({
         label="Bike Model"
         required
         placeholder="Select a model"
-        options={bikeModels.map((m) => ({ value: m.id, label: m.title }))}
+        options={titledOptions(bikeModels)}
         errors={fields.bike_model_id.errors}
       />
       {(

@@ -6,6 +6,7 @@ import { useSearchParams } from "@remix-run/react";
 import { FilterDate, FilterErrors, FilterSelect } from "~/components/TableFilters";
 import { REGISTRATION_PRE_PRIZES, REGISTRATION_PRIZES } from "~/models/prize-constants";
 import { PAYMENT_MODE_LABELS, PAYMENT_MODES } from "~/schemas/registration";
+import { titledOptions } from "~/utils/options";
 
 type Option = { id: number; title: string };
 
@@ -46,19 +47,9 @@ export function RegistrationFilters({
         options={PAYMENT_MODES.map((m) => ({ value: m, label: PAYMENT_MODE_LABELS[m] }))}
         errors={e("payment_mode")}
       />
-      <FilterSelect
-        name="bike_model"
-        label="Model"
-        options={bikeModels.map((m) => ({ value: m.id, label: m.title }))}
-        errors={e("bike_model")}
-      />
+      <FilterSelect name="bike_model" label="Model" options={titledOptions(bikeModels)} errors={e("bike_model")} />
       {branches ? (
-        <FilterSelect
-          name="branch"
-          label="Branch"
-          options={branches.map((b) => ({ value: b.id, label: b.title }))}
-          errors={e("branch")}
-        />
+        <FilterSelect name="branch" label="Branch" options={titledOptions(branches)} errors={e("branch")} />
       ) : null}
       <FilterDate name="from" label="From" errors={e("from")} />
       <FilterDate name="to" label="To" errors={e("to")} />

@@ -16,6 +16,7 @@ import { Field, FieldError, SelectField } from "~/components/Field";
 import { narrowBooking, type BookingBranch } from "~/models/booking-cascade";
 import { t, translateErrors, type Lang } from "~/utils/i18n";
 import { Captcha, ErrorSummary, FormBanner, Honeypot, type Option } from "./PreregistrationForm";
+import { titledOptions } from "~/utils/options";
 
 export type BookingDefaults = Partial<
   Record<"type" | "bike_model_id" | "utm_source" | "state" | "district" | "city", string>
@@ -180,7 +181,7 @@ export function BookingForm({
         errors={errors.bike_model_id}
         defaultValue={sent("bike_model_id")}
         placeholder={choose}
-        options={models.map((m) => ({ value: m.id, label: m.title }))}
+        options={titledOptions(models)}
       />
       <SelectField
         {...getSelectProps(fields.branch_id)}
@@ -190,7 +191,7 @@ export function BookingForm({
         errors={errors.branch_id}
         defaultValue={sel.branch_id ?? ""}
         placeholder={choose}
-        options={cascade.branches.map((b) => ({ value: b.id, label: b.title }))}
+        options={titledOptions(cascade.branches)}
       />
       <Captcha siteKey={captchaSiteKey} lang={lang} errors={errors[CAPTCHA]} />
       <Honeypot lang={lang} />

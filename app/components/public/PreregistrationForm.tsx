@@ -22,6 +22,7 @@ import { labelOptions } from "~/utils/labels";
 import { maskPhone, normalizePhone } from "~/utils/phone";
 import { HONEYPOT_FIELD_NAME } from "./constants";
 import { PendingPurchaseHelp } from "./PendingPurchaseHelp";
+import { titledOptions } from "~/utils/options";
 
 export type Option = { id: number; title: string };
 
@@ -276,14 +277,14 @@ export function PreregistrationForm({
           errors={err("nearest_branch_id")}
           data-msg-required={msg(M.nearestBranch)}
           placeholder={choose}
-          options={branches.map((b) => ({ value: b.id, label: b.title }))}
+          options={titledOptions(branches)}
         />
         <SelectField
           label={t(lang, "form.bikeModel")}
           {...getSelectProps(fields.bike_model_id)}
           errors={err("bike_model_id")}
           placeholder={choose}
-          options={models.map((m) => ({ value: m.id, label: m.title }))}
+          options={titledOptions(models)}
         />
         <SelectField
           label={t(lang, "form.source")}

@@ -11,6 +11,7 @@ import { Field, SelectField, TextareaField } from "~/components/Field";
 import { ConformForm } from "~/components/ConformForm";
 import { SEX_LABELS, SEXES } from "~/schemas/user";
 import { SaveCancel } from "~/components/FormActions";
+import { titledOptions } from "~/utils/options";
 
 export type UserFormOptions = {
   headOffice: boolean;
@@ -76,14 +77,14 @@ export function UserForm({
           label="Branch"
           meta={fields.branch_id}
           placeholder={options.headOffice ? "Head Office (no branch)" : undefined}
-          options={options.branches.map((b) => ({ value: b.id, label: b.title }))}
+          options={titledOptions(options.branches)}
         />
         <SelectField
           label="Role"
           required
           meta={fields.role_id}
           placeholder="Choose a role"
-          options={options.roles.map((r) => ({ value: r.id, label: r.title }))}
+          options={titledOptions(options.roles)}
         />
         <Field meta={fields.first_name} label="First name" required autoComplete="off" />
         <Field meta={fields.last_name} label="Last name" autoComplete="off" />
