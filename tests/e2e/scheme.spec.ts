@@ -55,6 +55,8 @@ test("create a scheme: the amounts follow the type, the branch shows for branch 
   await page.goto("/admin/scheme");
   await page.getByRole("link", { name: "Create" }).click();
   await expect(page).toHaveURL(/\/admin\/scheme\/create$/);
+  // With JavaScript the address changes a moment before the new page is drawn: wait for the page itself.
+  await expect(page.getByRole("heading", { name: "Create Scheme" })).toBeVisible();
 
   // Public pre-registration: the pre-prize list, no branch.
   await expect(page.getByLabel("Type")).toHaveValue("preregistration_public");
