@@ -158,4 +158,16 @@ export default tseslint.config(
       ],
     },
   },
+  {
+    // End-to-end data is made through the models (tests/e2e/data.ts); the server's database is opened
+    // read-only, once (helpers.ts). The deployment test copies it for a server of its own.
+    files: ["tests/e2e/**/*.ts"],
+    ignores: ["tests/e2e/helpers.ts", "tests/e2e/deploy-nginx.spec.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { paths: [{ name: "better-sqlite3", message: "Set data up through tests/e2e/data.ts; read it with readDb." }] },
+      ],
+    },
+  },
 );

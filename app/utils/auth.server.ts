@@ -8,13 +8,12 @@ import { Authenticator } from "remix-auth";
 import { FormStrategy } from "remix-auth-form";
 import { getSessionUser, verifyLogin, type SessionUser } from "~/models/user.server";
 import { scopeOf, type Scope } from "~/models/scope.server";
-import { config } from "./config.server";
 import { can, permissionRefusal, type Requirement } from "./permissions";
 import { audit } from "~/models/audit.server";
 import { fail, type Failure } from "~/models/failure";
 import { transact } from "~/models/transaction.server";
 import { clear, take } from "./rate-limit.server";
-import { getSession, sessionStorage } from "./session.server";
+import { getSession, sessionStorage, startSession } from "./session.server";
 import { readForm } from "./body.server";
 import { readIntent } from "./http.server";
 import { oops, redirectWithToast } from "./toast.server";
@@ -97,18 +96,9 @@ export async function checkCredentials(
 
 /** Starts a session for a signed-in user and redirects. */
 export async function createUserSession(request: Request, user: SessionUser, remember: boolean, to: string) {
-  const session = await getSession(request);
-  // A fresh session id on every login (no fixation).
-  await sessionStorage.destroySession(session);
-  const fresh = await sessionStorage.getSession();
-  fresh.set("userId", user.id);
-  fresh.set("remember", remember);
-  const expires = new Date(Date.now() + (remember ? config.rememberDays * 86400_000 : config.sessionHours * 3600_000));
-  return redirect(to, {
-    headers: {
-      "Set-Cookie": await sessionStorage.commitSession(fresh, remember ? { expires } : { expires: undefined }),
-    },
-  });
+  // The old session ends; the new one has a fresh id (no fixation).
+  await sessionStorage.destroySession(await getSession(request));
+  return redirect(to, { headers: { "Set-Cookie": await startSession(user.id, remember) } });
 }
 
 export async function logout(request: Request) {

@@ -68,6 +68,18 @@ export const sessionStorage = createSessionStorage<SessionData>({
   },
 });
 
+/**
+ * A new session for a user who has just signed in (a fresh id, so no fixation): its Set-Cookie
+ * header, lasting the browser session, or `config.rememberDays` with Remember Me.
+ */
+export async function startSession(userId: number, remember: boolean): Promise<string> {
+  const session = await sessionStorage.getSession();
+  session.set("userId", userId);
+  session.set("remember", remember);
+  const expires = new Date(Date.now() + (remember ? config.rememberDays * 86400_000 : config.sessionHours * 3600_000));
+  return sessionStorage.commitSession(session, remember ? { expires } : { expires: undefined });
+}
+
 export function getSession(request: Request) {
   return sessionStorage.getSession(request.headers.get("Cookie"));
 }

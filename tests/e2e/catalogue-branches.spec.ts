@@ -2,7 +2,8 @@
 // error under each field), the row in the list and its search, the detail, edit, delete after "Are you
 // sure?", the Branches.xls download, and the refusal to delete a branch with records (close it instead).
 import { expect, test } from "@playwright/test";
-import { login, readDb, USERS, writeDb } from "./helpers";
+import { makeBranch, makeTestRide } from "./data";
+import { login, readDb, USERS } from "./helpers";
 import { confirm, errorUnder, successToast, unique } from "./catalogue-helpers";
 
 test("create, find, open, edit and delete a branch", async ({ page }, info) => {
@@ -121,17 +122,8 @@ test("a branch with records is not deleted: the page says why and offers to clos
   const title = unique(info.project.name, "Busy Dealer");
   const zone = unique(info.project.name, "Busy Zone");
   const slug = `e2e${Math.random().toString(36).slice(2, 15)}`;
-  writeDb((db) => {
-    db.prepare("insert into branches (slug, title, state, district, city) values (?, ?, ?, 'D', 'C')").run(
-      slug,
-      title,
-      zone,
-    );
-    db.prepare(
-      `insert into test_rides (slug, first_name, name, phone, bike_model_id, branch_id, state, district, city)
-       select ?, 'Old', 'Old Rider', '9841999998', (select min(id) from bike_models), id, state, district, city from branches where slug = ?`,
-    ).run(`${slug}r`, slug);
-  });
+  const branch = makeBranch({ slug, title, state: zone, district: "D", city: "C" });
+  makeTestRide(branch.id, { name: "Old Rider", phone: "9841999998" });
   await login(page, USERS.admin);
   await page.goto(`/admin/branch/${slug}`);
   await expect(page.locator("section", { hasText: "Records at this branch" })).toContainText("Test rides1");

@@ -1,7 +1,8 @@
 // The back-office lists answer a filter that cannot be read with its message under the filter (422),
 // never an error page; and the test-ride list's From = To = a day lists that day's bookings.
 import { expect, test } from "@playwright/test";
-import { insertTestRide, login, USERS } from "./helpers";
+import { login, USERS } from "./helpers";
+import { makeTestRide } from "./data";
 import { clearOfKathmanduMidnight } from "../clock";
 
 const DATE_MESSAGE = "Enter the date as yyyy/MM/dd (or yyyy/MM/dd HH:mm).";
@@ -16,7 +17,7 @@ test("a bad test-ride filter shows its message under From; From = To = today lis
   page,
 }) => {
   await clearOfKathmanduMidnight();
-  const ride = insertTestRide(2, `List Rider ${Date.now().toString(36)}`);
+  const ride = makeTestRide(2, { name: `List Rider ${Date.now().toString(36)}` });
   await login(page, USERS.staff); // Lalitpur Motors, branch 2
 
   const res = await page.goto("/admin/test-ride?from=abc");

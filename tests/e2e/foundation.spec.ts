@@ -18,7 +18,8 @@ const BUILT = new Set(
           .join("/")}`,
     ),
 );
-import { insertTestRide, login, loginThroughForm, PASSWORD, readDb, USERS } from "./helpers";
+import { login, loginThroughForm, PASSWORD, readDb, USERS } from "./helpers";
+import { makeTestRide } from "./data";
 
 test("anonymous /admin goes to /login, and a right password comes back to it", async ({ page }) => {
   await page.goto("/admin");
@@ -109,7 +110,7 @@ test("a branch user gets a 404 for another branch's record", async ({ page }) =>
 });
 
 test("deleting a test ride asks first and shows a Success! toast", async ({ page }, info) => {
-  const mine = insertTestRide(1, `Delete Me ${info.project.name}`);
+  const mine = makeTestRide(1, { name: `Delete Me ${info.project.name}` });
   await login(page, USERS.manager);
   await page.goto("/admin/test-ride");
   // the first cell of a row links to its detail page (a click anywhere on the row does too, with JavaScript)
@@ -128,7 +129,7 @@ test("deleting a test ride asks first and shows a Success! toast", async ({ page
 
 test("the paged table: 10 a page, previous/next, info line, search by GET parameters", async ({ page }, info) => {
   const tag = `Pager${info.project.name}`;
-  for (let i = 0; i < 12; i++) insertTestRide(3, `${tag} ${String(i).padStart(2, "0")}`);
+  for (let i = 0; i < 12; i++) makeTestRide(3, { name: `${tag} ${String(i).padStart(2, "0")}` });
   await login(page, USERS.admin);
   await page.goto(`/admin/test-ride?search=${tag}`);
   await expect(page.getByText("Showing 1 - 10 of 12 entries")).toBeVisible();

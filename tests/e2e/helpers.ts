@@ -1,9 +1,10 @@
 /** Shared end-to-end helpers: demo logins, reading the SMS outbox of the test server's database. */
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
-import { createCookie } from "@remix-run/node";
 import Database from "better-sqlite3";
-import crypto from "node:crypto";
-import path from "node:path";
+import { sessionFor } from "./data";
+import { dbFile, port } from "./server";
+
+export { dbFile, port };
 
 export const PASSWORD = "Demo@12345";
 export const USERS = {
@@ -13,9 +14,6 @@ export const USERS = {
   nobody: "nobody@demo.test", // a role with no permission, branch 2
 } as const;
 
-export const port = Number(process.env.E2E_PORT ?? 4173);
-export const dbFile = path.resolve(`tests/.tmp/e2e-${port}/app.sqlite`);
-
 /** Read-only access to the running server's database (for codes sent to the outbox and assertions). */
 export function readDb<T>(fn: (db: Database.Database) => T): T {
   const db = new Database(dbFile, { readonly: true, fileMustExist: true });
@@ -24,31 +22,6 @@ export function readDb<T>(fn: (db: Database.Database) => T): T {
   } finally {
     db.close();
   }
-}
-
-/** Write access to the running server's database, for test set-up (the server sees it at once: WAL). */
-export function writeDb<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(dbFile, { fileMustExist: true });
-  db.pragma("busy_timeout = 5000");
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-
-/** A fresh test ride at a branch, for tests that change or delete one. */
-export function insertTestRide(branchId: number, name: string): { slug: string; name: string } {
-  const slug = `e2e-${Math.random().toString(36).slice(2, 12)}`;
-  writeDb((db) =>
-    db
-      .prepare(
-        `insert into test_rides (slug, first_name, name, phone, bike_model_id, branch_id, state, district, city)
-         select ?, ?, ?, '9841999999', (select min(id) from bike_models), id, state, district, city from branches where id = ?`,
-      )
-      .run(slug, name, name, branchId),
-  );
-  return { slug, name };
 }
 
 /** The newest SMS sent to a phone, optionally of one purpose. */
@@ -70,33 +43,13 @@ export function lastCode(phone: string, purpose?: string): string {
   return code;
 }
 
-/** The server's session cookie (as app/utils/session.server.ts makes it, with the e2e server's SESSION_SECRET). */
-const sessionCookie = createCookie("__session", {
-  secrets: ["e2e-secret"],
-  path: "/",
-  httpOnly: true,
-  sameSite: "lax",
-});
-
 /**
  * Signs a demo user in as a sign-in leaves them (as the Epic Stack's login fixture does): their session
  * row in the database and its signed cookie in the browser, then `to` (the dashboard) opened. The tests
  * about signing in itself use `loginThroughForm`.
  */
 export async function login(page: Page, email: string, { to = "/admin" }: { to?: string } = {}) {
-  const token = crypto.randomBytes(32).toString("base64url");
-  writeDb((db) => {
-    const user = db.prepare("select id from users where email = ? and deleted_at is null").get(email) as
-      { id: number } | undefined;
-    if (!user) throw new Error(`no user ${email}`);
-    db.prepare("insert into sessions (id, user_id, remember, data, expires_at) values (?, ?, 0, ?, ?)").run(
-      crypto.createHash("sha256").update(token).digest("hex"),
-      user.id,
-      JSON.stringify({ userId: user.id }),
-      new Date(Date.now() + 8 * 3600_000).toISOString(),
-    );
-  });
-  const value = (await sessionCookie.serialize(token)).split(";")[0].slice("__session=".length);
+  const value = await sessionFor(email);
   await page.context().addCookies([{ name: "__session", value, url: `http://localhost:${port}`, httpOnly: true }]);
   await page.goto(to);
   await expect(page).not.toHaveURL(/\/login/);

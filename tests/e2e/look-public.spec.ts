@@ -8,7 +8,8 @@ import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES } from "../../app/models/base-tables";
 import { kathmanduToday } from "../clock";
-import { isJs, readDb, writeDb } from "./helpers";
+import { ageCodes } from "./data";
+import { isJs, readDb } from "./helpers";
 import {
   enterCode,
   fillPreregistration,
@@ -198,11 +199,7 @@ test("OTP: tries left after a wrong code, and 'Wrong number? Change it' keeps th
   await expect(page.getByText("4 tries left with this code.")).toBeVisible();
 
   // A minute later (the code rules allow one code a minute): the new number gets its code at once.
-  writeDb((db) =>
-    db
-      .prepare("update one_time_codes set created_at = ? where purpose = 'preregistration' and phone = ?")
-      .run(new Date(Date.now() - 120_000).toISOString(), visitor.phone),
-  );
+  ageCodes("preregistration", { phone: visitor.phone }, 120_000);
   await page.getByRole("link", { name: "Wrong number? Change it" }).click();
   const form = page.locator("form[data-prereg]");
   await expect(form.getByLabel("Full Name")).toHaveValue(visitor.name);

@@ -1,7 +1,8 @@
 // The SMS outbox by reach, as a branch manager whose role was given send-sms sees it: its own branch's
 // customers' messages only (a code for a visitor naming its showroom), never another branch's.
 import { expect, test } from "@playwright/test";
-import { login, readDb, USERS, writeDb } from "./helpers";
+import { makeRole, makeStaff } from "./data";
+import { login, PASSWORD, readDb, USERS } from "./helpers";
 import { freshCitizenship, freshPhone, withRegistrationLock } from "./public-helpers";
 
 test("a branch user's outbox holds its own customers' messages, not another branch's", async ({ page, request }) => {
@@ -17,19 +18,8 @@ test("a branch user's outbox holds its own customers' messages, not another bran
   const tag = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
   const email = `outbox-${tag}@demo.test`;
   // A manager of the same branch whose role may send SMS (the role screen allows it).
-  writeDb((db) => {
-    const role = db
-      .prepare("insert into roles (slug, title) values (?, ?) returning id")
-      .get(`sms-manager-${tag}`, `SMS Manager ${tag}`) as { id: number };
-    db.prepare(
-      `insert into role_permissions (role_id, permission_id)
-       select ?, id from permissions where name in ('send-sms', 'read-registration')`,
-    ).run(role.id);
-    db.prepare(
-      `insert into users (slug, name, first_name, last_name, email, phone, sex, address, branch_id, role_id, password_hash)
-       select ?, 'Sms Manager', 'Sms', 'Manager', ?, null, sex, null, branch_id, ?, password_hash from users where id = ?`,
-    ).run(`sms-${tag}`, email, role.id, manager.id);
-  });
+  const role = makeRole(`SMS Manager ${tag}`, ["send-sms", "read-registration"]);
+  await makeStaff({ email, role_id: role.id, branch_id: manager.branch_id, password: PASSWORD });
 
   const enquire = async (branchId: number) => {
     const phone = freshPhone();

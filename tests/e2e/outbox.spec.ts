@@ -1,25 +1,13 @@
 // The SMS outbox, with JavaScript on and off: codes shown to head office (who may see codes), a failed notice
 // sent again from the list (the worker sends it), a failed code without a "Send again" button.
 import { expect, test } from "@playwright/test";
-import { isJs, login, readDb, USERS, writeDb } from "./helpers";
-
-function insertFailed(to: string, text: string, purpose: string) {
-  return writeDb((db) =>
-    Number(
-      db
-        .prepare(
-          `insert into sms_messages ("to", text, purpose, status, provider, error, attempts, priority, due_at)
-           values (?, ?, ?, 'failed', 'outbox', 'SMS gateway: invalid receiver (mobile number) (code 1007)', 1, 1, '')`,
-        )
-        .run(to, text, purpose).lastInsertRowid,
-    ),
-  );
-}
+import { refusedSms } from "./data";
+import { isJs, login, readDb, USERS } from "./helpers";
 
 test("head office sends a failed notice again from the outbox; a failed code cannot be", async ({ page }, info) => {
   const phone = isJs(info.project.name) ? "9866600001" : "9866600002";
-  const notice = insertFailed(phone, "Dear customer, your prizes are ready", "notify");
-  insertFailed(phone, "Your code is 246810", "otp");
+  const notice = (await refusedSms({ to: phone, text: "Dear customer, your prizes are ready", purpose: "notify" })).id;
+  await refusedSms({ to: phone, text: "Your code is 246810", purpose: "otp" });
   await login(page, USERS.admin);
   await page.goto(`/admin/outbox?search=${phone}`);
   const rows = page.locator("tbody tr");

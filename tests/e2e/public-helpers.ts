@@ -1,9 +1,9 @@
-/** Helpers of the public-site end-to-end specs: fresh numbers, database writes, a cross-worker lock, the pre-registration steps. */
+/** Helpers of the public-site end-to-end specs: fresh numbers, the campaign switch, a cross-worker lock, the pre-registration steps. */
 import { expect, type Locator, type Page } from "@playwright/test";
-import Database from "better-sqlite3";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { setSetting } from "./data";
 import { dbFile, lastCode } from "./helpers";
 
 export const PHONE_VIEWPORT = { width: 390, height: 844 };
@@ -12,25 +12,8 @@ export const PHONE_VIEWPORT = { width: 390, height: 844 };
 export const freshPhone = () => `98${String(crypto.randomInt(0, 100_000_000)).padStart(8, "0")}`;
 export const freshCitizenship = () => String(crypto.randomInt(10_000_000, 2_000_000_000));
 
-/** Writes to the running server's database (settings, fixtures). */
-export function writeDb<T>(fn: (db: Database.Database) => T): T {
-  const db = new Database(dbFile, { fileMustExist: true });
-  db.pragma("busy_timeout = 10000");
-  try {
-    return fn(db);
-  } finally {
-    db.close();
-  }
-}
-
 export function setRegistrationOpen(open: boolean) {
-  writeDb((db) =>
-    db
-      .prepare(
-        "insert into settings (key, value, updated_at) values ('registration_open', ?, strftime('%Y-%m-%dT%H:%M:%fZ','now')) on conflict(key) do update set value = excluded.value, updated_at = excluded.updated_at",
-      )
-      .run(JSON.stringify(open)),
-  );
+  setSetting("registration_open", open);
 }
 
 const LOCK = path.join(path.dirname(dbFile), "registration-state.lock");

@@ -2,7 +2,8 @@
 import { expect, test } from "@playwright/test";
 import crypto from "node:crypto";
 import { isJs } from "./helpers";
-import { PHONE_VIEWPORT, writeDb } from "./public-helpers";
+import { makeVideo, removeVideo } from "./data";
+import { PHONE_VIEWPORT } from "./public-helpers";
 
 test.use({ viewport: PHONE_VIEWPORT });
 
@@ -54,12 +55,7 @@ test("scheme details, terms and privacy policy show the settings texts", async (
 
 test("the winner list groups videos, each opening in a new tab", async ({ page }) => {
   const title = `Winner ${crypto.randomBytes(4).toString("hex")}`;
-  const slug = crypto.randomBytes(12).toString("base64url");
-  writeDb((db) =>
-    db
-      .prepare("insert into videos (slug, title, url, amount) values (?, ?, ?, 100000)")
-      .run(slug, title, "https://www.example.com/watch?v=one-lakh"),
-  );
+  const { slug } = makeVideo({ title, url: "https://www.example.com/watch?v=one-lakh", amount: 100000 });
   try {
     await page.goto("/");
     await page.getByRole("link", { name: "Winners" }).click();
@@ -75,7 +71,7 @@ test("the winner list groups videos, each opening in a new tab", async ({ page }
     );
     await expect(page.locator("footer .social a").first()).toHaveAttribute("target", "_blank");
   } finally {
-    writeDb((db) => db.prepare("delete from videos where slug = ?").run(slug));
+    removeVideo(slug);
   }
 });
 

@@ -1,6 +1,7 @@
 // The visitor journey on a phone, with JavaScript on ("js") and off ("nojs"):
 // pre-register → confirm the phone → verify with the SMS code → the draw.
 import { expect, test } from "@playwright/test";
+import { ageCodes, failSms } from "./data";
 import { readDb } from "./helpers";
 import {
   enterCode,
@@ -10,7 +11,6 @@ import {
   PHONE_VIEWPORT,
   saveAndConfirm,
   withRegistrationLock,
-  writeDb,
   saveThroughConfirm,
 } from "./public-helpers";
 
@@ -99,18 +99,14 @@ test("a code whose SMS could not be sent: the page says so and Resend code sends
   await expect(page.getByText(`We have sent a 6-digit code by SMS to ${masked}.`)).toBeVisible();
 
   // The gateway gave up on it (after the worker's send, so nothing overwrites it); a minute has passed.
-  const entry = "(select id from preregistrations where slug = ?)";
-  const codeSms = `select id, status from sms_messages where purpose = 'otp' and subject_id = ${entry} order by id desc`;
-  const sms = () => readDb((db) => db.prepare(codeSms).get(slug)) as { id: number; status: string };
+  const entry = readDb((db) =>
+    db.prepare("select id from preregistrations where slug = ?").pluck().get(slug),
+  ) as number;
+  const codeSms = "select id, status from sms_messages where purpose = 'otp' and subject_id = ? order by id desc";
+  const sms = () => readDb((db) => db.prepare(codeSms).get(entry)) as { id: number; status: string };
   await expect.poll(() => sms().status).toBe("sent");
-  writeDb((db) => {
-    db.prepare(
-      "update sms_messages set status = 'failed', error = 'SMS gateway answered HTTP 503 (gave up after 5 attempts)' where id = ?",
-    ).run(sms().id);
-    db.prepare(
-      `update one_time_codes set created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-2 minutes') where purpose = 'preregistration' and subject_id = ${entry}`,
-    ).run(slug);
-  });
+  failSms(sms().id, "SMS gateway answered HTTP 503 (gave up after 5 attempts)");
+  ageCodes("preregistration", { subjectId: entry }, 120_000);
   await page.goto(`/enquiry/${slug}/verify`);
   const notSent = page.getByRole("alert").filter({ hasText: `The code could not be sent to ${masked}.` });
   await expect(notSent).toContainText("Please tap Resend code to get a new one.");

@@ -1,31 +1,13 @@
 // Schemes (allocations), the payout preview, the draw audit and the fallback tables, with JavaScript on and off.
 import { expect, test, type Page } from "@playwright/test";
-import { isJs, login, USERS, writeDb } from "./helpers";
+import { makeAllocation, makeDraw, makePreregistration, setPaid } from "./data";
+import { isJs, login, USERS } from "./helpers";
 
 /** Each project gets its own dates and names: both run at once against one server. */
 const tag = (project: string) => (isJs(project) ? { month: "01", name: "Js" } : { month: "02", name: "NoJs" });
 
 /** A stored day ("2032-01-10") as staff type and read it: "2032/01/10". */
 const typed = (date: string) => date.replaceAll("-", "/");
-
-function insertScheme(row: {
-  type: string;
-  branch_id: number | null;
-  date: string;
-  amount: number;
-  count: number;
-  probability: number;
-}) {
-  return writeDb((db) =>
-    Number(
-      db
-        .prepare(
-          "insert into allocations (type, branch_id, date, amount, count, probability) values (?, ?, ?, ?, ?, ?)",
-        )
-        .run(row.type, row.branch_id, row.date, row.amount, row.count, row.probability).lastInsertRowid,
-    ),
-  );
-}
 
 /** The error shown under a field, found by the field's label. */
 const fieldError = (page: Page, label: string) =>
@@ -123,7 +105,7 @@ test("a count of 6 shows the error under the count and keeps the values", async 
 test("deleting a scheme asks 'Are you sure?' first", async ({ page }, info) => {
   const { month } = tag(info.project.name);
   const date = `2032-${month}-12`;
-  insertScheme({ type: "preregistration_public", branch_id: null, date, amount: 7000, count: 1, probability: 5 });
+  makeAllocation({ type: "preregistration_public", date, amount: 7000, count: 1, probability: 5 });
   await login(page, USERS.admin);
   await page.goto(`/admin/scheme?date=${date}`);
   const row = page.getByRole("row", { name: /Rs\. 7,000/ });
@@ -141,7 +123,7 @@ test("deleting a scheme asks 'Are you sure?' first", async ({ page }, info) => {
 test("a scheme that has paid out: no delete, and its count cannot go below what it paid", async ({ page }, info) => {
   const { month } = tag(info.project.name);
   const date = `2032-${month}-15`;
-  const id = insertScheme({
+  const { id } = makeAllocation({
     type: "registration_branch",
     branch_id: 2,
     date,
@@ -149,7 +131,7 @@ test("a scheme that has paid out: no delete, and its count cannot go below what 
     count: 3,
     probability: 20,
   });
-  writeDb((db) => db.prepare("update allocations set paid = 2 where id = ?").run(id));
+  setPaid(id, 2);
   await login(page, USERS.admin);
   await page.goto(`/admin/scheme?date=${date}`);
   const row = page.getByRole("row", { name: /Rs\. 15,000/ });
@@ -173,8 +155,8 @@ test("a scheme that has paid out: no delete, and its count cannot go below what 
 test("the payout preview shows expected winners and cost for a date", async ({ page }, info) => {
   const { month } = tag(info.project.name);
   const date = `2032-${month}-13`;
-  insertScheme({ type: "preregistration_public", branch_id: null, date, amount: 50000, count: 2, probability: 100 });
-  insertScheme({ type: "preregistration_branch", branch_id: 1, date, amount: 20000, count: 1, probability: 50 });
+  makeAllocation({ type: "preregistration_public", date, amount: 50000, count: 2, probability: 100 });
+  makeAllocation({ type: "preregistration_branch", branch_id: 1, date, amount: 20000, count: 1, probability: 50 });
   await login(page, USERS.admin);
   await page.goto("/admin/scheme");
   const panel = page.locator(".scheme-preview");
@@ -200,30 +182,28 @@ test("the draw audit lists draws with filters, expandable trails and a download"
   const { month, name } = tag(info.project.name);
   const date = `2032-${month}-14`;
   const person = `Audit Person ${name}`;
-  writeDb((db) => {
-    const pre = db
-      .prepare(
-        `insert into preregistrations (slug, name, address, phone, citizenship_no, is_verified, status, prize)
-         values (?, ?, 'Kathmandu', ?, ?, 1, 'verified', 50000)`,
-      )
-      .run(
-        `audit-${name.toLowerCase()}-${Date.now()}`,
-        person,
-        `98${month}${String(Date.now()).slice(-6)}`,
-        `AUD${Date.now()}`,
-      );
-    db.prepare(
-      `insert into draws (thrill, entry_type, entry_id, pool_type, branch_id, date, amount, outcome, pools, rolls, created_at)
-       values (2, 'preregistration', ?, 'preregistration_public', null, ?, 50000, 'pool', ?, ?, ?)`,
-    ).run(
-      pre.lastInsertRowid,
-      date,
-      JSON.stringify([{ id: 901, amount: 50000, count: 2, paid: 0, probability: 40, remaining: 2 }]),
-      JSON.stringify([
-        { stage: "pool", allocation_id: 901, amount: 50000, probability: 40, value: 0.123456, win: true },
-      ]),
-      `${date}T06:00:00.000Z`, // 11:45 in Kathmandu on the pools' day, as a real draw of that day
-    );
+  const pre = makePreregistration({
+    slug: `audit-${name.toLowerCase()}-${Date.now()}`,
+    name: person,
+    phone: `98${month}${String(Date.now()).slice(-6)}`,
+    citizenship_no: `AUD${Date.now()}`,
+    is_verified: true,
+    status: "verified",
+    prize: 50000,
+  });
+  makeDraw({
+    thrill: 2,
+    entry_type: "preregistration",
+    entry_id: pre.id,
+    pool_type: "preregistration_public",
+    date,
+    amount: 50000,
+    outcome: "pool",
+    pools: JSON.stringify([{ id: 901, amount: 50000, count: 2, paid: 0, probability: 40, remaining: 2 }]),
+    rolls: JSON.stringify([
+      { stage: "pool", allocation_id: 901, amount: 50000, probability: 40, value: 0.123456, win: true },
+    ]),
+    created_at: `${date}T06:00:00.000Z`, // 11:45 in Kathmandu on the pools' day, as a real draw of that day
   });
   await login(page, USERS.admin);
   await page.goto("/admin/scheme");

@@ -7,7 +7,8 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { dbFile, isJs, login, readDb, USERS } from "./helpers";
-import { setRegistrationOpen, withRegistrationLock, writeDb } from "./public-helpers";
+import { setSetting } from "./data";
+import { setRegistrationOpen, withRegistrationLock } from "./public-helpers";
 
 test.describe.configure({ mode: "serial" });
 
@@ -38,16 +39,6 @@ function stored(key: string): unknown {
   const row = readDb((db) => db.prepare("select value from settings where key = ?").get(key)) as
     { value: string } | undefined;
   return row ? JSON.parse(row.value) : undefined;
-}
-
-function restore(key: string, value: unknown) {
-  writeDb((db) =>
-    db
-      .prepare(
-        "insert into settings (key, value, updated_at) values (?, ?, strftime('%Y-%m-%dT%H:%M:%fZ','now')) on conflict(key) do update set value = excluded.value, updated_at = excluded.updated_at",
-      )
-      .run(key, JSON.stringify(value)),
-  );
 }
 
 const mark = (project: string) => `${isJs(project) ? "JS" : "NOJS"}-${crypto.randomBytes(3).toString("hex")}`;
@@ -131,7 +122,7 @@ test.describe("settings", () => {
         await expect(text.locator("ul > li")).toContainText([`First point ${id}`, `Second point ${id}`]);
         await expect(text).toContainText("One pre-registration per phone number.");
       } finally {
-        restore("terms", original);
+        setSetting("terms", original);
       }
     });
   });
@@ -171,7 +162,7 @@ test.describe("settings", () => {
         await expect(text.getByRole("link", { name: `safe link ${id}` })).toHaveAttribute("rel", "noopener noreferrer");
         if (js) expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
       } finally {
-        restore("terms", original);
+        setSetting("terms", original);
       }
     });
   });
@@ -207,7 +198,7 @@ test.describe("settings", () => {
           await expect(page.locator("form[data-prereg]").getByRole("button", { name: "Save" })).toBeEnabled();
         } finally {
           setRegistrationOpen(true);
-          restore("closed_message", "");
+          setSetting("closed_message", "");
         }
       }),
     );
