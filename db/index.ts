@@ -9,6 +9,7 @@ import { drizzle, type BetterSQLite3Database } from "drizzle-orm/better-sqlite3"
 import { migrate } from "drizzle-orm/better-sqlite3/migrator";
 import fs from "node:fs";
 import path from "node:path";
+import { entryReference } from "./reference";
 import * as schema from "./schema";
 
 export type DB = BetterSQLite3Database<typeof schema> & { $client: Database.Database };
@@ -57,6 +58,8 @@ export function openDatabase(file = databasePath(), { runMigrations = true } = {
   sqlite.pragma("foreign_keys = ON");
   sqlite.pragma("busy_timeout = 5000");
   sqlite.pragma(`cache_size = -${pageCacheKiB()}`);
+  // A pre-registration's reference is set by the database on insert (migration 0014), from its slug.
+  sqlite.function("entry_reference", { deterministic: true }, (slug) => entryReference(String(slug)));
   const db = drizzle(statementCache(sqlite), { schema }) as unknown as DB;
   db.$client = sqlite;
   if (runMigrations) migrate(db, { migrationsFolder: migrationsFolder() });

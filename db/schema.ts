@@ -181,6 +181,8 @@ export const preregistrations = sqliteTable(
   {
     id: integer("id").primaryKey({ autoIncrement: true }),
     slug: text("slug").notNull().unique(),
+    /** The public reference (db/reference.ts), set by the database on insert (migration 0014). */
+    ref: text("ref"),
     campaign: text("campaign").notNull().default("thrill"),
     name: text("name").notNull(),
     address: text("address").notNull(),
@@ -220,6 +222,7 @@ export const preregistrations = sqliteTable(
     // Lookups by phone (live or not) read this one: the partial index above serves only its own condition.
     index("preregistrations_phone_idx").on(t.campaign, t.phone),
     uniqueIndex("preregistrations_form_token_unique").on(t.form_token),
+    uniqueIndex("preregistrations_ref_unique").on(t.ref),
     index("preregistrations_citizenship_idx").on(t.citizenship_no),
     index("preregistrations_branch_idx").on(t.branch_id, t.created_at),
     index("preregistrations_nearest_branch_idx").on(t.nearest_branch_id, t.created_at),

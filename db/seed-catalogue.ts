@@ -16,6 +16,7 @@ import { createVideo } from "~/models/video.server";
 import { branchSchema } from "~/schemas/branch";
 import { bikeModelSchema } from "~/schemas/bike-model";
 import { videoSchema } from "~/schemas/video";
+import { escapeXml, motorbikeSvg } from "./seed-art";
 
 const BRANCHES = [
   { title: "Dharan Bikes", state: "Koshi", district: "Sunsari", city: "Dharan", phone: "025-520520/9842520520" },
@@ -54,15 +55,12 @@ const VIDEOS = [
   { title: "Sabina wins Fifty Thousand", amount: 50_000, color: "#558b2f" },
 ] as const;
 
-const escapeXml = (s: string) =>
-  s.replace(/[<>&"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;" })[c]!);
-
 async function image(type: "bike-model" | "video", title: string, color: string): Promise<number> {
-  const mark =
-    type === "video"
-      ? "" // the winner page draws the play icon itself
-      : `<circle cx="190" cy="280" r="70" fill="none" stroke="#fff" stroke-width="16"/><circle cx="450" cy="280" r="70" fill="none" stroke="#fff" stroke-width="16"/><path d="M190 280 L300 170 L400 170 L450 280" fill="none" stroke="#fff" stroke-width="16"/>`;
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" fill="${color}"/>${mark}<text x="320" y="${type === "video" ? 330 : 80}" font-family="sans-serif" font-size="36" fill="#fff" text-anchor="middle">${escapeXml(title)}</text></svg>`;
+  // A video's picture is its title alone: the winner page draws the play icon itself.
+  const svg =
+    type === "bike-model"
+      ? motorbikeSvg(title, color)
+      : `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" fill="${color}"/><text x="320" y="330" font-family="sans-serif" font-size="36" fill="#fff" text-anchor="middle">${escapeXml(title)}</text></svg>`;
   const png = await sharp(Buffer.from(svg)).png().toBuffer();
   const result = await uploadImages(SYSTEM_ACTOR, { type, files: [{ filename: `${title}.png`, bytes: png }] });
   if (!result.ok) throw new Error(`seed: ${result.message}`);

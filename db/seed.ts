@@ -12,6 +12,7 @@ import { createUser, roleBySlug } from "~/models/user.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { kathmanduDate, shiftDate } from "~/utils/time";
 import { seedAnalyticsHistory } from "./seed-analytics";
+import { motorbikeSvg } from "./seed-art";
 import { seedBroadcast } from "./seed-broadcast";
 import { seedCampaign } from "./seed-campaign";
 import { seedCatalogue } from "./seed-catalogue";
@@ -57,8 +58,9 @@ const MODELS = [
 ] as const;
 
 async function thumbnail(title: string, color: string) {
-  const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="640" height="400"><rect width="640" height="400" fill="${color}"/><circle cx="190" cy="280" r="70" fill="none" stroke="#fff" stroke-width="16"/><circle cx="450" cy="280" r="70" fill="none" stroke="#fff" stroke-width="16"/><path d="M190 280 L300 170 L400 170 L450 280" fill="none" stroke="#fff" stroke-width="16"/><text x="320" y="80" font-family="sans-serif" font-size="44" fill="#fff" text-anchor="middle">${title}</text></svg>`;
-  const png = await sharp(Buffer.from(svg)).png().toBuffer();
+  const png = await sharp(Buffer.from(motorbikeSvg(title, color)))
+    .png()
+    .toBuffer();
   return storeImage(png, { type: "bike-model", filename: `${title}.png` });
 }
 

@@ -31,26 +31,10 @@ export const roundOf = (thrill: number): Round => (thrill === 2 ? "second" : "th
 
 // ---------------------------------------------------------------- the public reference
 
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+/** A draw's entry is named by its public reference (db/reference.ts), never by name or phone. */
+import { entryReference, normaliseReference } from "@db/reference";
 
-/**
- * An entry's public draw reference: 12 characters of Crockford base32 from a hash of its
- * slug, grouped in fours (ABCD-EFGH-JKMN). Case-free, easy to read aloud, and it does not
- * open the entry's pages (the slug cannot be found from it).
- */
-export function drawReference(slug: string): string {
-  const digest = crypto.createHash("sha256").update(`draw-reference:${slug}`).digest();
-  let out = "";
-  for (let i = 0; i < 12; i++) out += CROCKFORD[digest[i] & 31];
-  return `${out.slice(0, 4)}-${out.slice(4, 8)}-${out.slice(8)}`;
-}
-
-/** A typed reference made comparable: upper case, no spaces or dashes, O read as 0, I and L as 1. */
-export function normaliseReference(typed: string): string | null {
-  const plain = typed.toUpperCase().replace(/[\s-]/g, "").replace(/O/g, "0").replace(/[IL]/g, "1");
-  if (!/^[0-9A-HJKMNP-TV-Z]{12}$/.test(plain)) return null;
-  return `${plain.slice(0, 4)}-${plain.slice(4, 8)}-${plain.slice(8)}`;
-}
+export { entryReference as drawReference, normaliseReference };
 
 // ---------------------------------------------------------------- the day's seed
 

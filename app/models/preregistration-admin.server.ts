@@ -14,6 +14,7 @@
 import { label } from "~/utils/labels";
 import { and, count, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
+import { normaliseReference } from "@db/reference";
 import { db, schema, type Executor, type Tx } from "@db/index";
 import type { Preregistration } from "@db/schema";
 import { audit, diff } from "~/models/audit.server";
@@ -66,18 +67,21 @@ export function canOpenScreenshot(scope: Scope, fileId: number): boolean {
 
 /**
  * "Found at the counter": a branch user searching the list for a customer's
- * full phone number is serving that customer, so a public pre-registration
- * with that phone is granted to the branch (recorded and audited); the list,
+ * full phone number or reference is serving that customer, so a public pre-registration
+ * with that phone or reference is granted to the branch (recorded and audited); the list,
  * its detail page and the API then reach it by the usual rule.
  */
 export function findAtCounter(actor: ScopedActor, term: string | null | undefined): void {
   if (isHeadOffice(actor.scope)) return;
-  const phone = normalizePhone((term ?? "").trim());
-  if (!phone) return;
+  const typed = (term ?? "").trim();
+  const phone = normalizePhone(typed);
+  const ref = phone ? null : normaliseReference(typed);
+  const match = phone ? and(eq(P.campaign, CAMPAIGN), eq(P.phone, phone)) : ref ? eq(P.ref, ref) : null;
+  if (!match) return;
   const entry = db
     .select({ id: P.id, slug: P.slug, branch_id: P.branch_id })
     .from(P)
-    .where(and(eq(P.campaign, CAMPAIGN), eq(P.phone, phone), isNull(P.deleted_at), isNull(P.branch_id)))
+    .where(and(match, isNull(P.deleted_at), isNull(P.branch_id)))
     .get();
   if (!entry) return;
   transact((tx) => grantCounterAccess(tx, actor, entry));
@@ -98,7 +102,10 @@ export function ftsQuery(term: string): string | null {
   return words.map((w) => `"${w}"`).join(" ");
 }
 
-/** Search over name, phone and citizenship number through the full-text index. */
+/**
+ * Search over name, phone, citizenship number and the visitor's reference (db/reference.ts, typed
+ * with or without its dashes, in any case) through the full-text and unique indexes.
+ */
 export function preregistrationSearch(term: string): SQL | undefined {
   const t = term.trim();
   if (!t) return undefined;
@@ -106,8 +113,12 @@ export function preregistrationSearch(term: string): SQL | undefined {
   const phone = normalizePhone(t);
   if (phone) return and(eq(P.campaign, CAMPAIGN), eq(P.phone, phone));
   const q = ftsQuery(t);
-  if (q) return sql`${P.id} in (select rowid from preregistrations_fts where preregistrations_fts match ${q})`;
-  return or(likePrefix(P.phone, t), likePrefix(P.name, t), likePrefix(P.citizenship_no, t));
+  const text = q
+    ? sql`${P.id} in (select rowid from preregistrations_fts where preregistrations_fts match ${q})`
+    : or(likePrefix(P.phone, t), likePrefix(P.name, t), likePrefix(P.citizenship_no, t));
+  // Twelve digits may be a citizenship number too: both are looked for.
+  const ref = normaliseReference(t);
+  return ref ? or(eq(P.ref, ref), text) : text;
 }
 
 // ---------------------------------------------------------------- filters
@@ -154,6 +165,7 @@ function filterConditions(f: PreregistrationFilters, scope: Scope): (SQL | undef
 const selection = {
   id: P.id,
   slug: P.slug,
+  ref: P.ref,
   name: P.name,
   address: P.address,
   email: P.email,
@@ -221,7 +233,7 @@ export type PreregistrationRow = ReturnType<typeof shape>;
 function indexOnlySearch(scope: Scope, params: TableParams, filters: PreregistrationFilters): string | null {
   const { phone, ...others } = filters;
   const term = phone?.trim();
-  if (!isHeadOffice(scope) || !term || normalizePhone(term)) return null;
+  if (!isHeadOffice(scope) || !term || normalizePhone(term) || normaliseReference(term)) return null;
   if (Object.values(others).some((v) => v !== null && v !== undefined)) return null;
   if (params.order.some((o) => o.column !== "id" || o.dir !== "desc")) return null;
   return ftsQuery(term);

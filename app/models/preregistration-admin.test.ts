@@ -5,6 +5,7 @@ import { canSeeCodes } from "~/utils/permissions";
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
+import { entryReference } from "@db/reference";
 import { issueCodeIn } from "~/models/otp.server";
 import type { ScopedActor } from "~/models/scope.server";
 import { preregistrationFiltersSchema } from "~/schemas/preregistration";
@@ -118,6 +119,26 @@ describe("scope", () => {
     findAtCounter(actor(A()), madeAtB.phone);
     expect(findPreregistration(A(), madeAtB.slug)).toBeNull();
     expect(list(A(), { phone: madeAtB.phone })).toEqual([]);
+  });
+
+  it("every entry has a short case-free reference, set by the database; the counter finds the entry by it", () => {
+    const c = makeBranch({ title: "Scope Ref" });
+    const walkIn = makePreregistration({ branch_id: null, nearest_branch_id: c.id, name: "Reference Person" });
+    const stored = db.select().from(schema.preregistrations).where(eq(schema.preregistrations.id, walkIn.id)).get()!;
+    expect(stored.ref).toBe(entryReference(walkIn.slug));
+    expect(stored.ref).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+    // As staff type it: lower case, without its dashes, O for 0 and l for 1.
+    const typed = stored.ref!.toLowerCase().replaceAll("-", "").replaceAll("0", "o").replaceAll("1", "l");
+    expect(list(HEAD, { phone: typed })).toEqual([walkIn.slug]);
+    expect(list(HEAD, { phone: stored.ref })).toEqual([walkIn.slug]);
+    // A branch user's search by reference is serving that customer, as a full phone number is.
+    expect(list(A(), { phone: typed })).toEqual([]);
+    findAtCounter(actor(A()), typed);
+    expect(list(A(), { phone: typed })).toEqual([walkIn.slug]);
+    // Another branch's own record is never granted by its reference.
+    const madeAtBRef = entryReference(madeAtB.slug);
+    findAtCounter(actor(A()), madeAtBRef);
+    expect(list(A(), { phone: madeAtBRef })).toEqual([]);
   });
 
   it("proof screenshots follow the same rule", () => {

@@ -30,6 +30,7 @@
  */
 import crypto from "node:crypto";
 import { and, eq, inArray, isNull, ne, or, type SQL } from "drizzle-orm";
+import { entryReference } from "@db/reference";
 import { db, schema, type Executor } from "@db/index";
 import type { Preregistration } from "@db/schema";
 import {
@@ -512,10 +513,12 @@ export async function createPreregistration(
       const counter = who.channel === "counter" ? who.actor : null;
       const referred = who.channel === "public" ? referralFor(tx, who.referral, value.phone) : null;
       const at = nowIso();
+      const slug = randomSlug();
       const created = tx
         .insert(P)
         .values({
-          slug: randomSlug(),
+          slug,
+          ref: entryReference(slug), // as the database would set it, so the row returned carries it
           campaign: CAMPAIGN,
           ...formColumns(value, screenshotId),
           send_sms: value.send_sms,

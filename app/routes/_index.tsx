@@ -40,6 +40,37 @@ const variants = (src: string, width: number) =>
     .concat(`${src} ${width}w`)
     .join(", ");
 
+/** The first bikes show; the rest open under "See all" (no script), so the page stays short on a phone. */
+const SHOWN_BIKES = 4;
+
+type Bike = ReturnType<typeof landingBikes>[number];
+
+function BikeList({ bikes }: { bikes: Bike[] }) {
+  return (
+    <ul>
+      {bikes.map((b) => (
+        <li key={b.id}>
+          {b.src ? (
+            <img
+              src={`${b.src}?w=480`}
+              srcSet={variants(b.src, b.width)}
+              sizes={BIKE_SIZES}
+              width={b.width}
+              height={b.height}
+              loading="lazy"
+              decoding="async"
+              alt=""
+            />
+          ) : (
+            <span className="bike-blank" aria-hidden="true" />
+          )}
+          <span>{b.title}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export default function Landing() {
   const { chrome, utm, video, closedMessage, prize, bikes } = useLoaderData<typeof loader>();
   const { lang, registrationOpen: open } = chrome;
@@ -80,42 +111,7 @@ export default function Landing() {
           </a>
         </p>
       </section>
-      {open ? (
-        <section className="how" aria-labelledby="how-title">
-          <h2 id="how-title">{t(lang, "landing.how")}</h2>
-          <ol className="steps">
-            <li>{t(lang, "landing.step1")}</li>
-            <li>{t(lang, "landing.step2")}</li>
-            <li>{t(lang, "landing.step3")}</li>
-          </ol>
-        </section>
-      ) : null}
-      {bikes.length ? (
-        <section className="bikes" aria-labelledby="bikes-title">
-          <h2 id="bikes-title">{t(lang, "landing.bikes")}</h2>
-          <ul>
-            {bikes.map((b) => (
-              <li key={b.id}>
-                {b.src ? (
-                  <img
-                    src={`${b.src}?w=480`}
-                    srcSet={variants(b.src, b.width)}
-                    sizes={BIKE_SIZES}
-                    width={b.width}
-                    height={b.height}
-                    loading="lazy"
-                    decoding="async"
-                    alt=""
-                  />
-                ) : (
-                  <span className="bike-blank" aria-hidden="true" />
-                )}
-                <span>{b.title}</span>
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      {/* The information links right under the hero: on a phone they start within the first screen. */}
       <nav aria-labelledby="info-title" className="info">
         <h2 id="info-title">{t(lang, "landing.info")}</h2>
         <ul className="tiles">
@@ -154,6 +150,28 @@ export default function Landing() {
           ) : null}
         </ul>
       </nav>
+      {open ? (
+        <section className="how" aria-labelledby="how-title">
+          <h2 id="how-title">{t(lang, "landing.how")}</h2>
+          <ol className="steps">
+            <li>{t(lang, "landing.step1")}</li>
+            <li>{t(lang, "landing.step2")}</li>
+            <li>{t(lang, "landing.step3")}</li>
+          </ol>
+        </section>
+      ) : null}
+      {bikes.length ? (
+        <section className="bikes" aria-labelledby="bikes-title">
+          <h2 id="bikes-title">{t(lang, "landing.bikes")}</h2>
+          <BikeList bikes={bikes.slice(0, SHOWN_BIKES)} />
+          {bikes.length > SHOWN_BIKES ? (
+            <details className="more-bikes">
+              <summary>{t(lang, "landing.allBikes", { count: String(bikes.length) })}</summary>
+              <BikeList bikes={bikes.slice(SHOWN_BIKES)} />
+            </details>
+          ) : null}
+        </section>
+      ) : null}
     </PublicShell>
   );
 }

@@ -80,6 +80,7 @@ export default function PreregistrationDetail() {
       <Details
         title="Pre-Registration"
         rows={[
+          ["Reference", pre.ref],
           ["Slug", pre.slug],
           ["Model", pre.bike_model?.title],
           ["Source", label("source", pre.source)],

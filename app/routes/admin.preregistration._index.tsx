@@ -87,7 +87,7 @@ export default function Preregistrations() {
         rowKey={(r) => r.slug}
         rowHref={(r) => `/admin/preregistration/${r.slug}`}
         search={params.get("search") ?? params.get("phone") ?? ""}
-        searchLabel="Phone"
+        searchLabel="Phone or reference"
         filters={
           <>
             <Checked errors={errors.bike_model}>

@@ -23,7 +23,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?
 /**
  * The draw result of a verified entry: six rolling cells settling on the second
  * thrill, and the total; then what to do next (the showroom with this phone, a
- * test ride), a reference to keep and a way to share the campaign. The roll
+ * test ride), the entry's reference to say at the counter (it also finds the draw on /fair-draws) and a way to share the campaign. The roll
  * plays on the visit that follows the verification; any later visit shows the
  * result at rest (app/utils/reveal.server.ts). Anyone with the address sees the
  * masked phone and the prize; the entry's details only the browser that
@@ -43,8 +43,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     {
       chrome: publicChrome(request),
       phone: maskPhone(entry.phone),
-      reference: entry.slug,
-      drawRef: drawReference(entry.slug),
+      reference: entry.ref ?? drawReference(entry.slug),
       roll: reveal.roll,
       shareUrl: `${origin}/?utm_source=share`,
       topPrize: topPrize(),
@@ -56,7 +55,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 }
 
 export default function Draw() {
-  const { chrome, phone, amount, first, total, details, reference, drawRef, roll, shareUrl, topPrize } =
+  const { chrome, phone, amount, first, total, details, reference, roll, shareUrl, topPrize } =
     useLoaderData<typeof loader>();
   const { lang } = chrome;
   const shareText = t(lang, "draw.shareText", { amount: rupees(lang, topPrize || amount) });
@@ -78,11 +77,8 @@ export default function Draw() {
         <p className="reference">
           {t(lang, "draw.reference")}: <code>{reference}</code>
           <br />
-          <small>{t(lang, "draw.referenceHint")}</small>
-        </p>
-        <p className="reference">
-          {t(lang, "fair.find.label")}: <code>{drawRef}</code>{" "}
-          <a href={`/fair-draws?ref=${drawRef}`}>{t(lang, "fair.link")}</a>
+          <small>{t(lang, "draw.referenceHint")}</small>{" "}
+          <a href={`/fair-draws?ref=${reference}`}>{t(lang, "fair.link")}</a>
         </p>
         <p className="actions">
           <a href="/book-a-ride" className="button primary">

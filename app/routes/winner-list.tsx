@@ -4,7 +4,8 @@ import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { PublicShell } from "~/components/public/PublicShell";
 import { groupedVideos, VIDEO_GROUP_ORDER } from "~/models/video.server";
-import { t, type TextKey } from "~/utils/i18n";
+import { topPrize } from "~/models/landing.server";
+import { rupees, t, type TextKey } from "~/utils/i18n";
 
 export const handle = { scripts: false };
 export const links = publicLinks;
@@ -12,13 +13,16 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
   { title: t(data?.chrome.lang ?? "en", "winners.title") },
 ];
 
-/** The winner gallery: videos grouped ten_lakhs, one_lakh, fifty_thousand; each thumbnail opens its video in a new tab. */
+/**
+ * The winner gallery: videos grouped by the prize won (ten_lakhs, one_lakh, fifty_thousand), said
+ * against this campaign's top prize; each thumbnail opens its video in a new tab.
+ */
 export async function loader({ request }: LoaderFunctionArgs) {
-  return data({ chrome: publicChrome(request), groups: groupedVideos(), order: VIDEO_GROUP_ORDER });
+  return data({ chrome: publicChrome(request), groups: groupedVideos(), order: VIDEO_GROUP_ORDER, prize: topPrize() });
 }
 
 export default function WinnerList() {
-  const { chrome, groups, order } = useLoaderData<typeof loader>();
+  const { chrome, groups, order, prize } = useLoaderData<typeof loader>();
   const { lang } = chrome;
   const empty = order.every((g) => groups[g].length === 0);
   return (
@@ -29,6 +33,11 @@ export default function WinnerList() {
         </a>
       </div>
       <h1>{t(lang, "winners.title")}</h1>
+      {/* The groups are the prizes won, which may be larger than this campaign's: said against its top prize. */}
+      <p>
+        {t(lang, "winners.lead")}{" "}
+        {prize > 0 ? t(lang, "winners.current", { amount: rupees(lang, prize).replace(" ", "\u00a0") }) : null}
+      </p>
       {empty ? <p>{t(lang, "winners.none")}</p> : null}
       {order
         .filter((g) => groups[g].length)

@@ -5,7 +5,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { login, USERS } from "./helpers";
 import { chooseImage, confirm, errorUnder, successToast, unique } from "./catalogue-helpers";
 
-async function winnerGroup(page: Page, group: "Ten Lakhs" | "One Lakh" | "Fifty Thousand") {
+async function winnerGroup(page: Page, group: "Won Rs. 10 lakh" | "Won Rs. 1 lakh" | "Won Rs. 50,000") {
   await page.goto("/winner-list");
   return page.getByRole("region", { name: group });
 }
@@ -57,7 +57,7 @@ test("create, filter, open, edit and delete a winner video; the winner list foll
   const detailUrl = page.url();
 
   // On the winner list at once, under One Lakh, opening the video in a new tab; the phone never shows.
-  const lakh = await winnerGroup(page, "One Lakh");
+  const lakh = await winnerGroup(page, "Won Rs. 1 lakh");
   const link = lakh.getByRole("link", { name: title });
   await expect(link).toHaveAttribute("href", "https://www.youtube.com/watch?v=e2e");
   await expect(link).toHaveAttribute("target", "_blank");
@@ -94,7 +94,7 @@ test("create, filter, open, edit and delete a winner video; the winner list foll
   await expect(page).toHaveURL(detailUrl);
   await expect(successToast(page)).toContainText("Video updated.");
   await expect(page.locator("dl.details")).toContainText("Ten Lakh");
-  const tenLakhs = await winnerGroup(page, "Ten Lakhs");
+  const tenLakhs = await winnerGroup(page, "Won Rs. 10 lakh");
   await expect(tenLakhs.getByRole("link", { name: title })).toHaveAttribute(
     "href",
     "https://www.youtube.com/watch?v=e2e2",

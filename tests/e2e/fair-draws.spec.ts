@@ -66,7 +66,7 @@ test("a past day checks, and a visitor finds a draw by its reference", async ({ 
   }
 
   await page.goto("/fair-draws");
-  await page.getByLabel("Your draw reference").fill(ref.toLowerCase().replace(/-/g, " "));
+  await page.getByLabel("Your reference").fill(ref.toLowerCase().replace(/-/g, " "));
   await page.getByRole("button", { name: "Find" }).click();
   await expect(page.locator(".fair-found a").first()).toBeVisible();
   await page.locator(".fair-found a").first().click();
@@ -75,8 +75,8 @@ test("a past day checks, and a visitor finds a draw by its reference", async ({ 
 
 test("a typed reference that cannot be one is said so under the field", async ({ page, browser }, info) => {
   await page.goto("/fair-draws?ref=abc");
-  await expect(page.getByText("A draw reference has 12 letters and digits.")).toBeVisible();
-  await expect(page.getByLabel("Your draw reference")).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText("A reference has 12 letters and digits.")).toBeVisible();
+  await expect(page.getByLabel("Your reference")).toHaveAttribute("aria-invalid", "true");
   expect(await axe(page, browser, isJs(info.project.name))).toEqual([]);
 });
 

@@ -9,7 +9,7 @@ import { expect, test, type Page } from "@playwright/test";
 import { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES } from "../../app/models/base-tables";
 import { kathmanduToday } from "../clock";
 import { ageCodes } from "./data";
-import { isJs, readDb } from "./helpers";
+import { isJs, login, readDb, USERS } from "./helpers";
 import {
   enterCode,
   fillPreregistration,
@@ -27,7 +27,7 @@ const shot = (page: Page, name: string, project: string, width: number) =>
 /** A verified visitor: their entry's slug, after the draw page opened once. */
 async function verifiedVisitor(page: Page) {
   const visitor = newVisitor();
-  await page.goto("/enquiry");
+  await withRegistrationLock(() => page.goto("/enquiry")); // opened while the campaign is open
   await fillPreregistration(page, visitor);
   const slug = await saveAndConfirm(page, visitor);
   await enterCode(page, lastCode(visitor.phone));
@@ -37,13 +37,14 @@ async function verifiedVisitor(page: Page) {
 
 /** Posts the form empty past the browser's own checks: the server's refusal. */
 async function serverRefusal(page: Page) {
-  await page.goto("/enquiry");
-  await page.locator("form[data-prereg]").evaluate((f: HTMLFormElement) => (f.noValidate = true));
-  await page
-    .locator("form[data-prereg]")
-    .getByLabel(/^Phone Number/)
-    .fill("12345");
+  // The campaign stays open meanwhile (the closed-state test closes it under the same lock).
   await withRegistrationLock(async () => {
+    await page.goto("/enquiry");
+    await page.locator("form[data-prereg]").evaluate((f: HTMLFormElement) => (f.noValidate = true));
+    await page
+      .locator("form[data-prereg]")
+      .getByLabel(/^Phone Number/)
+      .fill("12345");
     await page.evaluate(() => {
       const form = document.querySelector<HTMLFormElement>("form[data-prereg]")!;
       const intent = document.createElement("input");
@@ -62,9 +63,11 @@ test("screenshots of the landing, the form with an error and the reveal at 360 a
   const project = info.project.name;
   for (const viewport of [PHONE, DESKTOP]) {
     await page.setViewportSize(viewport);
-    await page.goto("/");
-    await expect(page.locator(".hero .prize")).toContainText(/Win up to Rs\.\s[\d,]+/);
-    await shot(page, "landing", project, viewport.width);
+    await withRegistrationLock(async () => {
+      await page.goto("/");
+      await expect(page.locator(".hero .prize")).toContainText(/Win up to Rs\.\s[\d,]+/);
+      await shot(page, "landing", project, viewport.width);
+    });
     await serverRefusal(page);
     await shot(page, "form-error", project, viewport.width);
   }
@@ -115,6 +118,25 @@ test("the landing is a campaign: top prize from the schemes, bikes with sized la
     await expect(img).toHaveAttribute("sizes", /.+/);
     expect(await img.getAttribute("src")).toMatch(/^\/files\//);
   }
+  // Four bikes show and the rest open under "See all" (no script needed), so the information links and the
+  // page's end stay near on a phone.
+  const bikeCount = await page.locator(".bikes li").count();
+  await expect(page.locator(".bikes > ul > li")).toHaveCount(Math.min(bikeCount, 4));
+  if (bikeCount > 4) {
+    const more = page.locator(".bikes details");
+    await expect(more.locator("summary")).toHaveText(`See all ${bikeCount} bikes`);
+    await expect(more.locator("li").first()).toBeHidden();
+    await more.locator("summary").click();
+    await expect(more.locator("li")).toHaveCount(bikeCount - 4);
+    await expect(more.locator("li").first()).toBeVisible();
+  }
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const firstLink = (await page.locator(".tiles a").first().boundingBox())!;
+  expect(firstLink.y + firstLink.height, "the information links start within the first screen").toBeLessThanOrEqual(
+    PHONE.height,
+  );
+  const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+  expect(pageHeight, "the landing at 360 px is at most three screens tall").toBeLessThanOrEqual(3 * PHONE.height);
   const heights = await page.locator(".tiles a").evaluateAll((as) => as.map((a) => a.getBoundingClientRect().height));
   expect(new Set(heights.map((h) => Math.round(h))).size).toBe(1);
   // The information tiles read as links, not as the page's actions: no action class, not the actions' look, underlined.
@@ -186,7 +208,7 @@ test("OTP: tries left after a wrong code, and 'Wrong number? Change it' keeps th
 }) => {
   await page.setViewportSize(PHONE);
   const visitor = newVisitor();
-  await page.goto("/enquiry");
+  await withRegistrationLock(() => page.goto("/enquiry")); // opened while the campaign is open
   await fillPreregistration(page, visitor);
   const slug = await saveAndConfirm(page, visitor);
   const code = page.getByRole("textbox", { name: "OTP", exact: true });
@@ -223,14 +245,17 @@ test("OTP: tries left after a wrong code, and 'Wrong number? Change it' keeps th
 
 test("the reveal leads somewhere, and opening the draw again shows the result without a roll", async ({ page }) => {
   await page.setViewportSize(PHONE);
-  const { slug } = await verifiedVisitor(page);
+  const { slug, visitor } = await verifiedVisitor(page);
   await expect(page.locator("[data-draw-reveal]")).not.toHaveClass(/settled/);
   await expect(page.getByRole("heading", { name: "What next" })).toBeVisible();
-  // Two references: the entry's own, then the draw's public reference on /fair-draws.
-  await expect(page.locator(".reference code")).toHaveText([
-    slug,
-    /^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/,
-  ]);
+  // One reference, short and case-free (read aloud at the counter), which also finds the draw on /fair-draws.
+  const reference = page.locator(".reference code");
+  await expect(reference).toHaveText(/^[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}-[0-9A-HJKMNP-TV-Z]{4}$/);
+  expect(await page.locator(".reference").textContent()).not.toContain(slug);
+  await expect(page.locator(".reference").getByRole("link")).toHaveAttribute(
+    "href",
+    `/fair-draws?ref=${await reference.textContent()}`,
+  );
   await expect(page.getByRole("link", { name: "Book a test ride" })).toHaveAttribute("href", "/book-a-ride");
   await expect(page.locator("[data-share]")).toBeVisible();
   const close = page.getByRole("link", { name: "Close" }).last();
@@ -246,6 +271,13 @@ test("the reveal leads somewhere, and opening the draw again shows the result wi
   await page.goto(`/enquiry/${slug}/draw`);
   await expect(page.locator("[data-draw-reveal]")).toHaveClass(/settled/);
   await expect(page.locator(".draw-result")).toHaveCSS("opacity", "1", { timeout: 1_000 });
+  // At the showroom the visitor reads the reference aloud; staff type it as heard and find the entry.
+  const heard = (await reference.textContent())!.toLowerCase().replaceAll("-", " ");
+  await login(page, USERS.manager, { to: "/admin/preregistration" });
+  await page.getByRole("searchbox", { name: "Phone or reference" }).fill(heard);
+  await page.getByRole("searchbox", { name: "Phone or reference" }).press("Enter");
+  await expect(page.locator("tbody tr")).toHaveCount(1);
+  await expect(page.locator("tbody tr")).toContainText(visitor.name);
 });
 
 test("the thank-you page names what was booked", async ({ page }) => {

@@ -61,7 +61,13 @@ test("the winner list groups videos, each opening in a new tab", async ({ page }
     await page.getByRole("link", { name: "Winners" }).click();
     await expect(page).toHaveURL(/\/winner-list$/);
     await expect(page.getByRole("link", { name: "← Back" })).toHaveAttribute("href", "/");
-    const group = page.getByRole("region", { name: "One Lakh" });
+    // Grouped by the prize won, said against this campaign's top prize.
+    await expect(
+      page.getByText(
+        /grouped by the prize they won\. Earlier campaigns had larger prizes; this campaign's prizes go up to Rs\.\s[\d,]+\./,
+      ),
+    ).toBeVisible();
+    const group = page.getByRole("region", { name: "Won Rs. 1 lakh" });
     const video = group.getByRole("link", { name: title });
     await expect(video).toHaveAttribute("href", "https://www.example.com/watch?v=one-lakh");
     await expect(video).toHaveAttribute("target", "_blank");
