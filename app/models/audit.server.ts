@@ -127,6 +127,8 @@ export type ReadableAuditEntry = AuditEntry & {
   action_label: string;
   record: string;
   record_href: string | null;
+  /** The changes in words, one line per field; `summary` joins them (the download's cell). */
+  changes_list: string[];
   summary: string;
 };
 
@@ -136,12 +138,14 @@ export function readableAudit(rows: AuditEntry[]): ReadableAuditEntry[] {
   const names = auditValueNames(rows);
   return rows.map((r) => {
     const ref = recordRefOf(refs, r);
+    const lines = changeLines(r.changes, r.entity_type, names);
     return {
       ...r,
       action_label: auditActionLabel(r.action),
       record: ref ? `${auditRecordLabel(r.entity_type)}: ${ref.name}` : auditRecordText(r),
       record_href: ref?.href ?? null,
-      summary: describeChanges(r.changes, r.entity_type, names),
+      changes_list: lines,
+      summary: lines.join("; "),
     };
   });
 }
@@ -304,22 +308,25 @@ function showValue(entityType: string, field: string, v: unknown, names?: ValueN
  * record's first values (nothing before any of them) read "Field: value".
  */
 export function describeChanges(json: string, entityType = "", names?: ValueNames): string {
+  return changeLines(json, entityType, names).join("; ");
+}
+
+/** The changes of a row, one line per field ("Name: Old → New"), as the trail's expandable cell lists them. */
+export function changeLines(json: string, entityType = "", names?: ValueNames): string[] {
   let changes: Changes;
   try {
     changes = JSON.parse(json) as Changes;
   } catch {
-    return "";
+    return [];
   }
   const shown = Object.entries(changes).filter(([k]) => !UNSHOWN.has(k));
   const first = shown.every(([, c]) => empty(c.before));
   const show = (k: string, v: unknown) => showValue(entityType, k, v, names);
-  return shown
-    .map(([k, c]) =>
-      first
-        ? `${auditFieldLabel(entityType, k)}: ${show(k, c.after)}`
-        : `${auditFieldLabel(entityType, k)}: ${show(k, c.before)} → ${show(k, c.after)}`,
-    )
-    .join("; ");
+  return shown.map(([k, c]) =>
+    first
+      ? `${auditFieldLabel(entityType, k)}: ${show(k, c.after)}`
+      : `${auditFieldLabel(entityType, k)}: ${show(k, c.before)} → ${show(k, c.after)}`,
+  );
 }
 
 export function listAudit(params: TableParams, filters: AuditFilters = {}): TableResult<AuditEntry> {

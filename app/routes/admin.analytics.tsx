@@ -142,13 +142,29 @@ export default function AnalyticsPage() {
     test_rides: totals.test_rides.value,
   };
   const branchRows = figures.by_branch;
+  const branchValues = (r: (typeof branchRows)[number]) => [r.preregistrations, r.registrations, r.test_rides];
   const modelRows = figures.by_model;
+  const modelValues = (r: (typeof modelRows)[number]) => [r.preregistrations, r.registrations, r.test_rides];
   const sourceRows = figures.by_source;
+  const sourceValues = (r: (typeof sourceRows)[number]) => [r.preregistrations, r.verified, r.purchased];
   const paymentRows = figures.by_payment_mode;
   const paymentTotal = paymentRows.reduce((s, r) => s + r.registrations, 0);
-  const top = <Row,>(rows: Row[]) => rows.slice(0, CHART_ROWS);
-  const topNote = (n: number) =>
-    n > CHART_ROWS ? `The chart shows the first ${CHART_ROWS} of ${n}; the table lists them all.` : undefined;
+  /**
+   * A chart draws the rows with something in the range, at most CHART_ROWS of them; the rows with
+   * nothing are folded into the note (the table lists every row).
+   */
+  const drawn = <Row,>(rows: Row[], values: (r: Row) => number[]) =>
+    rows.filter((r) => values(r).some((v) => v > 0)).slice(0, CHART_ROWS);
+  const drawnNote = <Row extends { title?: string; label?: string }>(rows: Row[], values: (r: Row) => number[]) => {
+    const quiet = rows.filter((r) => !values(r).some((v) => v > 0)).map((r) => r.title ?? r.label ?? "");
+    const active = rows.length - quiet.length;
+    return [
+      active > CHART_ROWS ? `The chart shows the first ${CHART_ROWS} of ${active}; the table lists them all.` : "",
+      quiet.length ? `Nothing in the range, so not drawn: ${quiet.join(", ")}.` : "",
+    ]
+      .filter(Boolean)
+      .join(" ");
+  };
   const leader = <Row extends { title?: string; label?: string }>(
     rows: Row[],
     value: (r: Row) => number,
@@ -362,7 +378,7 @@ export default function AnalyticsPage() {
             title={`Pre-registrations, registrations and test rides by branch, ${span}`}
             description={leader(branchRows, (r) => r.registrations, "registrations")}
             series={["Pre-registrations", "Registrations", "Test rides"]}
-            rows={top(branchRows).map((r) => ({
+            rows={drawn(branchRows, branchValues).map((r) => ({
               key: r.id ?? "none",
               label: r.title,
               values: [r.preregistrations, r.registrations, r.test_rides],
@@ -387,7 +403,7 @@ export default function AnalyticsPage() {
         note={
           <>
             A pre-registration counts for the branch it was made at, or the showroom a public one named.{" "}
-            {topNote(branchRows.length)}
+            {drawnNote(branchRows, branchValues)}
           </>
         }
       />
@@ -401,7 +417,7 @@ export default function AnalyticsPage() {
             title={`Pre-registrations, registrations and test rides by bike model, ${span}`}
             description={leader(modelRows, (r) => r.registrations, "registrations")}
             series={["Pre-registrations", "Registrations", "Test rides"]}
-            rows={top(modelRows).map((r) => ({
+            rows={drawn(modelRows, modelValues).map((r) => ({
               key: r.id ?? "none",
               label: r.title,
               values: [r.preregistrations, r.registrations, r.test_rides],
@@ -421,7 +437,7 @@ export default function AnalyticsPage() {
             ]}
           />
         }
-        note={topNote(modelRows.length)}
+        note={drawnNote(modelRows, modelValues) || undefined}
       />
 
       <ChartFigure
@@ -433,7 +449,7 @@ export default function AnalyticsPage() {
             title={`Pre-registrations by source of information, ${span}`}
             description={leader(sourceRows, (r) => r.preregistrations, "pre-registrations")}
             series={["Pre-registrations", "Verified", "Purchased"]}
-            rows={top(sourceRows).map((r) => ({
+            rows={drawn(sourceRows, sourceValues).map((r) => ({
               key: r.source ?? "none",
               label: r.label,
               values: [r.preregistrations, r.verified, r.purchased],
@@ -458,7 +474,7 @@ export default function AnalyticsPage() {
             ]}
           />
         }
-        note={topNote(sourceRows.length)}
+        note={drawnNote(sourceRows, sourceValues) || undefined}
       />
 
       <ChartFigure

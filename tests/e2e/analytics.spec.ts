@@ -4,6 +4,7 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test } from "@playwright/test";
 import { kathmanduToday } from "../clock";
+import { makeBikeModel } from "./data";
 import { isJs, login, readDb, USERS } from "./helpers";
 
 const CHARTS = [
@@ -79,6 +80,32 @@ test("head office sees every chart as an SVG image with its title, each beside i
   // The seeded history draws something: lines with points, bars.
   await expect(page.getByRole("img", { name: CHARTS[0] }).locator("polyline")).toHaveCount(4);
   expect(await page.getByRole("img", { name: CHARTS[4] }).locator("rect").count()).toBeGreaterThan(3);
+});
+
+test("a bike model with nothing in the range is folded out of its chart, named in the note, kept in the table", async ({
+  page,
+}, info) => {
+  const quiet = makeBikeModel(`Quiet Model ${info.project.name} ${Date.now().toString(36)}`);
+  await login(page, USERS.admin, { to: "/admin/analytics" });
+  const chart = page.getByRole("img", { name: CHARTS[5] });
+  await expect(chart).toBeVisible();
+  await expect(chart.locator("text", { hasText: quiet.title })).toHaveCount(0);
+  const section = page.getByRole("region", { name: "By bike model" });
+  await expect(section.locator(".chart-note")).toContainText(/Nothing in the range, so not drawn: .+/);
+  await expect(section.locator(".chart-note")).toContainText(quiet.title);
+  await expect(
+    page.getByRole("table", { name: "Figures by bike model" }).getByRole("row", { name: quiet.title }),
+  ).toHaveCount(1);
+  // A model with something in the range is drawn.
+  const busy = readDb((db) =>
+    db
+      .prepare(
+        "select m.title from bike_models m join preregistrations p on p.bike_model_id = m.id and p.deleted_at is null group by m.id order by count(*) desc limit 1",
+      )
+      .pluck()
+      .get(),
+  ) as string;
+  await expect(chart.locator("text", { hasText: busy }).first()).toBeVisible();
 });
 
 test("the figures of a chosen range match the database; the range is chosen in the form", async ({ page }) => {

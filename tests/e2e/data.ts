@@ -17,6 +17,7 @@ export {
   ageCodes,
   failSms,
   makeAllocation,
+  makeBikeModel,
   makeBranch,
   makeDraw,
   makePreregistration,

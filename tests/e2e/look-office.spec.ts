@@ -9,6 +9,7 @@ import { expect, test, type APIRequestContext, type Browser, type Page } from "@
 import { AUDIT_ACTION } from "../../app/utils/labels";
 import { PERMISSIONS } from "../../app/utils/permissions";
 import { apiRegistration, tokenFor } from "./counter-helpers";
+import { makeVideo, removeVideo } from "./data";
 import { isJs, lastCode, login, loginThroughForm, readDb, USERS } from "./helpers";
 
 /** A stored audit action ("registration.create", "auth.login_failed"): the trail's areas, then a dot. */
@@ -256,6 +257,25 @@ test("the audit trail and the role matrix show labels, never an action or permis
   const roles = await shown();
   expect(roles).toContain("View users");
   expect(roles).not.toMatch(PERMISSION_CODE);
+});
+
+test("the audit trail: a change of several fields opens from the names of the fields", async ({ page }, info) => {
+  const title = `Audit Video ${info.project.name} ${Date.now().toString(36)}`;
+  const video = makeVideo({ title, url: "https://www.example.com/watch?v=audit", amount: 50000 });
+  try {
+    await login(page, USERS.admin, { to: "/admin/audit?entity_type=video" });
+    const row = page.locator("main tbody tr", { hasText: title });
+    await expect(row).toHaveCount(1);
+    const changes = row.locator("details.audit-changes");
+    await expect(changes.locator("summary")).toHaveText(/^\d+ changes: Title, /);
+    const line = changes.locator("li", { hasText: `Title: ${title}` });
+    await expect(line).toBeHidden();
+    await changes.locator("summary").click();
+    await expect(line).toBeVisible();
+    expect(await changes.locator("li").count()).toBeGreaterThan(1);
+  } finally {
+    removeVideo(video.slug);
+  }
 });
 
 test("the print sheet: each coupon carries the logo; a coupon not drawn yet is left out and listed, not printed", async ({
