@@ -42,7 +42,10 @@ if (isMainThread) process.umask(PRIVATE_UMASK);
 
 function narrow(target: string, mode: number) {
   try {
-    if ((fs.statSync(target).mode & 0o777) !== mode) fs.chmodSync(target, mode);
+    const now = fs.statSync(target).mode;
+    // A shared folder (sticky, as /tmp) is left alone: a database put straight into it must not lock others out.
+    if (now & 0o1000) return;
+    if ((now & 0o777) !== mode) fs.chmodSync(target, mode);
   } catch {
     // Not there yet, or not ours to change (a read-only mount): SQLite reports what matters.
   }

@@ -95,6 +95,9 @@ test.beforeAll(async () => {
     test.skip(!process.env.CI, `nginx is not installed at ${NGINX} (bash tests/ensure-nginx.sh)`);
     throw new Error(`nginx is missing at ${NGINX}`);
   }
+  // The deployment runs under systemd's default umask (022): nginx's workers read what its master and this
+  // test make. This process carries the product's 077 (db/index.ts, loaded with the e2e data helpers).
+  process.umask(0o022);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, "data"), { recursive: true });
   fs.chmodSync(dir, 0o755);

@@ -10,7 +10,7 @@ import http from "node:http";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { databasePath } from "@db/index";
+import { databasePath, openDatabase } from "@db/index";
 import { storeImage } from "~/models/file.server";
 import { uploadsDir } from "~/utils/config.server";
 import { backupDatabase } from "../../scripts/backup";
@@ -68,6 +68,20 @@ describe("files only the service reads", () => {
     for (const f of ["app.sqlite", "app.sqlite-wal", ".session-secret"]) {
       expect(`${f} ${mode(path.join(data, f)).toString(8)}`).toBe(`${f} 600`);
     }
+  });
+
+  it("a database put straight into a shared folder (sticky, as /tmp) leaves the folder as it was", () => {
+    const shared = path.join(dir, `shared-${crypto.randomBytes(4).toString("hex")}`);
+    fs.mkdirSync(shared);
+    fs.chmodSync(shared, 0o1777);
+    const plain = path.join(dir, `plain-${crypto.randomBytes(4).toString("hex")}`);
+    fs.mkdirSync(plain);
+    fs.chmodSync(plain, 0o755);
+    for (const folder of [shared, plain]) openDatabase(path.join(folder, "app.sqlite")).$client.close();
+    expect((fs.statSync(shared).mode & 0o7777).toString(8)).toBe("1777");
+    expect(mode(path.join(shared, "app.sqlite")).toString(8)).toBe("600");
+    // A folder of its own is narrowed as before.
+    expect(mode(plain).toString(8)).toBe("700");
   });
 
   it("an upload and its folders, and a backup's folder and files, are private too", async () => {
