@@ -22,7 +22,7 @@ export type TableColumn<Row> = {
 
 type Props<Row> = {
   /** The page of rows and how many match (a list's `TableResult`). */
-  table: { data: Row[]; recordsFiltered: number };
+  table: { data: Row[]; recordsFiltered: number; recordsFilteredCapped?: boolean };
   columns: TableColumn<Row>[];
   rowHref?: (row: Row) => string;
   rowKey: (row: Row) => string | number;
@@ -45,7 +45,7 @@ function pageLink(search: string, start: number) {
 }
 
 export function DataTable<Row>({
-  table: { data: rows, recordsFiltered },
+  table: { data: rows, recordsFiltered, recordsFilteredCapped },
   columns,
   rowHref,
   rowKey,
@@ -131,7 +131,7 @@ export function DataTable<Row>({
         </table>
       </div>
       <nav className="pager" aria-label="Pages">
-        <span className="info">{showingLine(start, rows.length, recordsFiltered)}</span>
+        <span className="info">{showingLine(start, rows.length, recordsFiltered, recordsFilteredCapped)}</span>
         {hasPrev ? (
           <Link to={pageLink(location.search, start - length)} rel="prev">
             Previous

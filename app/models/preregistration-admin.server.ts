@@ -12,7 +12,7 @@
  * pre-registration made at another branch is never reachable.
  */
 import { label } from "~/utils/labels";
-import { and, count, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { normaliseReference } from "@db/reference";
 import { db, schema, type Executor, type Tx } from "@db/index";
@@ -32,10 +32,17 @@ import {
 } from "~/models/preregistration.server";
 import { STATUS_LABELS, type PreregistrationStatus } from "~/models/preregistration-status";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
-import { liveCount } from "~/models/row-count.server";
+import { countUpTo, liveCount } from "~/models/row-count.server";
 import { transact } from "~/models/transaction.server";
 import { PREREGISTRATION_MESSAGES, type PreregistrationChanges } from "~/schemas/preregistration";
-import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
+import {
+  cappedCount,
+  COUNT_CAP,
+  likePrefix,
+  runTable,
+  type TableParams,
+  type TableResult,
+} from "~/utils/datatable.server";
 import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { normalizePhone } from "~/utils/phone";
 import { displayDateTime, kathmanduBounds, nowIso } from "~/utils/time";
@@ -249,7 +256,9 @@ const liveMatches = (q: string) =>
  * common name matches tens of thousands of 500,000 rows).
  */
 function searchByIndex(q: string, params: TableParams): TableResult<PreregistrationRow> {
-  const count = db.get<{ n: number }>(sql`select count(*) as n from preregistrations_fts where ${liveMatches(q)}`).n;
+  const count = db.get<{ n: number }>(
+    sql`select count(*) as n from (select 1 from preregistrations_fts where ${liveMatches(q)} limit ${COUNT_CAP + 1})`,
+  ).n;
   const ids = db
     .all<{ id: number }>(
       sql`select rowid as id from preregistrations_fts where ${liveMatches(q)} order by rowid desc limit ${params.length} offset ${params.start}`,
@@ -260,7 +269,7 @@ function searchByIndex(q: string, params: TableParams): TableResult<Preregistrat
     draw: params.draw,
     data,
     recordsTotal: liveCount("preregistrations"),
-    recordsFiltered: count,
+    ...cappedCount(count),
     input: params.input,
   };
 }
@@ -279,7 +288,8 @@ export function listPreregistrations(
       defaultOrder: { column: "id", dir: "desc" },
       base: [isNull(P.deleted_at), preregistrationListScope(scope)],
       filters: [...filterConditions(filters, scope), filters.phone ? preregistrationSearch(filters.phone) : undefined],
-      count: (where) => db.select({ n: count() }).from(P).where(where).get()?.n ?? 0,
+      count: (where, limit) => countUpTo(P, where, limit),
+      capped: true,
       // Head office's total is every live row: kept by triggers, not counted.
       total: isHeadOffice(scope) ? () => liveCount("preregistrations") : undefined,
       rows: (where, orderBy, limit, offset) =>

@@ -5,9 +5,9 @@
  * form. Every query takes the caller's branch scope inside its WHERE clause;
  * a referrer from another branch is joined only for head office.
  */
-import { liveCount } from "~/models/row-count.server";
+import { countUpTo, liveCount } from "~/models/row-count.server";
 import { label } from "~/utils/labels";
-import { and, count, desc, eq, getTableColumns, gte, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
 import { fileUrl } from "~/models/file.server";
@@ -188,9 +188,8 @@ function shape(r: Flat) {
 export type RegistrationRow = ReturnType<typeof shape>;
 export type RegistrationDetail = RegistrationRow & { code: string | null };
 
-function countRegistrations(where: SQL | undefined, withPre: boolean): number {
-  const q = db.select({ n: count() }).from(R);
-  return (withPre ? q.innerJoin(P, eq(P.id, R.preregistration_id)).where(where) : q.where(where)).get()?.n ?? 0;
+function countRegistrations(where: SQL | undefined, withPre: boolean, limit?: number): number {
+  return countUpTo(R, where, limit, withPre ? [[P, eq(P.id, R.preregistration_id)]] : []);
 }
 
 function listWith(
@@ -215,7 +214,8 @@ function listWith(
       defaultOrder: { column: deleted ? "deleted_at" : "id", dir: "desc" },
       base: [deleted ? isNotNull(R.deleted_at) : isNull(R.deleted_at), branchCondition(R.branch_id, scope)],
       filters: [...filterConditions(filters, scope), term ? registrationSearch(term) : undefined],
-      count: (where) => countRegistrations(where, needsPreJoin(filters)),
+      count: (where, limit) => countRegistrations(where, needsPreJoin(filters), limit),
+      capped: true,
       // Head office's total of live registrations is kept by triggers, not counted.
       total: !deleted && isHeadOffice(scope) ? () => liveCount("registrations") : undefined,
       rows: (where, orderBy, limit, offset) =>

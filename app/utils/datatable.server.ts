@@ -2,7 +2,10 @@
  * The DataTables protocol, server side, for every list: reads draw, start,
  * length, order, search and per-column search (also the short forms used by
  * the no-JavaScript pages: search, start, order, dir) and answers data,
- * recordsTotal, recordsFiltered and input.
+ * recordsTotal, recordsFiltered and input. A big list's filtered count stops
+ * at COUNT_CAP: past it the answer says `recordsFilteredCapped` and the page
+ * reads "10,000+" (counting every match of a common name in millions of rows
+ * costs more than the page itself); the total stays exact.
  */
 import { and, asc, desc, eq, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
@@ -12,6 +15,8 @@ import { PAGE_SIZE } from "./table";
 
 export { PAGE_SIZE };
 export const MAX_PAGE_SIZE = 100;
+/** How far a big list counts its matches: more reads "10,000+" (docs/decisions/0018-request-cost.md). */
+export const COUNT_CAP = 10_000;
 
 export type TableParams = {
   draw: number;
@@ -64,8 +69,15 @@ export type TableResult<Row> = {
   data: Row[];
   recordsTotal: number;
   recordsFiltered: number;
+  /** The matches were counted up to COUNT_CAP and there are more (recordsFiltered is COUNT_CAP). */
+  recordsFilteredCapped?: boolean;
   input: Record<string, string>;
 };
+
+/** A count of up to COUNT_CAP + 1 as the list answers it: COUNT_CAP and capped past it. */
+export function cappedCount(n: number): Pick<TableResult<unknown>, "recordsFiltered" | "recordsFilteredCapped"> {
+  return n > COUNT_CAP ? { recordsFiltered: COUNT_CAP, recordsFilteredCapped: true } : { recordsFiltered: n };
+}
 
 export type TableQuery<Row> = {
   /** Columns that may be ordered by, by name. */
@@ -79,7 +91,10 @@ export type TableQuery<Row> = {
   search?: SQLiteColumn[] | ((term: string) => SQL | undefined);
   /** Per-column search: column name to the column it filters by prefix. */
   columnSearch?: Record<string, SQLiteColumn>;
-  count: (where: SQL | undefined) => number;
+  /** How many rows meet `where`; with `limit`, counted no further than that (a big list's filtered count). */
+  count: (where: SQL | undefined, limit?: number) => number;
+  /** A big list: its filtered count stops at COUNT_CAP. */
+  capped?: boolean;
   /** recordsTotal when it is kept without counting (a trigger-kept count for an unscoped list). */
   total?: () => number;
   rows: (where: SQL | undefined, orderBy: SQL[], limit: number, offset: number) => Row[];
@@ -135,12 +150,16 @@ export function runTable<Row>(params: TableParams, q: TableQuery<Row>): TableRes
   }
   const recordsTotal = q.total ? q.total() : q.count(baseWhere);
   // Nothing but the base: the filtered count is the total, not counted again.
-  const recordsFiltered = narrowed() ? q.count(where) : recordsTotal;
+  const filtered = !narrowed()
+    ? { recordsFiltered: recordsTotal }
+    : q.capped
+      ? cappedCount(q.count(where, COUNT_CAP + 1))
+      : { recordsFiltered: q.count(where) };
   return {
     draw: params.draw,
     data: q.rows(where, orderBy, params.length, params.start),
     recordsTotal,
-    recordsFiltered,
+    ...filtered,
     input: params.input,
   };
 }
