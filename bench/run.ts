@@ -324,8 +324,11 @@ async function smsBroadcasts(): Promise<[string, string, string][]> {
     await serverEventLoop(app, true);
     const cpuBefore = cpuOf(app.pid!);
     const started = performance.now();
-    const mobiles = Array.from({ length: 100_000 }, (_, i) => String(9_600_000_000 + i));
+    // 100,000 distinct numbers in no order (i × 7919 runs through every remainder of 100,000 once).
+    const mobiles = Array.from({ length: 100_000 }, (_, i) => String(9_600_000_000 + ((i * 7919) % 100_000)));
     const typed = await send({ type: "MOBILE", text: "Thrill Bikes: test ride days this weekend!", mobiles });
+    // The acceptance alone (its body parsed, the list checked, sorted and written), then a new window.
+    const accepting = await serverEventLoop(app, true);
     const everyone = await send({ type: "ALL", text: "थ्रिल बाइक्स: यो शनिबार नजिकको शोरुममा निःशुल्क टेस्ट राइड।" });
     let storedAfter = 0;
     const until = (async () => {
@@ -340,7 +343,9 @@ async function smsBroadcasts(): Promise<[string, string, string][]> {
     const during = await latenciesUntil(`${base}/`, until);
     const loop = await serverEventLoop(app, true);
     const cpu = cpuOf(app.pid!) - cpuBefore;
-    const sent = (await Promise.all(ids.map(state))).reduce((n, b) => n + b.sent, 0);
+    const final = await Promise.all(ids.map(state));
+    const sent = final.reduce((n, b) => n + b.sent, 0);
+    const stored = final.reduce((n, b) => n + b.stored, 0);
     const overHttp = [...gateway.taken.values()].reduce((n, k) => n + k, 0);
     const p99 = percentile(during, 99);
     out.push([
@@ -348,15 +353,24 @@ async function smsBroadcasts(): Promise<[string, string, string][]> {
       ms(typed.ms),
       `${typed.total.toLocaleString()} recipients (1.2 MB JSON body); goal ≤ 2 s ${verdict(typed.ms <= 2000)}`,
     ]);
+    if (accepting) {
+      goals.push({
+        goal: "100,000-number broadcast accepted: server event-loop delay",
+        target: "max ≤ 50 ms",
+        figure: `max ${ms(accepting.max)}`,
+        floor: `accepted in ${ms(typed.ms)}`,
+        pass: accepting.max <= 50,
+      });
+    }
     out.push([
       "SMS broadcast to everyone (ALL): accepted",
       ms(everyone.ms),
-      `${everyone.total.toLocaleString()} distinct numbers counted first; goal ≤ 2 s ${verdict(everyone.ms <= 2000)}`,
+      `${final[1].stored.toLocaleString()} distinct numbers, counted as they are stored; goal ≤ 2 s ${verdict(everyone.ms <= 2000)}`,
     ]);
     out.push([
       "Their messages stored (chunks of 250)",
       `${(storedAfter / 1000).toFixed(1)} s`,
-      `${(typed.total + everyone.total).toLocaleString()} messages; ${sent.toLocaleString()} sent by then +10 s at 200/s (${overHttp.toLocaleString()} taken by the fake gateway over HTTP); server CPU ${cpu.toFixed(1)} s`,
+      `${stored.toLocaleString()} messages; ${sent.toLocaleString()} sent by then +10 s at 200/s (${overHttp.toLocaleString()} taken by the fake gateway over HTTP); server CPU ${cpu.toFixed(1)} s`,
     ]);
     out.push([
       "GET / while they are stored and sent over HTTP",

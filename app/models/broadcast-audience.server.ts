@@ -233,8 +233,33 @@ export const NOBODY_FIELD: Record<BroadcastType, string> = {
   MOBILE: "mobiles",
 };
 
+/** Positions a sort key keeps for the entry's place in the list (a typed list holds at most 100,000). */
+const PLACES = 2 ** 17;
+
+/**
+ * Typed numbers, each once, in order. Valid mobiles (ten digits from 9, all that a typed list holds once
+ * its schema has read it) are sorted as numbers in a typed array, each keyed by its number less 9e9 and
+ * its place in the list (under 2^47, exact in a double), so the text is never compared or made again:
+ * about half the time of sorting the text for 100,000 numbers, which the request accepting them spends
+ * holding the event loop. Anything else is sorted as text.
+ */
+export function distinctSorted(phones: string[]): string[] {
+  if (phones.length > PLACES || !phones.every(isValid)) return [...new Set(phones)].sort();
+  const keys = new Float64Array(phones.length);
+  for (let i = 0; i < phones.length; i++) keys[i] = (Number(phones[i]) - 9e9) * PLACES + i;
+  keys.sort();
+  const out: string[] = [];
+  let last = -1;
+  for (const key of keys) {
+    const number = Math.floor(key / PLACES);
+    if (number !== last) out.push(phones[key - number * PLACES]);
+    last = number;
+  }
+  return out;
+}
+
 export function audienceOf(scope: Scope, input: BroadcastInput, cutoff: string): Audience & { duplicates: number } {
-  const mobiles = [...new Set(input.mobiles)].sort();
+  const mobiles = distinctSorted(input.mobiles);
   return {
     type: input.type,
     branches: [...input.branches].sort((x, y) => x - y),

@@ -152,8 +152,11 @@ export async function sendBroadcast(
   const early = choiceErrors(db, actor.scope, input);
   if (Object.keys(early).length) return fail.invalid(early);
   const cutoff = nowIso();
+  // A typed list of 100,000 numbers was just read by its schema, and is sorted next, then stored: each
+  // in a turn of the event loop of its own, with other requests let in between.
+  await nextTurn();
   const audience = audienceOf(actor.scope, input, cutoff);
-  await nextTurn(); // a typed list of 100,000 numbers was just read and sorted: let other requests in
+  await nextTurn();
   if (!reachesAnyone(audience)) return fail.field(NOBODY_FIELD[input.type], MSG.nobody);
   const sms = smsParts(input.text);
   // A typed list is counted already (distinct valid numbers); the other choices are counted as they are stored.

@@ -16,7 +16,7 @@ import {
   sendBroadcast,
   storeNextChunk,
 } from "./broadcast.server";
-import { audiencePlans, type Audience } from "./broadcast-audience.server";
+import { audiencePlans, distinctSorted, type Audience } from "./broadcast-audience.server";
 import { getBroadcast, listBroadcasts, listRecipients, searchBroadcastRegistrants } from "./broadcast-read.server";
 import type { ScopedActor } from "./scope.server";
 import { gatewayCredit, gatewayCreditUrl, type SmsProvider } from "./sms-provider.server";
@@ -383,5 +383,19 @@ describe("the preview", () => {
     expect(gatewayCreditUrl()).toBe("");
     process.env.SMS_GATEWAY_CREDIT_URL = "https://gateway.example/balance";
     expect(gatewayCreditUrl()).toBe("https://gateway.example/balance");
+  });
+});
+
+describe("a typed list's numbers, each once, in order", () => {
+  it("sorts valid mobiles as numbers to the same order as text, and anything else as text", () => {
+    // Distinct numbers in no order, then some of them again.
+    const shuffled = Array.from({ length: 5000 }, (_, i) => String(9_600_000_000 + ((i * 7919) % 5000) * 97));
+    const typed = [...shuffled, ...shuffled.slice(100, 900), "9999999999", "9000000000"];
+    const expected = [...new Set(typed)].sort();
+    expect(distinctSorted(typed)).toEqual(expected);
+    expect(distinctSorted(typed)).toHaveLength(5002);
+    // Not all valid mobiles: sorted as text, still each once.
+    expect(distinctSorted(["9812345678", "01234", "9812345678", "98"])).toEqual(["01234", "98", "9812345678"]);
+    expect(distinctSorted([])).toEqual([]);
   });
 });
