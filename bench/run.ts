@@ -119,6 +119,10 @@ async function latenciesUntil(url: string, until: Promise<unknown>): Promise<num
 
 const verdict = (ok: boolean) => (ok ? "PASS" : "FAIL");
 
+/** Registrations.xls: 100,000 rows in 5 s; ten times the rows in 20 s, never holding the event loop over 50 ms. */
+const xlsGoalSeconds = BENCH_SCALE === 1 ? 5 : 20;
+const exportLoopGoalMs = BENCH_SCALE === 1 ? 100 : 50;
+
 /** One goal of the benchmark: what is aimed at, the figure measured, the floor it is set against (same run). */
 type Goal = { goal: string; target: string; figure: string; floor: string; pass: boolean };
 const goals: Goal[] = [];
@@ -544,10 +548,10 @@ async function main() {
       goals.push(
         {
           goal: `Registrations.xls (${rowsLabel}): time`,
-          target: BENCH_SCALE === 1 ? "≤ 5 s" : `≤ ${5 * BENCH_SCALE} s (linear)`,
+          target: `≤ ${xlsGoalSeconds} s`,
           figure: `${(xls.ms / 1000).toFixed(2)} s`,
           floor: "",
-          pass: xls.ms <= 5000 * BENCH_SCALE,
+          pass: xls.ms <= xlsGoalSeconds * 1000,
         },
         {
           goal: `Registrations.xls (${rowsLabel}): server RSS growth`,
@@ -567,15 +571,15 @@ async function main() {
       if (loop)
         goals.push({
           goal: "Event-loop delay during that export",
-          target: "max ≤ 100 ms",
+          target: `max ≤ ${exportLoopGoalMs} ms`,
           figure: `max ${ms(loop.max)}`,
           floor: "",
-          pass: loop.max <= 100,
+          pass: loop.max <= exportLoopGoalMs,
         });
       rows.push([
         `Registrations.xls (${BENCH_SIZES.registrations.toLocaleString()} rows)`,
         `${(xls.ms / 1000).toFixed(2)} s · RSS +${mb(growth)}`,
-        `${mb(xls.bytes)} file; server CPU ${cpu.toFixed(1)} s (with the GET /s); RSS ${mb(baseline)} → peak ${mb(peak)}; goals ≤ 5 s ${verdict(xls.ms <= 5000)}, ≤ +100 MB ${verdict(growth <= 100 * 1024 * 1024)}`,
+        `${mb(xls.bytes)} file; server CPU ${cpu.toFixed(1)} s (with the GET /s); RSS ${mb(baseline)} → peak ${mb(peak)}; goals ≤ ${xlsGoalSeconds} s ${verdict(xls.ms <= xlsGoalSeconds * 1000)}, ≤ +100 MB ${verdict(growth <= 100 * 1024 * 1024)}`,
       ]);
       rows.push([
         "GET / during that export",
@@ -586,7 +590,7 @@ async function main() {
         "Server event-loop delay during that export",
         loop ? `max ${ms(loop.max)} · p99 ${ms(loop.p99)}` : "monitor not running",
         loop
-          ? `${loop.samples} samples (perf_hooks, 10 ms resolution); goal max ≤ 100 ms ${verdict(loop.max <= 100)}`
+          ? `${loop.samples} samples (perf_hooks, 10 ms resolution); goal max ≤ ${exportLoopGoalMs} ms ${verdict(loop.max <= exportLoopGoalMs)}`
           : "",
       ]);
     }
