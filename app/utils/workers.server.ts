@@ -1,6 +1,5 @@
-/** Background work of a server process: the SMS queue at a bounded rate, WAL checkpoints, and clean-ups. */
+/** Background work of a server process: the SMS queue at a bounded rate, and clean-ups. */
 import { captchaStartupWarning } from "./captcha.server";
-import { startCheckpoints } from "./checkpoint.server";
 import { resumeBroadcasts } from "~/models/broadcast.server";
 import { startSmsWorker } from "~/models/sms-worker.server";
 import { purgeExpiredLimits } from "./rate-limit.server";
@@ -8,13 +7,11 @@ import { purgeExpiredSessions } from "./session.server";
 
 /**
  * Starts the workers; returns stop(), which resolves once the SMS worker has
- * finished the message it is sending and put the rest it claimed back in the queue, and the
- * checkpoint thread has made its last checkpoint.
+ * finished the message it is sending and put the rest it claimed back in the queue.
  */
 export function startBackgroundWork(): () => Promise<void> {
   const warning = captchaStartupWarning();
   if (warning) console.warn(warning);
-  const stopCheckpoints = startCheckpoints();
   const rate = Number(process.env.SMS_RATE_PER_SECOND ?? 5);
   const stopSms = startSmsWorker({ ratePerSecond: Number.isFinite(rate) && rate > 0 ? rate : 5 });
   // Broadcasts a stop interrupted while their messages were being stored carry on.
@@ -32,6 +29,5 @@ export function startBackgroundWork(): () => Promise<void> {
   return async () => {
     clearInterval(hourly);
     await stopSms();
-    await stopCheckpoints();
   };
 }
