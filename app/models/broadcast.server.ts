@@ -228,13 +228,15 @@ function audienceOfRow(row: SmsBroadcast): Audience {
 export function storeNextChunk(id: number, chunk = PREPARE_CHUNK, arms?: Arm[]): boolean {
   const more = db.transaction(
     (tx) => {
+      // Its progress only: the choice (a typed list is 1.2 MB of text) is read when the caller has no arms.
       const row = tx
-        .select()
+        .select({ text: B.text, cursor: B.cursor, total: B.total })
         .from(B)
         .where(and(eq(B.id, id), isNull(B.prepared_at)))
         .get();
       if (!row) return false;
-      const { phones, done } = nextPhones(tx, arms ?? armsOf(audienceOfRow(row)), row.cursor, chunk);
+      const sources = arms ?? armsOf(audienceOfRow(tx.select().from(B).where(eq(B.id, id)).get()!));
+      const { phones, done } = nextPhones(tx, sources, row.cursor, chunk);
       const valid = phones.filter(isValid);
       const stored = queueBroadcastChunk(tx, id, row.text, valid);
       const skipped = phones.length - valid.length;
