@@ -202,7 +202,7 @@ export async function sendBroadcast(
     return { ok: true as const, id: row.id };
   });
   if (!created.ok) return created;
-  void prepareBroadcast(created.id);
+  void prepareBroadcast(created.id, audience);
   return { ok: true, broadcast: getBroadcast(actor.scope, created.id)! };
 }
 
@@ -282,12 +282,13 @@ export function storeNextChunk(id: number, chunk = PREPARE_CHUNK, arms?: Arm[]):
 const preparing = new Map<number, Promise<void>>();
 
 /**
- * Stores every message of a broadcast, a chunk per transaction with the event
+ * Stores every message of a broadcast (`audience`: its choice as the sender's
+ * request read it, when at hand), a chunk per transaction with the event
  * loop free between chunks; one run per broadcast in this process (a second
  * call joins the first). Safe beside another process doing the same: each
  * chunk starts from the cursor committed, and a number is stored once.
  */
-export function prepareBroadcast(id: number): Promise<void> {
+export function prepareBroadcast(id: number, audience?: Audience): Promise<void> {
   const running = preparing.get(id);
   if (running) return running;
   const run = (async () => {
@@ -295,10 +296,15 @@ export function prepareBroadcast(id: number): Promise<void> {
       await nextTurn(); // the request that accepted the broadcast answers first
       // Chunks sized to hold the event loop about SLICE_MS (fewer rows on a slow disk or a large database).
       let size = 100;
-      // The choice never changes once sent: read (and a typed list parsed) once, not once per chunk.
-      const row = db.select().from(B).where(eq(B.id, id)).get();
-      if (!row || row.prepared_at) return;
-      const arms = armsOf(audienceOfRow(row));
+      // The choice never changes once sent: the sender's as accepted, or read (and a typed list parsed)
+      // once, not once per chunk. storeNextChunk stops at a broadcast stored already.
+      let choice = audience;
+      if (!choice) {
+        const row = db.select().from(B).where(eq(B.id, id)).get();
+        if (!row || row.prepared_at) return;
+        choice = audienceOfRow(row);
+      }
+      const arms = armsOf(choice);
       for (;;) {
         const started = performance.now();
         if (!storeNextChunk(id, size, arms)) break;
