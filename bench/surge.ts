@@ -7,6 +7,8 @@
  *    (the phone confirmation), POST save, the code read from the outbox, POST the code, GET the draw;
  *  - 10 branch counters (SURGE_COUNTERS) meanwhile take verified visitors in turn: search the phone,
  *    register the purchase, confirm it with the purchase code, draw the coupon, open the print sheet;
+ *  - head office first makes today's prize pools (each draws always, 5 prizes each), which the visitors'
+ *    and the counters' draws run out of on every worker at once;
  *  - head office, from the second stage, downloads Registrations.xls and sends a typed broadcast of
  *    100,000 numbers (stored and sent through the outbox provider while the surge goes on).
  * It prints, per stage, p50/p95/p99 of every step and its errors; the counters' and head office's steps;
@@ -292,6 +294,38 @@ function counterStaff(): string[] {
   }
 }
 
+/** Today in Kathmandu (yyyy-MM-dd), the day the rehearsal's draws pay from. */
+const kathmanduToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/Kathmandu" }).format(new Date());
+
+/**
+ * Prize pools for today, made by head office through the API, that the rehearsal's draws pay from and
+ * run out of while visitors verify and counters draw on two workers at once: the public pre-registration
+ * pools (each amount, 5 prizes, always drawn) and a registration pool at each counter's branch. A pool
+ * made by an earlier rehearsal today is kept as it is (the answer is then not 201). Returns how many
+ * were made now.
+ */
+async function makePools(base: string, token: string): Promise<number> {
+  const date = kathmanduToday();
+  const pools: Record<string, unknown>[] = [
+    ...[4000, 5000, 6000, 7000, 8000, 9000, 10000, 11000].map((amount) => ({
+      type: "preregistration_public",
+      amount,
+    })),
+    ...Array.from({ length: COUNTERS }, (_, k) => ({ type: "registration_branch", branch_id: k + 1, amount: 1000 })),
+  ];
+  let made = 0;
+  for (const pool of pools) {
+    const res = await fetch(`${base}/api/v1/allocation`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      body: JSON.stringify({ ...pool, date, count: 5, probability: 100 }),
+    });
+    if (res.status === 201) made++;
+    await res.arrayBuffer();
+  }
+  return made;
+}
+
 function checks(ack: Acknowledged): [string, boolean, string][] {
   const db = openReadonly();
   try {
@@ -301,6 +335,11 @@ function checks(ack: Acknowledged): [string, boolean, string][] {
            or a.paid <> (select count(*) from draws d where d.allocation_id = a.id and d.outcome = 'pool')`,
       )
       .get() as { n: number };
+    const today = db
+      .prepare(
+        `select count(*) pools, coalesce(sum(count), 0) count, coalesce(sum(paid), 0) paid from allocations where date = ?`,
+      )
+      .get(kathmanduToday()) as { pools: number; count: number; paid: number };
     const twice = db
       .prepare(
         `select count(*) n from (select entry_type, entry_id from draws group by entry_type, entry_id having count(*) > 1)`,
@@ -323,7 +362,11 @@ function checks(ack: Acknowledged): [string, boolean, string][] {
       )
       .get(String(PHONE_BASE), String(PHONE_BASE + 99_999_999)) as { n: number };
     return [
-      ["No pool paid more than its count, nor other than its draws", overpaid.n === 0, `${overpaid.n} pools`],
+      [
+        "No pool paid more than its count, nor other than its draws",
+        overpaid.n === 0,
+        `${overpaid.n} pools wrong; today: ${today.pools} pools, ${today.paid} of ${today.count} prizes paid`,
+      ],
       ["Each entry drawn once", twice.n === 0, `${twice.n} drawn twice`],
       [
         "Every acknowledged pre-registration is there",
@@ -373,6 +416,7 @@ export async function surge() {
   try {
     const { token } = await login(base);
     const staff = await Promise.all(counterStaff().map((email) => login(base, email)));
+    log(`prize pools for today: ${await makePools(base, token)} made`);
     const queues: Verified[][] = staff.map(() => []);
     const sampler = sampleWorkers(base, app.pid!);
     const counters = Array.from({ length: COUNTERS }, (_, k) =>
