@@ -73,7 +73,7 @@ function clearLeftovers() {
       n: number;
     };
     db.$client.exec(
-      `delete from sms_messages where broadcast_id is not null or status = 'queued'; delete from sms_broadcasts;`,
+      `delete from sms_messages where broadcast_id is not null or status = 'queued'; delete from sms_broadcast_mobiles; delete from sms_broadcasts;`,
     );
     if (left.n) log(`removed ${left.n.toLocaleString()} messages a stopped run left waiting`);
     db.$client.pragma("wal_checkpoint(TRUNCATE)");

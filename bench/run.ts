@@ -393,7 +393,7 @@ async function smsBroadcasts(): Promise<[string, string, string][]> {
       const db = openDatabase(DB_FILE, { runMigrations: false });
       const list = ids.join(",");
       db.$client.exec(
-        `delete from sms_messages where broadcast_id in (${list}); delete from sms_broadcasts where id in (${list});`,
+        `delete from sms_messages where broadcast_id in (${list}); delete from sms_broadcast_mobiles where broadcast_id in (${list}); delete from sms_broadcasts where id in (${list});`,
       );
       db.$client.pragma("wal_checkpoint(TRUNCATE)");
       db.$client.close();

@@ -499,7 +499,6 @@ export const smsBroadcasts = sqliteTable(
     text: text("text").notNull(),
     branches: text("branches").notNull().default("[]"),
     registrants: text("registrants").notNull().default("[]"),
-    mobiles: text("mobiles").notNull().default("[]"),
     /** Distinct valid numbers it reaches (counted when accepted; set to `stored` once all are stored). */
     total: integer("total").notNull().default(0),
     sent: integer("sent").notNull().default(0),
@@ -533,6 +532,21 @@ export const smsBroadcasts = sqliteTable(
       .where(sql`${t.prepared_at} is null`),
   ],
 );
+
+/**
+ * A MOBILE broadcast's typed list (up to 100,000 numbers, 1.2 MB of JSON), in a row of its own: the
+ * broadcast's row is rewritten whole at every change of its counters (one per message sent), and
+ * stays small so that costs a page, not the list.
+ */
+export const smsBroadcastMobiles = sqliteTable("sms_broadcast_mobiles", {
+  broadcast_id: integer("broadcast_id")
+    .primaryKey()
+    .references(() => smsBroadcasts.id, { onDelete: "cascade" }),
+  /** The distinct valid numbers, sorted, as a JSON array of text. */
+  mobiles: text("mobiles").notNull(),
+  /** How many (the views count the list without reading it). */
+  count: integer("count").notNull(),
+});
 
 /** Every SMS that leaves (or would leave) the system, with its provider's reply. */
 export const smsMessages = sqliteTable(

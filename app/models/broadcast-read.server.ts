@@ -16,7 +16,7 @@ import { maskPhone, normalizePhone } from "~/utils/phone";
 import { ftsQuery } from "./preregistration-admin.server";
 import { branchCondition, type Scope, isHeadOffice } from "./scope.server";
 
-const { smsBroadcasts: B, smsMessages: M, registrations: R, branches, users } = schema;
+const { smsBroadcasts: B, smsBroadcastMobiles: BM, smsMessages: M, registrations: R, branches, users } = schema;
 
 export const BROADCAST_NOT_FOUND = "Broadcast not found.";
 
@@ -75,16 +75,17 @@ export function sendToText(
   }
 }
 
-// A typed list can hold 100,000 numbers (1.2 MB of JSON): the views count it in SQL and never read it.
-const { mobiles: _typedList, ...listedColumns } = getTableColumns(B);
-type ListedRow = Omit<SmsBroadcast, "mobiles">;
-
+// A typed list can hold 100,000 numbers (1.2 MB of JSON): the views read its count, never the list.
 const viewSelection = {
-  row: listedColumns,
-  mobiles_count: sql<number>`json_array_length(${B.mobiles})`,
+  row: getTableColumns(B),
+  mobiles_count: sql<number>`coalesce(${BM.count}, 0)`,
   user_name: users.name,
   user_email: users.email,
 };
+
+/** Broadcasts with what their views show beside them. */
+const viewed = () =>
+  db.select(viewSelection).from(B).leftJoin(BM, eq(BM.broadcast_id, B.id)).leftJoin(users, eq(users.id, B.created_by));
 
 function viewOf(
   {
@@ -92,7 +93,7 @@ function viewOf(
     mobiles_count,
     user_name,
     user_email,
-  }: { row: ListedRow; mobiles_count: number; user_name: string | null; user_email: string | null },
+  }: { row: SmsBroadcast; mobiles_count: number; user_name: string | null; user_email: string | null },
   titles: Map<number, string>,
 ): BroadcastView {
   const ids = JSON.parse(row.branches) as number[];
@@ -142,10 +143,7 @@ export const broadcastScope = (scope: Scope) =>
 
 /** One broadcast with its counts, within the scope; null otherwise. */
 export function getBroadcast(scope: Scope, id: number): BroadcastView | null {
-  const row = db
-    .select(viewSelection)
-    .from(B)
-    .leftJoin(users, eq(users.id, B.created_by))
+  const row = viewed()
     .where(and(eq(B.id, id), broadcastScope(scope)))
     .get();
   return row ? viewOf(row, branchTitles()) : null;
@@ -161,10 +159,7 @@ export function listBroadcasts(scope: Scope, params: TableParams): TableResult<B
     search: [B.text],
     count: (where) => db.select({ n: count() }).from(B).where(where).get()?.n ?? 0,
     rows: (where, orderBy, limit, offset) =>
-      db
-        .select(viewSelection)
-        .from(B)
-        .leftJoin(users, eq(users.id, B.created_by))
+      viewed()
         .where(where)
         .orderBy(...orderBy)
         .limit(limit)

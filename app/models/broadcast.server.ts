@@ -172,7 +172,6 @@ export async function sendBroadcast(
         text: input.text,
         branches: JSON.stringify(audience.branches),
         registrants: JSON.stringify(audience.registrants),
-        mobiles: JSON.stringify(audience.mobiles),
         total: known ?? 0,
         duplicates: audience.duplicates,
         parts: sms.parts,
@@ -184,6 +183,11 @@ export async function sendBroadcast(
       })
       .returning()
       .get();
+    if (input.type === "MOBILE") {
+      tx.insert(schema.smsBroadcastMobiles)
+        .values({ broadcast_id: row.id, mobiles: JSON.stringify(audience.mobiles), count: audience.mobiles.length })
+        .run();
+    }
     audit(tx, actor, {
       action: "sms.broadcast",
       entityType: "sms_broadcast",
@@ -206,12 +210,24 @@ export async function sendBroadcast(
   return { ok: true, broadcast: getBroadcast(actor.scope, created.id)! };
 }
 
-function audienceOfRow(row: SmsBroadcast): Audience {
+/** A broadcast's choice as stored (a typed list read from its own table); undefined when there is no such broadcast. */
+function storedAudience(exec: Executor, id: number): Audience | undefined {
+  const row = exec
+    .select({ broadcast: B, mobiles: schema.smsBroadcastMobiles.mobiles })
+    .from(B)
+    .leftJoin(schema.smsBroadcastMobiles, eq(schema.smsBroadcastMobiles.broadcast_id, B.id))
+    .where(eq(B.id, id))
+    .get();
+  if (!row) return undefined;
+  return audienceOfRow(row.broadcast, row.mobiles);
+}
+
+function audienceOfRow(row: SmsBroadcast, mobiles: string | null): Audience {
   return {
     type: row.type,
     branches: JSON.parse(row.branches) as number[],
     registrants: JSON.parse(row.registrants) as number[],
-    mobiles: JSON.parse(row.mobiles) as string[],
+    mobiles: JSON.parse(mobiles ?? "[]") as string[],
     scopeBranchId: row.scope_branch_id,
     cutoff: row.created_at,
   };
@@ -235,7 +251,7 @@ export function storeNextChunk(id: number, chunk = PREPARE_CHUNK, arms?: Arm[]):
         .where(and(eq(B.id, id), isNull(B.prepared_at)))
         .get();
       if (!row) return false;
-      const sources = arms ?? armsOf(audienceOfRow(tx.select().from(B).where(eq(B.id, id)).get()!));
+      const sources = arms ?? armsOf(storedAudience(tx, id)!);
       const { phones, done } = nextPhones(tx, sources, row.cursor, chunk);
       const valid = phones.filter(isValid);
       const stored = queueBroadcastChunk(tx, id, row.text, valid);
@@ -300,9 +316,9 @@ export function prepareBroadcast(id: number, audience?: Audience): Promise<void>
       // once, not once per chunk. storeNextChunk stops at a broadcast stored already.
       let choice = audience;
       if (!choice) {
-        const row = db.select().from(B).where(eq(B.id, id)).get();
-        if (!row || row.prepared_at) return;
-        choice = audienceOfRow(row);
+        const prepared = db.select({ at: B.prepared_at }).from(B).where(eq(B.id, id)).get();
+        if (!prepared || prepared.at) return;
+        choice = storedAudience(db, id)!;
       }
       const arms = armsOf(choice);
       for (;;) {

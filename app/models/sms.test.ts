@@ -274,7 +274,7 @@ describe("queued messages", () => {
     configureGateway();
     const broadcast = db
       .insert(schema.smsBroadcasts)
-      .values({ type: "MOBILE", text: "Offer", total: 3, mobiles: "[]" })
+      .values({ type: "MOBILE", text: "Offer", total: 3 })
       .returning()
       .get();
     queueSms(
@@ -812,7 +812,7 @@ describe("outbox page and retry (model)", () => {
     configureGateway();
     const broadcast = db
       .insert(schema.smsBroadcasts)
-      .values({ type: "MOBILE", text: "Offer", total: 2, mobiles: "[]" })
+      .values({ type: "MOBILE", text: "Offer", total: 2 })
       .returning()
       .get();
     queueSms(

@@ -22,6 +22,7 @@ const WATCHED_TABLES = [
   "videos",
   "draws",
   "sms_broadcasts",
+  "sms_broadcast_mobiles",
 ];
 
 function snapshot(): string {

@@ -75,7 +75,6 @@ function world(branchId: number, tag: string): World {
     .values({
       type: "MOBILE",
       text: `${tag} broadcast`,
-      mobiles: JSON.stringify([phone]),
       total: 1,
       stored: 1,
       failed: 1,
@@ -85,6 +84,9 @@ function world(branchId: number, tag: string): World {
     })
     .returning()
     .get();
+  db.insert(schema.smsBroadcastMobiles)
+    .values({ broadcast_id: broadcast.id, mobiles: JSON.stringify([phone]), count: 1 })
+    .run();
   db.insert(schema.smsMessages)
     .values([
       { to: phone, text: `${tag} code`, purpose: "otp", provider: "outbox", subject_id: pre.id, status: "sent" },

@@ -68,6 +68,10 @@ describe("sms.send_to", () => {
     expect(await sendTo(broadcast({ type: "REGISTRANTS", registrants: JSON.stringify([1, 2, 3]) }))).toBe(
       "3 chosen customers",
     );
-    expect(await sendTo(broadcast({ type: "MOBILE", mobiles: JSON.stringify(["9851000000"]) }))).toBe("1 typed number");
+    const typed = broadcast({ type: "MOBILE" });
+    db.insert(schema.smsBroadcastMobiles)
+      .values({ broadcast_id: typed, mobiles: JSON.stringify(["9851000000"]), count: 1 })
+      .run();
+    expect(await sendTo(typed)).toBe("1 typed number");
   });
 });
