@@ -65,9 +65,10 @@ export async function ensureDatabase() {
 /**
  * A run that was stopped half-way leaves work a server would resume and measure beside (a broadcast
  * still being stored, messages waiting to be sent): removed, so every run starts from the seed's state.
+ * The reused database is brought to the newest migration first, as the server would.
  */
 function clearLeftovers() {
-  const db = openDatabase(DB_FILE, { runMigrations: false });
+  const db = openDatabase(DB_FILE);
   try {
     const left = db.$client.prepare("select count(*) as n from sms_messages where status = 'queued'").get() as {
       n: number;

@@ -136,6 +136,9 @@ function reachesAnyone(a: Audience): boolean {
   return phones.some(isValid) || !done;
 }
 
+/** A typed list longer than this is written in a turn of the event loop of its own. */
+const BIG_LIST = 10_000;
+
 /**
  * Accepts a broadcast at once: writes the broadcast and its audit row (who,
  * type, text, the choice, and the counts known now: a typed list's numbers
@@ -207,6 +210,8 @@ export async function sendBroadcast(
   });
   if (!created.ok) return created;
   void prepareBroadcast(created.id, audience);
+  // The write of a long list took its own turn too: the answer is read in the next.
+  if (known !== null && known > BIG_LIST) await nextTurn();
   return { ok: true, broadcast: getBroadcast(actor.scope, created.id)! };
 }
 
