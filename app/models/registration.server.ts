@@ -42,7 +42,7 @@ import { findRegistration, type RegistrationRow } from "./registration-list.serv
 import { branchCondition, type Scope, type ScopedActor, isHeadOffice } from "./scope.server";
 
 // The download (Registrations.xls) reads its rows and columns from the list module through here.
-export { REGISTRATION_COLUMNS, registrationSheetRows } from "./registration-list.server";
+export { REGISTRATION_COLUMNS, registrationSheetPages } from "./registration-list.server";
 
 const { registrations: R, preregistrations: P } = schema;
 

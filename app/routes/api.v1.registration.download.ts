@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { REGISTRATION_COLUMNS, registrationSheetRows } from "~/models/registration.server";
+import { REGISTRATION_COLUMNS, registrationSheetPages } from "~/models/registration.server";
 import { parseRegistrationQuery } from "~/models/registration-list.server";
 import { bodyText, readApiBody } from "~/utils/body.server";
 import { apiFailure } from "~/utils/http.server";
@@ -11,7 +11,7 @@ function download(request: Request, user: Staff, params: URLSearchParams) {
   // The list's own reading of its filters: one the list refuses is refused here too (422).
   const query = parseRegistrationQuery(params);
   if (!query.ok) throw apiFailure(query);
-  const rows = registrationSheetRows(user.scope, query.filters);
+  const rows = registrationSheetPages(user.scope, query.filters);
   return xlsDownload(request, {
     filename: "Registrations.xls",
     sheet: "Registrations",

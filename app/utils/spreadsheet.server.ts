@@ -47,11 +47,14 @@ export type WriteXlsOptions = {
   onSlice?: (rows: number) => void;
 };
 
+/** Rows read a page at a time off the event loop (db/page-reader.ts). */
+export type RowPages<Row> = AsyncIterable<readonly Row[]>;
+
 /** Writes every row into a workbook, a slice at a time; the result streams the finished file. */
 export async function writeXls<Row>(
   sheetName: string,
   columns: readonly Column<Row>[],
-  rows: Iterable<Row>,
+  rows: Iterable<Row> | RowPages<Row>,
   { rowsPerSheet = MAX_DATA_ROWS_PER_SHEET, signal, sliceMs = SLICE_MS, onSlice }: WriteXlsOptions = {},
 ): Promise<XlsFile> {
   signal?.throwIfAborted();
@@ -61,21 +64,23 @@ export async function writeXls<Row>(
     tmpDir: exportTmpDir(),
     rowsPerSheet,
   });
-  const iterator = rows[Symbol.iterator]();
+  // Rows read in place are one page, read lazily as the slices go.
+  const pages: AsyncIterable<Iterable<Row>> | Iterable<Iterable<Row>> = Symbol.asyncIterator in rows ? rows : [rows];
   try {
     const values: CellValue[] = new Array(columns.length);
     let deadline = performance.now() + sliceMs;
-    for (let n = 1; ; n++) {
-      const next = iterator.next();
-      if (next.done) break;
-      for (let c = 0; c < columns.length; c++) values[c] = columns[c].value(next.value);
-      book.addRow(values);
-      if ((n & 15) === 0 && performance.now() >= deadline) {
-        if (book.buffered >= DRAIN_BYTES) await book.drain();
-        onSlice?.(book.rows);
-        await nextTurn();
-        signal?.throwIfAborted();
-        deadline = performance.now() + sliceMs;
+    let n = 0;
+    for await (const page of pages) {
+      for (const row of page) {
+        for (let c = 0; c < columns.length; c++) values[c] = columns[c].value(row);
+        book.addRow(values);
+        if ((++n & 15) === 0 && performance.now() >= deadline) {
+          if (book.buffered >= DRAIN_BYTES) await book.drain();
+          onSlice?.(book.rows);
+          await nextTurn();
+          signal?.throwIfAborted();
+          deadline = performance.now() + sliceMs;
+        }
       }
     }
     onSlice?.(book.rows);
@@ -83,8 +88,6 @@ export async function writeXls<Row>(
   } catch (e) {
     await book.discard();
     throw e;
-  } finally {
-    iterator.return?.();
   }
 }
 
@@ -108,7 +111,7 @@ export async function xlsDownload<Row>(
     sheet,
     columns,
     rows,
-  }: { filename: string; sheet: string; columns: readonly Column<Row>[]; rows: Iterable<Row> },
+  }: { filename: string; sheet: string; columns: readonly Column<Row>[]; rows: Iterable<Row> | RowPages<Row> },
 ): Promise<Response> {
   const file = await writeXls(sheet, columns, rows, { signal: request.signal });
   // A client that goes away before the body is read leaves nothing open.

@@ -1,0 +1,98 @@
+/**
+ * Long reads off the event loop: a worker thread with a read-only connection of its own runs a
+ * query built here (by drizzle, on this thread) and sends its rows back, so the pages of a
+ * million-row download are read from disk while this thread serves requests and writes the
+ * file. One worker per process, started at the first read and never holding the process open;
+ * it reads one query at a time, the callers' pages taking turns.
+ */
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import type { Column } from "drizzle-orm";
+import { databasePath, pageCacheKiB } from "./index";
+
+/** What the worker runs: plain CommonJS, so it needs no build of its own. */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const Database = require(workerData.driver);
+const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
+db.pragma("busy_timeout = 5000");
+db.pragma("cache_size = -" + workerData.cacheKiB);
+const statements = new Map();
+parentPort.on("message", ({ id, sql, params }) => {
+  try {
+    let statement = statements.get(sql);
+    if (!statement) {
+      if (statements.size >= 100) statements.clear();
+      statement = db.prepare(sql).raw(true);
+      statements.set(sql, statement);
+    }
+    parentPort.postMessage({ id, rows: statement.all(...params) });
+  } catch (error) {
+    parentPort.postMessage({ id, error: error && error.message ? error.message : String(error) });
+  }
+});
+`;
+
+type Reply = { id: number; rows?: unknown[][]; error?: string };
+
+let reader: { worker: Worker; file: string; waiting: Map<number, (reply: Reply) => void> } | null = null;
+let nextId = 0;
+
+function worker() {
+  const file = databasePath();
+  if (reader && reader.file === file) return reader;
+  void reader?.worker.terminate();
+  const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+  const started = {
+    worker: new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, cacheKiB: pageCacheKiB() } }),
+    file,
+    waiting: new Map<number, (reply: Reply) => void>(),
+  };
+  started.worker.unref();
+  started.worker.on("message", (reply: Reply) => {
+    const done = started.waiting.get(reply.id);
+    started.waiting.delete(reply.id);
+    done?.(reply);
+  });
+  const fail = (error: unknown) => {
+    if (reader === started) reader = null;
+    const message = error instanceof Error ? error.message : `the page reader stopped (${String(error)})`;
+    for (const done of started.waiting.values()) done({ id: -1, error: message });
+    started.waiting.clear();
+  };
+  started.worker.on("error", fail);
+  started.worker.on("exit", (code) => fail(code));
+  reader = started;
+  return started;
+}
+
+/** The rows of `query` as arrays of driver values, in the order of its selection, read by the worker. */
+export function readRawRows(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<unknown[][]> {
+  const { sql, params } = query.toSQL();
+  const { worker: thread, waiting } = worker();
+  const id = ++nextId;
+  return new Promise((resolve, reject) => {
+    waiting.set(id, (reply) => (reply.error !== undefined ? reject(new Error(reply.error)) : resolve(reply.rows!)));
+    thread.ref(); // a read in flight keeps the process up until it answers
+    thread.postMessage({ id, sql, params });
+  }).finally(() => {
+    if (!waiting.size) thread.unref();
+  }) as Promise<unknown[][]>;
+}
+
+/**
+ * Turns a raw row of a flat selection of columns into the object drizzle's `.all()` gives: the
+ * fields in the selection's order, each read by its column's driver mapping (null stays null).
+ */
+export function rowDecoder<Row>(selection: Record<string, Column>): (raw: unknown[]) => Row {
+  const keys = Object.keys(selection);
+  const columns = Object.values(selection);
+  return (raw) => {
+    const row: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) {
+      const value = raw[i];
+      row[keys[i]] = value === null ? null : columns[i].mapFromDriverValue(value);
+    }
+    return row as Row;
+  };
+}
