@@ -13,6 +13,9 @@ import { databasePath, pageCacheKiB } from "./index";
 /** What the worker runs: plain CommonJS, so it needs no build of its own. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
+// Below the threads that answer requests (on Linux a thread's nice value is its own): a download's
+// reading takes a core that is free, not one a visitor's request needs.
+try { require("node:os").setPriority(workerData.nice); } catch {}
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma("busy_timeout = 5000");
@@ -33,6 +36,9 @@ parentPort.on("message", ({ id, sql, params }) => {
 });
 `;
 
+/** The reader thread's nice value (0 is the server's own, 19 the lowest). */
+const READER_NICE = 10;
+
 type Reply = { id: number; rows?: unknown[][]; error?: string };
 
 let reader: { worker: Worker; file: string; waiting: Map<number, (reply: Reply) => void> } | null = null;
@@ -44,7 +50,10 @@ function worker() {
   void reader?.worker.terminate();
   const driver = createRequire(import.meta.url).resolve("better-sqlite3");
   const started = {
-    worker: new Worker(WORKER_SOURCE, { eval: true, workerData: { file, driver, cacheKiB: pageCacheKiB() } }),
+    worker: new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file, driver, cacheKiB: pageCacheKiB(), nice: READER_NICE },
+    }),
     file,
     waiting: new Map<number, (reply: Reply) => void>(),
   };
