@@ -105,3 +105,27 @@ export function rowDecoder<Row>(selection: Record<string, Column>): (raw: unknow
     return row as Row;
   };
 }
+
+/**
+ * A query's rows newest first in pages of `size`, read by the worker: `page(before)` is the query of
+ * the rows with an id below `before` (ordered by id, descending, at most `size`). Each next page is
+ * asked for as soon as the one before is here, so the disk is read while the caller uses this one.
+ */
+export async function* newestFirstPages<Row extends { id: number }>(
+  selection: Record<string, Column>,
+  page: (before: number) => { toSQL(): { sql: string; params: unknown[] } },
+  size: number,
+): AsyncGenerator<Row[]> {
+  const decode = rowDecoder<Row>(selection);
+  let next: Promise<unknown[][]> | null = readRawRows(page(Number.MAX_SAFE_INTEGER));
+  try {
+    while (next) {
+      const rows: Row[] = (await next).map(decode);
+      next = rows.length === size ? readRawRows(page(rows[rows.length - 1].id)) : null;
+      if (rows.length) yield rows;
+    }
+  } finally {
+    // Stopped half-way (a download cancelled): the page asked for ahead is answered to no one.
+    next?.catch(() => undefined);
+  }
+}

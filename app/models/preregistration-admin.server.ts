@@ -16,6 +16,7 @@ import { and, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "
 import { alias } from "drizzle-orm/sqlite-core";
 import { normaliseReference } from "@db/reference";
 import { db, schema, type Executor, type Tx } from "@db/index";
+import { newestFirstPages } from "@db/page-reader";
 import type { Preregistration } from "@db/schema";
 import { audit, diff } from "~/models/audit.server";
 import { fail, FailureError, type FieldErrors, type Result } from "~/models/failure";
@@ -304,26 +305,27 @@ export function listPreregistrations(
   );
 }
 
-/** Every row of the list's filters for the download, newest first, read in pages. */
-export function* exportPreregistrations(scope: Scope, filters: PreregistrationFilters): Generator<PreregistrationRow> {
+/** Every row of the list's filters for the download, newest first, in pages read off the event loop. */
+export async function* exportPreregistrations(
+  scope: Scope,
+  filters: PreregistrationFilters,
+): AsyncGenerator<PreregistrationRow[]> {
   const where = and(
     isNull(P.deleted_at),
     preregistrationListScope(scope),
     ...filterConditions(filters, scope),
     filters.phone ? preregistrationSearch(filters.phone) : undefined,
   );
-  const pageSize = EXPORT_PAGE_ROWS;
-  for (let lastId = Number.MAX_SAFE_INTEGER; ;) {
-    const page = joined()
-      .where(and(where, lt(P.id, lastId)))
-      .orderBy(desc(P.id))
-      .limit(pageSize)
-      .all();
-    if (!page.length) return;
-    for (const row of page) yield shape(row);
-    lastId = page[page.length - 1].id;
-    if (page.length < pageSize) return;
-  }
+  const pages = newestFirstPages<Flat>(
+    selection,
+    (before) =>
+      joined()
+        .where(and(where, lt(P.id, before)))
+        .orderBy(desc(P.id))
+        .limit(EXPORT_PAGE_ROWS),
+    EXPORT_PAGE_ROWS,
+  );
+  for await (const page of pages) yield page.map(shape);
 }
 
 /** Columns of Preregistrations.xls. */

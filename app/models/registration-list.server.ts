@@ -10,7 +10,7 @@ import { label } from "~/utils/labels";
 import { and, desc, eq, getTableColumns, gte, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
-import { readRawRows, rowDecoder } from "@db/page-reader";
+import { newestFirstPages } from "@db/page-reader";
 import { fileUrl } from "~/models/file.server";
 import { latestCode } from "~/models/otp.server";
 import { referrerText } from "~/models/labels";
@@ -308,35 +308,21 @@ function sheetJoined(scope: Scope) {
 
 export type RegistrationSheetRow = ReturnType<ReturnType<typeof sheetJoined>["all"]>[number];
 
-/**
- * The rows of Registrations.xls: the list's filters, newest first, in pages read by the page reader's
- * thread (db/page-reader.ts), each next page asked for as soon as the one before is here, so the disk
- * is read while this thread writes the file.
- */
-export async function* registrationSheetPages(
+/** The rows of Registrations.xls: the list's filters, newest first, in pages read off the event loop. */
+export function registrationSheetPages(
   scope: Scope,
   filters: RegistrationFilters,
 ): AsyncGenerator<RegistrationSheetRow[]> {
   const where = activeMatching(scope, filters);
-  const decode = rowDecoder<RegistrationSheetRow>(sheetSelection);
-  const page = (lastId: number) =>
-    readRawRows(
+  return newestFirstPages<RegistrationSheetRow>(
+    sheetSelection,
+    (before) =>
       sheetJoined(scope)
-        .where(and(where, lt(R.id, lastId)))
+        .where(and(where, lt(R.id, before)))
         .orderBy(desc(R.id))
         .limit(EXPORT_PAGE_ROWS),
-    );
-  let next: Promise<unknown[][]> | null = page(Number.MAX_SAFE_INTEGER);
-  try {
-    while (next) {
-      const rows: RegistrationSheetRow[] = (await next).map(decode);
-      next = rows.length === EXPORT_PAGE_ROWS ? page(rows[rows.length - 1].id) : null;
-      if (rows.length) yield rows;
-    }
-  } finally {
-    // A download stopped half-way leaves the page asked for ahead: its answer (or failure) goes nowhere.
-    next?.catch(() => undefined);
-  }
+    EXPORT_PAGE_ROWS,
+  );
 }
 
 /** The three thrills and their total, as the list's rows carry them. */
