@@ -26,7 +26,7 @@ export function databasePath(): string {
 }
 
 /** The page cache, SQLITE_CACHE_MB (16 by default; docs/operations.md, "Memory"), in KiB. */
-export function pageCacheKiB(): number {
+function pageCacheKiB(): number {
   const mb = Number(process.env.SQLITE_CACHE_MB ?? 16);
   return Math.round((Number.isFinite(mb) && mb >= 1 ? mb : 16) * 1024);
 }

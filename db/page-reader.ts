@@ -8,7 +8,7 @@
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { Column } from "drizzle-orm";
-import { databasePath, pageCacheKiB } from "./index";
+import { databasePath } from "./index";
 
 /** What the worker runs: plain CommonJS, so it needs no build of its own. */
 const WORKER_SOURCE = `
@@ -38,6 +38,8 @@ parentPort.on("message", ({ id, sql, params }) => {
 
 /** The reader thread's nice value (0 is the server's own, 19 the lowest). */
 const READER_NICE = 10;
+/** Its page cache: it reads each page once, in index order, so a small one does (the OS caches the file). */
+const READER_CACHE_KIB = 2048;
 
 type Reply = { id: number; rows?: unknown[][]; error?: string };
 
@@ -52,7 +54,9 @@ function worker() {
   const started = {
     worker: new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { file, driver, cacheKiB: pageCacheKiB(), nice: READER_NICE },
+      workerData: { file, driver, cacheKiB: READER_CACHE_KIB, nice: READER_NICE },
+      // A page at a time (about a megabyte): a small heap is plenty, and the server's memory stays flat.
+      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 },
     }),
     file,
     waiting: new Map<number, (reply: Reply) => void>(),
