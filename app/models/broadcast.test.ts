@@ -412,10 +412,12 @@ describe("a typed list's numbers, each once, in order", () => {
   it("sorts valid mobiles as numbers to the same order as text, and anything else as text", () => {
     // Distinct numbers in no order, then some of them again.
     const shuffled = Array.from({ length: 5000 }, (_, i) => String(9_600_000_000 + ((i * 7919) % 5000) * 97));
-    const typed = [...shuffled, ...shuffled.slice(100, 900), "9999999999", "9000000000"];
+    // Neighbours that differ in their last digit only, in no order.
+    const neighbours = ["9841000019", "9841000011", "9841000010", "9841000018", "9841000011"];
+    const typed = [...shuffled, ...shuffled.slice(100, 900), "9999999999", "9000000000", ...neighbours];
     const expected = [...new Set(typed)].sort();
     expect(distinctSorted(typed)).toEqual(expected);
-    expect(distinctSorted(typed)).toHaveLength(5002);
+    expect(distinctSorted(typed)).toHaveLength(5006);
     // Not all valid mobiles: sorted as text, still each once.
     expect(distinctSorted(["9812345678", "01234", "9812345678", "98"])).toEqual(["01234", "98", "9812345678"]);
     expect(distinctSorted([])).toEqual([]);
