@@ -378,7 +378,7 @@ async function smsBroadcasts(): Promise<[string, string, string][]> {
     ]);
     out.push([
       "GET / while they are stored and sent over HTTP",
-      `p99 ${ms(p99)} · max ${ms(Math.max(...during))}`,
+      `p99 ${ms(p99)} · max ${ms(percentile(during, 100))}`,
       `${during.length} requests one after another (idle p95 ${ms(idle.p95)}); goal p99 ≤ 200 ms ${verdict(p99 <= 200)}`,
     ]);
     out.push([
@@ -583,7 +583,7 @@ async function main() {
       ]);
       rows.push([
         "GET / during that export",
-        `p99 ${ms(p99)} · max ${ms(Math.max(...during))}`,
+        `p99 ${ms(p99)} · max ${ms(percentile(during, 100))}`,
         `${during.length} requests one after another (idle p95 ${ms(idle.p95)}); goal p99 ≤ 200 ms ${verdict(p99 <= 200)}`,
       ]);
       rows.push([

@@ -13,9 +13,6 @@ import { databasePath } from "./index";
 /** What the worker runs: plain CommonJS, so it needs no build of its own. */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
-// Below the threads that answer requests (on Linux a thread's nice value is its own): a download's
-// reading takes a core that is free, not one a visitor's request needs.
-try { require("node:os").setPriority(workerData.nice); } catch {}
 const Database = require(workerData.driver);
 const db = new Database(workerData.file, { readonly: true, fileMustExist: true });
 db.pragma("busy_timeout = 5000");
@@ -36,8 +33,6 @@ parentPort.on("message", ({ id, sql, params }) => {
 });
 `;
 
-/** The reader thread's nice value (0 is the server's own, 19 the lowest). */
-const READER_NICE = 10;
 /** Its page cache: it reads each page once, in index order, so a small one does (the OS caches the file). */
 const READER_CACHE_KIB = 2048;
 
@@ -54,7 +49,7 @@ function worker() {
   const started = {
     worker: new Worker(WORKER_SOURCE, {
       eval: true,
-      workerData: { file, driver, cacheKiB: READER_CACHE_KIB, nice: READER_NICE },
+      workerData: { file, driver, cacheKiB: READER_CACHE_KIB },
       // A page at a time (about a megabyte): a small heap is plenty, and the server's memory stays flat.
       resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 64 },
     }),
