@@ -448,7 +448,7 @@ async function oversizedBodies(base: string, pid: number): Promise<Goal> {
     target: "≤ +15 MB more, each answered 413 (or closed once answered)",
     figure: `+${mb(large)} (answers ${[...statuses].join(", ")})`,
     floor: `5 × 20 MB: +${mb(small)}`,
-    // 0: the connection was closed after the 413 while the client was still sending (past DRAIN_BYTES).
+    // 0: the connection was closed after the 413 while the client was still sending (past STREAMED_DRAIN_BYTES).
     pass: large - small <= 15 * 1024 * 1024 && [...statuses].every((s) => s === 413 || s === 0),
   };
 }

@@ -1,6 +1,6 @@
 /**
  * The body reader (app/utils/body.server.ts) called directly: which content types read as what, the
- * size limit and its message, an oversized body read on to its end (up to DRAIN_BYTES) so the client
+ * size limit and its message, an oversized body read on to its end (up to STREAMED_DRAIN_BYTES) so the client
  * sees the 413, each refusal's message, and the helpers that lay an update over a stored record.
  */
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,7 @@ import {
   BODY_LIMITS,
   bodyText,
   currentValues,
-  DRAIN_BYTES,
+  STREAMED_DRAIN_BYTES,
   formRequest,
   issuesToErrors,
   overlayCurrent,
@@ -142,12 +142,12 @@ describe("the size limit", () => {
     expect(body.pulled()).toBe(40);
   });
 
-  it("stops reading an oversized body past DRAIN_BYTES", async () => {
+  it("stops reading a streamed oversized body past STREAMED_DRAIN_BYTES", async () => {
     const size = 1024 * 1024;
-    const chunks = DRAIN_BYTES / size + 8;
+    const chunks = STREAMED_DRAIN_BYTES / size + 8;
     const body = streamed(chunks, size);
     expect(await readBody(body.request)).toMatchObject({ code: "too_large" });
-    expect(body.pulled()).toBeGreaterThan(DRAIN_BYTES / size);
+    expect(body.pulled()).toBeGreaterThan(STREAMED_DRAIN_BYTES / size);
     expect(body.pulled()).toBeLessThan(chunks);
   });
 });
