@@ -9,8 +9,9 @@
  * per phone per hour. Only the latest code of a subject counts. Entry codes are
  * kept readable for staff screens; password-reset and access codes only as a hash.
  */
-import { and, asc, desc, eq, gt } from "drizzle-orm";
+import { and, asc, desc, eq, gt, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
+import { insertReturning, prepared } from "@db/prepared";
 import { randomDigits, safeEqual, sha256 } from "~/utils/crypto.server";
 import { normalizePhone } from "~/utils/phone";
 import { EVERY_SENDER, take } from "~/utils/rate-limit.server";
@@ -34,40 +35,53 @@ const HOUR_MS = 60 * 60 * 1000;
 /** Codes no staff screen shows: kept only as a hash. */
 const HASH_ONLY: readonly CodePurpose[] = ["password_reset", "preregistration_access"];
 
-type Reader = Pick<Executor, "select">;
 type CodeRow = typeof oneTimeCodes.$inferSelect;
 
 function hashCode(purpose: CodePurpose, subjectId: number, code: string): string {
   return sha256(`${purpose}:${subjectId}:${code}`);
 }
 
-function latestRow(q: Reader, purpose: CodePurpose, subjectId: number): CodeRow | undefined {
-  return q
+function latestRow(q: Executor, purpose: CodePurpose, subjectId: number): CodeRow | undefined {
+  return latestQuery(q).get({ purpose, subjectId });
+}
+
+const latestQuery = prepared((q) =>
+  q
     .select()
     .from(oneTimeCodes)
-    .where(and(eq(oneTimeCodes.purpose, purpose), eq(oneTimeCodes.subject_id, subjectId)))
+    .where(
+      and(
+        eq(oneTimeCodes.purpose, sql.placeholder("purpose")),
+        eq(oneTimeCodes.subject_id, sql.placeholder("subjectId")),
+      ),
+    )
     .orderBy(desc(oneTimeCodes.id))
     .limit(1)
-    .get();
-}
+    .prepare(),
+);
+
+/** The times of a phone's codes since `since`, oldest first. */
+const sentSince = prepared((q) =>
+  q
+    .select({ created_at: oneTimeCodes.created_at })
+    .from(oneTimeCodes)
+    .where(and(eq(oneTimeCodes.phone, sql.placeholder("phone")), gt(oneTimeCodes.created_at, sql.placeholder("since"))))
+    .orderBy(asc(oneTimeCodes.created_at))
+    .prepare(),
+);
+
+const insertCodeRow = insertReturning(oneTimeCodes);
 
 type Block = { reason: "too-soon" | "hourly-cap"; until: Date };
 
 /** Why (and until when) a new code may not be sent now, or null when it may. */
-function sendBlock(q: Reader, purpose: CodePurpose, subjectId: number, phone: string, at: Date): Block | null {
+function sendBlock(q: Executor, purpose: CodePurpose, subjectId: number, phone: string, at: Date): Block | null {
   const last = latestRow(q, purpose, subjectId);
   if (last) {
     const until = new Date(Date.parse(last.created_at) + OTP_RULES.resendAfterSeconds * 1000);
     if (until > at) return { reason: "too-soon", until };
   }
-  const recent = q
-    .select({ created_at: oneTimeCodes.created_at })
-    .from(oneTimeCodes)
-    .where(
-      and(eq(oneTimeCodes.phone, phone), gt(oneTimeCodes.created_at, new Date(at.getTime() - HOUR_MS).toISOString())),
-    )
-    .orderBy(asc(oneTimeCodes.created_at))
-    .all();
+  const recent = sentSince(q).all({ phone, since: new Date(at.getTime() - HOUR_MS).toISOString() });
   if (recent.length >= OTP_RULES.maxSendsPerHour) {
     // The send that has to leave the one-hour window before another is allowed.
     const blocking = recent[recent.length - OTP_RULES.maxSendsPerHour];
@@ -114,18 +128,15 @@ function insertCode(exec: Executor, input: IssueInput): Issued {
   const ceiling = take(exec, "code-sms", EVERY_SENDER);
   if (!ceiling.ok) return { ok: false, reason: "ceiling", retryAfterSeconds: ceiling.retryAfterSeconds };
   const expiresAt = new Date(at.getTime() + OTP_RULES.validSeconds * 1000).toISOString();
-  exec
-    .insert(oneTimeCodes)
-    .values({
-      purpose,
-      subject_id: subjectId,
-      phone,
-      code: HASH_ONLY.includes(purpose) ? null : code,
-      code_hash: hashCode(purpose, subjectId, code),
-      expires_at: expiresAt,
-      created_at: at.toISOString(),
-    })
-    .run();
+  insertCodeRow(exec, {
+    purpose,
+    subject_id: subjectId,
+    phone,
+    code: HASH_ONLY.includes(purpose) ? null : code,
+    code_hash: hashCode(purpose, subjectId, code),
+    expires_at: expiresAt,
+    created_at: at.toISOString(),
+  });
   return { ok: true, expiresAt, phone, text: input.text(code) };
 }
 

@@ -29,9 +29,10 @@
  * from its pools. Staff writes leave an audit row in their transaction.
  */
 import crypto from "node:crypto";
-import { and, eq, inArray, isNull, ne, or, type SQL } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, or, sql, type SQL } from "drizzle-orm";
 import { entryReference } from "@db/reference";
 import { db, schema, type Executor } from "@db/index";
+import { insertReturning, prepared } from "@db/prepared";
 import type { Preregistration } from "@db/schema";
 import {
   OTP_MESSAGES,
@@ -212,20 +213,26 @@ type References = { bike_model_id?: number | null; nearest_branch_id?: number | 
  * since. Each field has one message, the same as the schema's for a value that
  * is not an id.
  */
+const openBranchById = prepared((q) =>
+  q
+    .select({ id: branches.id })
+    .from(branches)
+    .where(and(eq(branches.id, sql.placeholder("id")), isNull(branches.deleted_at), isNull(branches.closed_at)))
+    .prepare(),
+);
+
+const onSaleModelById = prepared((q) =>
+  q
+    .select({ id: bikeModels.id })
+    .from(bikeModels)
+    .where(and(eq(bikeModels.id, sql.placeholder("id")), isNull(bikeModels.deleted_at), isNull(bikeModels.retired_at)))
+    .prepare(),
+);
+
 export function referenceErrors(exec: Executor, refs: References, keep: References = {}): FieldErrors {
   const errors: FieldErrors = {};
-  const openBranch = (id: number) =>
-    !!exec
-      .select({ id: branches.id })
-      .from(branches)
-      .where(and(eq(branches.id, id), isNull(branches.deleted_at), isNull(branches.closed_at)))
-      .get();
-  const onSale = (id: number) =>
-    !!exec
-      .select({ id: bikeModels.id })
-      .from(bikeModels)
-      .where(and(eq(bikeModels.id, id), isNull(bikeModels.deleted_at), isNull(bikeModels.retired_at)))
-      .get();
+  const openBranch = (id: number) => !!openBranchById(exec).get({ id });
+  const onSale = (id: number) => !!onSaleModelById(exec).get({ id });
   const bad = (key: keyof References, ok: (id: number) => boolean) => {
     const id = refs[key];
     return !!id && id !== keep[key] && !ok(id);
@@ -247,20 +254,27 @@ function counterBranch(exec: Executor, actor: ScopedActor, chosen: number | null
 
 /** A verified, not purchased, not deleted pre-registration with this citizenship/PAN. */
 export function pendingPurchaseOf(exec: Executor, citizenshipNo: string, exceptId?: number) {
-  return exec
+  return pendingPurchaseQuery(exec).get({ citizenshipNo, exceptId: exceptId ?? NO_ENTRY });
+}
+
+/** An id no entry has: "except none". */
+const NO_ENTRY = 0;
+
+const pendingPurchaseQuery = prepared((q) =>
+  q
     .select({ id: P.id, slug: P.slug })
     .from(P)
     .where(
       and(
-        eq(P.citizenship_no, citizenshipNo),
+        eq(P.citizenship_no, sql.placeholder("citizenshipNo")),
         eq(P.is_verified, true),
         eq(P.purchased, false),
         isNull(P.deleted_at),
-        exceptId ? ne(P.id, exceptId) : undefined,
+        ne(P.id, sql.placeholder("exceptId")),
       ),
     )
-    .get();
-}
+    .prepare(),
+);
 
 /** The entries that keep their phone taken: the live ones, and deleted ones whose prize was drawn. */
 export const holdsItsPhone = or(isNull(P.deleted_at), eq(P.is_verified, true));
@@ -278,6 +292,21 @@ export const holdsItsPhone = or(isNull(P.deleted_at), eq(P.is_verified, true));
  * branch reaches; typing the full phone of a public entry is finding it at
  * the counter, so inside a transaction (`grant`) that entry is granted.
  */
+const phoneHolder = prepared((q) =>
+  q
+    .select({ id: P.id, slug: P.slug, is_verified: P.is_verified, deleted_at: P.deleted_at, branch_id: P.branch_id })
+    .from(P)
+    .where(
+      and(
+        eq(P.campaign, CAMPAIGN),
+        eq(P.phone, sql.placeholder("phone")),
+        holdsItsPhone,
+        ne(P.id, sql.placeholder("exceptId")),
+      ),
+    )
+    .prepare(),
+);
+
 function conflicts(
   exec: Executor,
   value: PreregistrationInput,
@@ -285,13 +314,7 @@ function conflicts(
   { grant = false, exceptId }: { grant?: boolean; exceptId?: number } = {},
 ): Failure | null {
   // A deleted entry frees its phone, unless it was verified (its prize drawn): decision 5.
-  const samePhone = exec
-    .select({ id: P.id, slug: P.slug, is_verified: P.is_verified, deleted_at: P.deleted_at, branch_id: P.branch_id })
-    .from(P)
-    .where(
-      and(eq(P.campaign, CAMPAIGN), eq(P.phone, value.phone), holdsItsPhone, exceptId ? ne(P.id, exceptId) : undefined),
-    )
-    .get();
+  const samePhone = phoneHolder(exec).get({ phone: value.phone, exceptId: exceptId ?? NO_ENTRY });
   if (samePhone) {
     if (who.channel === "public" || samePhone.is_verified || samePhone.deleted_at) {
       return fail.field("phone", M.phoneTaken);
@@ -320,8 +343,18 @@ export function takeLimits(tx: Executor, limits: [LimitName, string | null | und
 
 function byFormToken(exec: Executor, token: string | null | undefined): Preregistration | undefined {
   if (!token) return undefined;
-  return exec.select().from(P).where(eq(P.form_token, token)).get();
+  return byFormTokenQuery(exec).get({ token });
 }
+
+const byFormTokenQuery = prepared((q) =>
+  q
+    .select()
+    .from(P)
+    .where(eq(P.form_token, sql.placeholder("token")))
+    .prepare(),
+);
+
+const insertPreregistration = insertReturning(P);
 
 const validToken = (token: string | null | undefined) =>
   token && /^[A-Za-z0-9_-]{16,64}$/.test(token.trim()) ? token.trim() : null;
@@ -514,25 +547,21 @@ export async function createPreregistration(
       const referred = who.channel === "public" ? referralFor(tx, who.referral, value.phone) : null;
       const at = nowIso();
       const slug = randomSlug();
-      const created = tx
-        .insert(P)
-        .values({
-          slug,
-          ref: entryReference(slug), // as the database would set it, so the row returned carries it
-          campaign: CAMPAIGN,
-          ...formColumns(value, screenshotId),
-          send_sms: value.send_sms,
-          branch_id: checked.branchId,
-          nearest_branch_id: value.nearest_branch_id ?? checked.branchId,
-          created_by: counter?.id ?? null,
-          form_token: formToken,
-          referrer_id: referred?.referrer_id ?? null,
-          utm_source: referred?.utm_source ?? null,
-          created_at: at,
-          updated_at: at,
-        })
-        .returning()
-        .get();
+      const created = insertPreregistration(tx, {
+        slug,
+        ref: entryReference(slug), // as the database would set it, so the row returned carries it
+        campaign: CAMPAIGN,
+        ...formColumns(value, screenshotId),
+        send_sms: value.send_sms,
+        branch_id: checked.branchId,
+        nearest_branch_id: value.nearest_branch_id ?? checked.branchId,
+        created_by: counter?.id ?? null,
+        form_token: formToken,
+        referrer_id: referred?.referrer_id ?? null,
+        utm_source: referred?.utm_source ?? null,
+        created_at: at,
+        updated_at: at,
+      });
       const issued = issueCodeIn(tx, {
         purpose: "preregistration",
         subjectId: created.id,

@@ -12,6 +12,7 @@
  */
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
+import { prepared } from "@db/prepared";
 import {
   DEFAULT_CLOSED_MESSAGE,
   SETTING_FIELDS,
@@ -35,8 +36,16 @@ import { transact } from "./transaction.server";
 
 const { settings } = schema;
 
+const settingByKey = prepared((q) =>
+  q
+    .select()
+    .from(settings)
+    .where(eq(settings.key, sql.placeholder("key")))
+    .prepare(),
+);
+
 export function getSetting<T>(key: string, fallback: T): T {
-  const row = db.select().from(settings).where(eq(settings.key, key)).get();
+  const row = settingByKey(db).get({ key });
   if (!row) return fallback;
   try {
     return JSON.parse(row.value) as T;

@@ -31,6 +31,7 @@
 import os from "node:os";
 import { and, desc, eq, inArray, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
+import { insertReturning } from "@db/prepared";
 import type { SmsMessage } from "@db/schema";
 import { randomToken } from "~/utils/crypto.server";
 import { config } from "~/utils/config.server";
@@ -155,12 +156,10 @@ function newRow(input: SendSmsInput, providerName: string, at: Date): NewRow {
  * sending off the visitor's request and the whole write to one commit.
  */
 export function queueMessage(exec: Executor, input: SendSmsInput): SmsMessage {
-  return exec
-    .insert(M)
-    .values(newRow(input, config.smsProvider(), now()))
-    .returning()
-    .get();
+  return insertMessage(exec, newRow(input, config.smsProvider(), now()));
 }
+
+const insertMessage = insertReturning(M);
 
 const wakers = new Set<() => void>();
 

@@ -14,6 +14,7 @@
 import { isIP } from "node:net";
 import { and, eq, lt, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
+import { prepared } from "@db/prepared";
 import { config } from "./config.server";
 import { now } from "./time";
 
@@ -86,9 +87,18 @@ export function addressKey(address: string): string {
 export function take(exec: Executor, name: LimitName, key: string, points = 1): LimitResult {
   const at = now().getTime();
   const windowEnd = at + LIMITS[name].duration * 1000;
-  const row = exec
+  const row = takeQuery(exec).get({ name, key: keyOf(name, key), points, at, windowEnd })!;
+  if (row.points > allowed(name)) {
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((row.reset_at - at) / 1000)) };
+  }
+  return { ok: true, remaining: allowed(name) - row.points };
+}
+
+const takeQuery = prepared((q) => {
+  const [points, at, windowEnd] = [sql.placeholder("points"), sql.placeholder("at"), sql.placeholder("windowEnd")];
+  return q
     .insert(C)
-    .values({ name, key: keyOf(name, key), points, reset_at: windowEnd })
+    .values({ name: sql.placeholder("name"), key: sql.placeholder("key"), points, reset_at: windowEnd })
     .onConflictDoUpdate({
       target: [C.name, C.key],
       // In an UPSERT's SET, the table's own columns are the stored row's values.
@@ -98,12 +108,8 @@ export function take(exec: Executor, name: LimitName, key: string, points = 1): 
       },
     })
     .returning({ points: C.points, reset_at: C.reset_at })
-    .get();
-  if (row.points > allowed(name)) {
-    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((row.reset_at - at) / 1000)) };
-  }
-  return { ok: true, remaining: allowed(name) - row.points };
-}
+    .prepare();
+});
 
 /** Takes one point on its own (not inside a caller's transaction). */
 export function hit(name: LimitName, key: string): LimitResult {
@@ -128,13 +134,17 @@ export function usage(name: LimitName, key: string): { used: number; allowed: nu
 
 /** A key's window that has not ended at `at`, or null. */
 function openWindow(name: LimitName, key: string, at: number) {
-  const row = db
-    .select()
-    .from(C)
-    .where(and(eq(C.name, name), eq(C.key, keyOf(name, key))))
-    .get();
+  const row = windowQuery(db).get({ name, key: keyOf(name, key) });
   return row && row.reset_at > at ? row : null;
 }
+
+const windowQuery = prepared((q) =>
+  q
+    .select()
+    .from(C)
+    .where(and(eq(C.name, sql.placeholder("name")), eq(C.key, sql.placeholder("key"))))
+    .prepare(),
+);
 
 /** Forgets a key's count (a successful login clears its failures). */
 export function clear(exec: Executor, name: LimitName, key: string) {
