@@ -11,6 +11,7 @@
 import crypto from "node:crypto";
 import { and, asc, count as countRows, desc, eq, gt, isNotNull, lt, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
+import { prepared } from "@db/prepared";
 import type { Draw } from "@db/schema";
 import { kathmanduDate, now as clockNow, shiftDate } from "~/utils/time";
 import {
@@ -45,18 +46,29 @@ const nextDate = (date: string) => shiftDate(date, 1);
 
 /** The day's seed and commitment, made when first asked for (the row is never changed: a trigger refuses it). */
 function daySeed(exec: Executor, date: string): { seed: string; commitment: string } {
+  const made = seedOfDay(exec).get({ date });
+  if (made) return made;
   const seed = hex(crypto.randomBytes(32));
-  exec
-    .insert(drawDays)
-    .values({ date, seed, commitment: commitmentOf(seed) })
-    .onConflictDoNothing()
-    .run();
-  return exec
+  newDay(exec).run({ date, seed, commitment: commitmentOf(seed) });
+  return seedOfDay(exec).get({ date })!;
+}
+
+const seedOfDay = prepared((q) =>
+  q
     .select({ seed: drawDays.seed, commitment: drawDays.commitment })
     .from(drawDays)
-    .where(eq(drawDays.date, date))
-    .get()!;
-}
+    .where(eq(drawDays.date, sql.placeholder("date")))
+    .prepare(),
+);
+
+// Another process may have made the day meanwhile: its row stands, this one is dropped.
+const newDay = prepared((q) =>
+  q
+    .insert(drawDays)
+    .values({ date: sql.placeholder("date"), seed: sql.placeholder("seed"), commitment: sql.placeholder("commitment") })
+    .onConflictDoNothing()
+    .prepare(),
+);
 
 /**
  * Commits today's and tomorrow's seeds, so a day's commitment is public before its first
@@ -100,15 +112,19 @@ export function drawSource(
 
 export type ChainFields = Pick<Draw, "seq" | "prev_hash" | "hash">;
 
-/** The next place in the day's chain and the hash of the record that takes it. Inside the draw's transaction. */
-export function chainLink(exec: Executor, date: string, body: Omit<FairRecordBody, "seq" | "prev">): ChainFields {
-  const last = exec
+const lastLinkOf = prepared((q) =>
+  q
     .select({ seq: draws.seq, hash: draws.hash })
     .from(draws)
-    .where(and(eq(draws.date, date), isNotNull(draws.seq)))
+    .where(and(eq(draws.date, sql.placeholder("date")), isNotNull(draws.seq)))
     .orderBy(desc(draws.seq))
     .limit(1)
-    .get();
+    .prepare(),
+);
+
+/** The next place in the day's chain and the hash of the record that takes it. Inside the draw's transaction. */
+export function chainLink(exec: Executor, date: string, body: Omit<FairRecordBody, "seq" | "prev">): ChainFields {
+  const last = lastLinkOf(exec).get({ date });
   const prev = last?.hash ?? daySeed(exec, date).commitment;
   const seq = (last?.seq ?? 0) + 1;
   const hash = crypto

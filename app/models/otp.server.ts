@@ -183,15 +183,28 @@ export function checkCodeIn(
   if (Date.parse(row.expires_at) <= at.getTime()) return { ok: false, reason: "expired" };
   if (row.attempts >= OTP_RULES.maxAttempts) return { ok: false, reason: "exhausted" };
   if (!safeEqual(hashCode(purpose, subjectId, given), row.code_hash)) {
-    tx.update(oneTimeCodes)
-      .set({ attempts: row.attempts + 1 })
-      .where(eq(oneTimeCodes.id, row.id))
-      .run();
+    missedTry(tx).run({ id: row.id });
     return { ok: false, reason: "invalid", attemptsLeft: OTP_RULES.maxAttempts - row.attempts - 1 };
   }
-  tx.update(oneTimeCodes).set({ consumed_at: at.toISOString() }).where(eq(oneTimeCodes.id, row.id)).run();
+  consume(tx).run({ id: row.id, at: at.toISOString() });
   return { ok: true };
 }
+
+const missedTry = prepared((q) =>
+  q
+    .update(oneTimeCodes)
+    .set({ attempts: sql`${oneTimeCodes.attempts} + 1` })
+    .where(eq(oneTimeCodes.id, sql.placeholder("id")))
+    .prepare(),
+);
+
+const consume = prepared((q) =>
+  q
+    .update(oneTimeCodes)
+    .set({ consumed_at: sql`${sql.placeholder("at")}` })
+    .where(eq(oneTimeCodes.id, sql.placeholder("id")))
+    .prepare(),
+);
 
 /** `checkCodeIn` in a transaction of its own, for a check with nothing else to commit. */
 export function verifyCode(input: {

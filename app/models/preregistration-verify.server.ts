@@ -4,8 +4,9 @@
  * code sent again, and "continue" for the owner of a phone already taken. The
  * rules of the writes are app/models/preregistration.server.ts.
  */
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { schema, type Executor } from "@db/index";
+import { prepared } from "@db/prepared";
 import type { Preregistration } from "@db/schema";
 import { drawSecondThrill, DrawError, type DrawResult } from "~/models/prize-draw.server";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
@@ -166,6 +167,27 @@ export async function verifyPreregistration(
   return outcome;
 }
 
+const markQuery = prepared((q) =>
+  q
+    .update(P)
+    .set({
+      is_verified: true,
+      status: "verified",
+      verified_at: sql`${sql.placeholder("at")}`,
+      updated_at: sql`${sql.placeholder("at")}`,
+    })
+    .where(and(eq(P.id, sql.placeholder("id")), eq(P.is_verified, false)))
+    .prepare(),
+);
+
+const entryById = prepared((q) =>
+  q
+    .select()
+    .from(P)
+    .where(eq(P.id, sql.placeholder("id")))
+    .prepare(),
+);
+
 /**
  * The phone of an entry is proved (its code was right): the entry is marked
  * verified and its second thrill drawn, inside the caller's transaction (staff
@@ -173,14 +195,10 @@ export async function verifyPreregistration(
  */
 function markVerified(tx: Executor, who: Channel, entry: Preregistration): Result<Verified> {
   const at = now().toISOString();
-  const marked = tx
-    .update(P)
-    .set({ is_verified: true, status: "verified", verified_at: at, updated_at: at })
-    .where(and(eq(P.id, entry.id), eq(P.is_verified, false)))
-    .run();
+  const marked = markQuery(tx).run({ id: entry.id, at });
   if (marked.changes !== 1) throw new FailureError(fail.conflict(OTP_MESSAGES.alreadyVerified));
   const draw = ensureSecondThrill(entry.id);
-  const after = tx.select().from(P).where(eq(P.id, entry.id)).get()!;
+  const after = entryById(tx).get({ id: entry.id })!;
   if (who.channel === "counter") {
     audit(tx, who.actor, {
       action: "preregistration.verify",

@@ -149,14 +149,24 @@ function reaches(exec: Executor, scope: Scope, id: number): boolean {
 
 export function rowBySlug(exec: Executor, slug: string, scope?: Scope): Preregistration | null {
   if (!slug) return null;
+  const within = preregistrationScope(scope);
+  if (!within) return liveBySlug(exec).get({ slug }) ?? null;
   return (
     exec
       .select()
       .from(P)
-      .where(and(eq(P.slug, slug), isNull(P.deleted_at), preregistrationScope(scope)))
+      .where(and(eq(P.slug, slug), isNull(P.deleted_at), within))
       .get() ?? null
   );
 }
+
+const liveBySlug = prepared((q) =>
+  q
+    .select()
+    .from(P)
+    .where(and(eq(P.slug, sql.placeholder("slug")), isNull(P.deleted_at)))
+    .prepare(),
+);
 
 export const scopeOfChannel = (who: Channel): Scope | undefined =>
   who.channel === "counter" ? who.actor.scope : undefined;

@@ -18,6 +18,7 @@
  */
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
+import { insertReturning, prepared } from "@db/prepared";
 import type { Draw } from "@db/schema";
 import { fail, FailureError } from "~/models/failure";
 import type { AllocationType } from "~/models/prize-constants";
@@ -155,12 +156,16 @@ const resultOf = (draw: Draw, created: boolean): DrawResult => ({
 // ---------------------------------------------------------------- the transactional part
 
 function findDraw(exec: Executor, entryType: EntryType, entryId: number): Draw | undefined {
-  return exec
+  return drawOfEntry(exec).get({ entryType, entryId });
+}
+
+const drawOfEntry = prepared((q) =>
+  q
     .select()
     .from(draws)
-    .where(and(eq(draws.entry_type, entryType), eq(draws.entry_id, entryId)))
-    .get();
-}
+    .where(and(eq(draws.entry_type, sql.placeholder("entryType")), eq(draws.entry_id, sql.placeholder("entryId"))))
+    .prepare(),
+);
 
 export function getDraw(entryType: EntryType, entryId: number): Draw | null {
   return findDraw(db, entryType, entryId) ?? null;
@@ -190,25 +195,54 @@ export function poolsOf(
   date: string,
   { withPaidOut = false } = {},
 ): PoolState[] {
+  if (!withPaidOut) return poolsWithPrizesLeft(exec).all({ type, date, branchId });
   return exec
-    .select({
-      id: allocations.id,
-      amount: allocations.amount,
-      count: allocations.count,
-      paid: allocations.paid,
-      probability: allocations.probability,
-    })
+    .select(poolColumns)
     .from(allocations)
     .where(
       and(
         eq(allocations.type, type),
         eq(allocations.date, date),
         branchId === null ? isNull(allocations.branch_id) : eq(allocations.branch_id, branchId),
-        withPaidOut ? undefined : lt(allocations.paid, allocations.count),
       ),
     )
     .all();
 }
+
+const poolColumns = {
+  id: allocations.id,
+  amount: allocations.amount,
+  count: allocations.count,
+  paid: allocations.paid,
+  probability: allocations.probability,
+};
+
+const poolsWithPrizesLeft = prepared((q) =>
+  q
+    .select(poolColumns)
+    .from(allocations)
+    .where(
+      and(
+        eq(allocations.type, sql.placeholder("type")),
+        eq(allocations.date, sql.placeholder("date")),
+        // IS: a null branch (head office's pools) matches null, as isNull would.
+        sql`${allocations.branch_id} is ${sql.placeholder("branchId")}`,
+        lt(allocations.paid, allocations.count),
+      ),
+    )
+    .prepare(),
+);
+
+/** One prize more paid from a pool, only while it has one left (0 changes when another draw took the last). */
+const payOne = prepared((q) =>
+  q
+    .update(allocations)
+    .set({ paid: sql`${allocations.paid} + 1` })
+    .where(and(eq(allocations.id, sql.placeholder("id")), lt(allocations.paid, allocations.count)))
+    .prepare(),
+);
+
+const insertDraw = insertReturning(draws);
 
 /**
  * Rolls against the entry's pools, takes the prize won, falls back, and writes the draws row
@@ -228,11 +262,7 @@ function drawFromPools(tx: Executor, input: PoolDrawInput): Draw {
   let outcome: DrawOutcome = "none";
   let allocationId: number | null = null;
   if (winner) {
-    const taken = tx
-      .update(allocations)
-      .set({ paid: sql`${allocations.paid} + 1` })
-      .where(and(eq(allocations.id, winner.id), lt(allocations.paid, allocations.count)))
-      .run();
+    const taken = payOne(tx).run({ id: winner.id });
     if (taken.changes !== 1) throw new DrawError("conflict", DRAW_MESSAGES.conflict);
     amount = winner.amount;
     outcome = "pool";
@@ -262,27 +292,23 @@ function drawFromPools(tx: Executor, input: PoolDrawInput): Draw {
     prize: { amount, outcome, allocation_id: allocationId },
   });
 
-  return tx
-    .insert(draws)
-    .values({
-      thrill: input.thrill,
-      entry_type: input.entryType,
-      entry_id: input.entryId,
-      pool_type: input.poolType,
-      branch_id: input.branchId,
-      date,
-      allocation_id: allocationId,
-      amount,
-      outcome,
-      pools: JSON.stringify(considered),
-      rolls: JSON.stringify(allRolls),
-      created_at: createdAt,
-      ref,
-      base_table: JSON.stringify(baseTable),
-      ...chain,
-    })
-    .returning()
-    .get();
+  return insertDraw(tx, {
+    thrill: input.thrill,
+    entry_type: input.entryType,
+    entry_id: input.entryId,
+    pool_type: input.poolType,
+    branch_id: input.branchId,
+    date,
+    allocation_id: allocationId,
+    amount,
+    outcome,
+    pools: JSON.stringify(considered),
+    rolls: JSON.stringify(allRolls),
+    created_at: createdAt,
+    ref,
+    base_table: JSON.stringify(baseTable),
+    ...chain,
+  });
 }
 
 const isUniqueViolation = (err: unknown) =>
@@ -304,6 +330,28 @@ function guarded(entryType: EntryType, entryId: number, run: () => DrawResult): 
   }
 }
 
+const preregistrationToDraw = prepared((q) =>
+  q
+    .select({
+      id: preregistrations.id,
+      slug: preregistrations.slug,
+      is_verified: preregistrations.is_verified,
+      branch_id: preregistrations.branch_id,
+      deleted_at: preregistrations.deleted_at,
+    })
+    .from(preregistrations)
+    .where(eq(preregistrations.id, sql.placeholder("id")))
+    .prepare(),
+);
+
+const setPrize = prepared((q) =>
+  q
+    .update(preregistrations)
+    .set({ prize: sql`${sql.placeholder("prize")}`, updated_at: sql`${sql.placeholder("at")}` })
+    .where(eq(preregistrations.id, sql.placeholder("id")))
+    .prepare(),
+);
+
 /**
  * Second thrill of a verified pre-registration. Public pre-registrations (no
  * branch) draw from preregistration_public pools, branch-made ones from their
@@ -316,17 +364,7 @@ export function drawSecondThrill(preregistrationId: number, opts: DrawOptions = 
   return guarded("preregistration", preregistrationId, () =>
     db.transaction(
       (tx) => {
-        const entry = tx
-          .select({
-            id: preregistrations.id,
-            slug: preregistrations.slug,
-            is_verified: preregistrations.is_verified,
-            branch_id: preregistrations.branch_id,
-            deleted_at: preregistrations.deleted_at,
-          })
-          .from(preregistrations)
-          .where(eq(preregistrations.id, preregistrationId))
-          .get();
+        const entry = preregistrationToDraw(tx).get({ id: preregistrationId });
         if (!entry) throw new DrawError("not_found", DRAW_MESSAGES.preregistrationNotFound);
         const existing = findDraw(tx, "preregistration", entry.id);
         if (existing) return resultOf(existing, false);
@@ -344,10 +382,7 @@ export function drawSecondThrill(preregistrationId: number, opts: DrawOptions = 
           random,
           baseTable: readBaseTable(tx, "second"),
         });
-        tx.update(preregistrations)
-          .set({ prize: draw.amount, updated_at: at.toISOString() })
-          .where(eq(preregistrations.id, entry.id))
-          .run();
+        setPrize(tx).run({ id: entry.id, prize: draw.amount, at: at.toISOString() });
         return resultOf(draw, true);
       },
       { behavior: "immediate" },

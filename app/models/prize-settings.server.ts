@@ -6,8 +6,9 @@
  * - `third_thrill_base_table`: what a registration gets when no pool pays
  *   (default empty: no coupon).
  */
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
+import { prepared } from "@db/prepared";
 import { audit, diff, type Actor } from "~/models/audit.server";
 import { fail, type FieldErrors, type Result } from "~/models/failure";
 import { transact } from "~/models/transaction.server";
@@ -18,12 +19,16 @@ import { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES, type BaseTableKind, type BaseTabl
 export { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES, type BaseTableKind, type BaseTableRow };
 
 /** The stored table, or the default when it is missing or unreadable. */
-export function readBaseTable(exec: Executor, kind: BaseTableKind): BaseTableRow[] {
-  const row = exec
+const settingValue = prepared((q) =>
+  q
     .select({ value: schema.settings.value })
     .from(schema.settings)
-    .where(eq(schema.settings.key, BASE_TABLE_KEYS[kind]))
-    .get();
+    .where(eq(schema.settings.key, sql.placeholder("key")))
+    .prepare(),
+);
+
+export function readBaseTable(exec: Executor, kind: BaseTableKind): BaseTableRow[] {
+  const row = settingValue(exec).get({ key: BASE_TABLE_KEYS[kind] });
   if (row) {
     try {
       const parsed = baseTableSchema(kind).safeParse(JSON.parse(row.value));
