@@ -671,6 +671,20 @@ async function main() {
           pass: ratio(appVerify, barePost) >= 0.3 && faults(appVerify) === 0,
         },
         {
+          goal: "Public POST /api/v1/enquiry, against a route doing nothing (405) on the same server",
+          target: "≥ 0.5×",
+          figure: `${ratio(appPost, appEmpty).toFixed(3)}× (${rps(appPost).toFixed(0)} req/s)`,
+          floor: `${rps(appEmpty).toFixed(0)} req/s`,
+          pass: ratio(appPost, appEmpty) >= 0.5 && faults(appPost) === 0,
+        },
+        {
+          goal: "POST OTP verify (with its draw), against the same route doing nothing",
+          target: "≥ 0.5×",
+          figure: `${ratio(appVerify, appEmpty).toFixed(3)}× (${rps(appVerify).toFixed(0)} req/s)`,
+          floor: `${rps(appEmpty).toFixed(0)} req/s`,
+          pass: ratio(appVerify, appEmpty) >= 0.5 && faults(appVerify) === 0,
+        },
+        {
           goal: "GET /, against the static-page floor",
           target: "≥ 0.05× · 0 errors",
           figure: `${ratio(appGet, bareGet).toFixed(3)}× (${rps(appGet).toFixed(0)} req/s; ${faults(appGet)} errors)`,
