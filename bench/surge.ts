@@ -212,7 +212,8 @@ async function counter(
     n++;
     const found = await staff.request(rec, "search", `/admin/preregistration?search=${entry.phone}`);
     if (!found.body.includes(entry.slug)) rec.add("search finds the entry", 0, false);
-    const tag = `${k}X${n}X${entry.phone.slice(-6)}`;
+    // The whole phone: it is new each run, so no number clashes with an earlier rehearsal's (they stay stored).
+    const tag = `${k}X${n}X${entry.phone}`;
     const created = await staff.request(rec, "register purchase", `/admin/registration/create/${entry.slug}`, {
       form: {
         bill_no: `S${tag}`,
