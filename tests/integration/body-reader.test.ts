@@ -1,7 +1,8 @@
 /**
  * The body reader (app/utils/body.server.ts) called directly: which content types read as what, the
- * size limit and its message, a big JSON body's schema read a whole turn after its parse, an oversized body read on to its end (up to STREAMED_DRAIN_BYTES) so the client
- * sees the 413, each refusal's message, and the helpers that lay an update over a stored record.
+ * size limit and its message, a big JSON body's schema read a whole turn after its parse, an oversized
+ * body read on to its end (up to STREAMED_DRAIN_BYTES) so the client sees the 413, each refusal's
+ * message, and the helpers that lay an update over a stored record.
  */
 import { readFile } from "node:fs";
 import { describe, expect, it } from "vitest";
