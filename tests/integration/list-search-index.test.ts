@@ -3,7 +3,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
-import { listPreregistrations } from "~/models/preregistration-admin.server";
+import { DIGITS_PEEK, listPreregistrations } from "~/models/preregistration-admin.server";
 import { HEAD_OFFICE } from "~/models/scope.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { nowIso } from "~/utils/time";
@@ -55,5 +55,48 @@ describe("head office's list search through the full-text index", () => {
       branch: branch.id,
     });
     expect(filtered.data.map((r) => r.id)).toEqual(want);
+  });
+
+  it("counts a part of a number by its first read below DIGITS_PEEK matches, and reads again past it", () => {
+    const branch = makeBranch();
+    /** `n` live rows whose citizenship numbers end in `digits` (one statement; the triggers index them). */
+    const numbered = (digits: string, n: number, firstPhone: number) =>
+      db.$client
+        .prepare(
+          `with recursive k(i) as (select 1 union all select i + 1 from k where i < ?)
+           insert into preregistrations (slug, name, address, phone, citizenship_no, branch_id)
+           select printf('dg%s%06d', ?, i), 'Digit Person', 'Kathmandu', printf('96%08d', ? + i), printf('%04d', i) || ?, ?
+           from k`,
+        )
+        .run(n, digits, firstPhone, digits, branch.id);
+    numbered("886644", DIGITS_PEEK + 5, 100_000);
+    numbered("553311", 7, 200_000);
+    const byNumber = (term: string) =>
+      (
+        db.$client
+          .prepare(
+            "select id from preregistrations where deleted_at is null and (citizenship_no like ? or phone like ?) order by id desc",
+          )
+          .all(`%${term}%`, `%${term}%`) as { id: number }[]
+      ).map((r) => r.id);
+
+    const few = listPreregistrations(HEAD_OFFICE, params({ length: "5" }), { phone: "553311" });
+    expect(few.recordsFiltered).toBe(7);
+    expect(few.data.map((r) => r.id)).toEqual(byNumber("553311").slice(0, 5));
+
+    const want = byNumber("886644");
+    expect(want).toHaveLength(DIGITS_PEEK + 5);
+    const first = listPreregistrations(HEAD_OFFICE, params({ length: "10" }), { phone: "886644" });
+    expect(first.recordsFiltered).toBe(DIGITS_PEEK + 5);
+    expect(first.data.map((r) => r.id)).toEqual(want.slice(0, 10));
+    const inside = listPreregistrations(HEAD_OFFICE, params({ length: "10", start: String(DIGITS_PEEK - 10) }), {
+      phone: "886644",
+    });
+    expect(inside.data.map((r) => r.id)).toEqual(want.slice(DIGITS_PEEK - 10, DIGITS_PEEK));
+    const past = listPreregistrations(HEAD_OFFICE, params({ length: "10", start: String(DIGITS_PEEK - 5) }), {
+      phone: "886644",
+    });
+    expect(past.recordsFiltered).toBe(DIGITS_PEEK + 5);
+    expect(past.data.map((r) => r.id)).toEqual(want.slice(DIGITS_PEEK - 5, DIGITS_PEEK + 5));
   });
 });
