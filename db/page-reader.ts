@@ -10,7 +10,13 @@ import { Worker } from "node:worker_threads";
 import type { Column } from "drizzle-orm";
 import { databasePath } from "./index";
 
-/** What the worker runs: plain CommonJS, so it needs no build of its own. */
+/**
+ * What the worker runs: plain CommonJS, so it needs no build of its own. Each job is a query: read
+ * once (a single read), or read page after page (a download's pages): the worker reads the next page
+ * as soon as it has sent one, up to `credit` pages ahead of what the caller has taken, moving its
+ * cursor parameter to the last row's id column itself, so no round trip through the caller's thread
+ * stands between two pages. Jobs take turns a page at a time; messages are read between pages.
+ */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const Database = require(workerData.driver);
@@ -18,25 +24,63 @@ const db = new Database(workerData.file, { readonly: true, fileMustExist: true }
 db.pragma("busy_timeout = 5000");
 db.pragma("cache_size = -" + workerData.cacheKiB);
 const statements = new Map();
-parentPort.on("message", ({ id, sql, params }) => {
-  try {
-    let statement = statements.get(sql);
-    if (!statement) {
-      if (statements.size >= 100) statements.clear();
-      statement = db.prepare(sql).raw(true);
-      statements.set(sql, statement);
-    }
-    parentPort.postMessage({ id, rows: statement.all(...params) });
-  } catch (error) {
-    parentPort.postMessage({ id, error: error && error.message ? error.message : String(error) });
+const jobs = new Map();
+let scheduled = false;
+function statementOf(sql) {
+  let statement = statements.get(sql);
+  if (!statement) {
+    if (statements.size >= 100) statements.clear();
+    statement = db.prepare(sql).raw(true);
+    statements.set(sql, statement);
   }
+  return statement;
+}
+function schedule() {
+  if (scheduled) return;
+  scheduled = true;
+  setImmediate(step);
+}
+function step() {
+  scheduled = false;
+  for (const [id, job] of jobs) {
+    if (job.credit <= 0) continue;
+    jobs.delete(id);
+    try {
+      const rows = statementOf(job.sql).all(...job.params);
+      const more = job.pages !== undefined && rows.length === job.pages.size;
+      if (more) {
+        job.params[job.pages.param] = rows[rows.length - 1][job.pages.column];
+        job.credit--;
+        jobs.set(id, job); // to the back: the other jobs go first
+      }
+      parentPort.postMessage({ id, rows, done: !more });
+    } catch (error) {
+      parentPort.postMessage({ id, error: error && error.message ? error.message : String(error) });
+    }
+    break;
+  }
+  for (const job of jobs.values()) if (job.credit > 0) return schedule();
+}
+parentPort.on("message", (message) => {
+  if (message.more) {
+    const job = jobs.get(message.id);
+    if (job) job.credit += message.more;
+  } else if (message.cancel) {
+    jobs.delete(message.id);
+  } else {
+    jobs.set(message.id, { sql: message.sql, params: message.params, pages: message.pages, credit: message.pages ? message.pages.ahead : 1 });
+  }
+  schedule();
 });
 `;
 
 /** Its page cache: it reads each page once, in index order, so a small one does (the OS caches the file). */
 const READER_CACHE_KIB = 2048;
 
-type Reply = { id: number; rows?: unknown[][]; error?: string };
+/** Pages a download's reader reads ahead of the pages taken (each about a megabyte). */
+const PAGES_AHEAD = 2;
+
+type Reply = { id: number; rows?: unknown[][]; done?: boolean; error?: string };
 
 let reader: { worker: Worker; file: string; waiting: Map<number, (reply: Reply) => void> } | null = null;
 let nextId = 0;
@@ -59,7 +103,7 @@ function worker() {
   started.worker.unref();
   started.worker.on("message", (reply: Reply) => {
     const done = started.waiting.get(reply.id);
-    started.waiting.delete(reply.id);
+    if (reply.done !== false) started.waiting.delete(reply.id);
     done?.(reply);
   });
   const fail = (error: unknown) => {
@@ -74,18 +118,52 @@ function worker() {
   return started;
 }
 
-/** The rows of `query` as arrays of driver values, in the order of its selection, read by the worker. */
-export function readRawRows(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<unknown[][]> {
-  const { sql, params } = query.toSQL();
+/** A job's replies as they come, for the caller to take one at a time; the worker kept up while any is open. */
+function job(sql: string, params: unknown[], pages?: { param: number; column: number; size: number; ahead: number }) {
   const { worker: thread, waiting } = worker();
   const id = ++nextId;
-  return new Promise((resolve, reject) => {
-    waiting.set(id, (reply) => (reply.error !== undefined ? reject(new Error(reply.error)) : resolve(reply.rows!)));
-    thread.ref(); // a read in flight keeps the process up until it answers
-    thread.postMessage({ id, sql, params });
-  }).finally(() => {
+  const replies: Reply[] = [];
+  let wake: (() => void) | null = null;
+  waiting.set(id, (reply) => {
+    replies.push(reply);
+    wake?.();
+  });
+  thread.ref(); // a read in flight keeps the process up until it answers
+  thread.postMessage({ id, sql, params, pages });
+  const close = () => {
+    waiting.delete(id);
     if (!waiting.size) thread.unref();
-  }) as Promise<unknown[][]>;
+  };
+  return {
+    /** The next page of rows; null after the last. */
+    async next(): Promise<unknown[][] | null> {
+      while (!replies.length) {
+        if (!waiting.has(id)) return null;
+        await new Promise<void>((resolve) => (wake = resolve));
+        wake = null;
+      }
+      const reply = replies.shift()!;
+      if (reply.error !== undefined) {
+        close();
+        throw new Error(reply.error);
+      }
+      if (reply.done !== false) close();
+      else thread.postMessage({ id, more: 1 }); // one taken: one more may be read ahead
+      return reply.rows!;
+    },
+    /** Stops a job that has not ended (a download cancelled): the worker drops it. */
+    cancel() {
+      if (!waiting.has(id)) return;
+      thread.postMessage({ id, cancel: true });
+      close();
+    },
+  };
+}
+
+/** The rows of `query` as arrays of driver values, in the order of its selection, read by the worker. */
+export async function readRawRows(query: { toSQL(): { sql: string; params: unknown[] } }): Promise<unknown[][]> {
+  const { sql, params } = query.toSQL();
+  return (await job(sql, params).next()) ?? [];
 }
 
 /**
@@ -105,10 +183,14 @@ export function rowDecoder<Row>(selection: Record<string, Column>): (raw: unknow
   };
 }
 
+/** The first page's cursor: no id is above it, and no other parameter of a page's query is it. */
+const NO_CURSOR = Number.MAX_SAFE_INTEGER;
+
 /**
  * A query's rows newest first in pages of `size`, read by the worker: `page(before)` is the query of
- * the rows with an id below `before` (ordered by id, descending, at most `size`). Each next page is
- * asked for as soon as the one before is here, so the disk is read while the caller uses this one.
+ * the rows with an id below `before` (ordered by id, descending, at most `size`); the selection holds
+ * the id. The worker reads PAGES_AHEAD pages ahead of those taken, so the disk is read while the
+ * caller uses this one, and stops when the caller does.
  */
 export async function* newestFirstPages<Row extends { id: number }>(
   selection: Record<string, Column>,
@@ -116,15 +198,16 @@ export async function* newestFirstPages<Row extends { id: number }>(
   size: number,
 ): AsyncGenerator<Row[]> {
   const decode = rowDecoder<Row>(selection);
-  let next: Promise<unknown[][]> | null = readRawRows(page(Number.MAX_SAFE_INTEGER));
+  const { sql, params } = page(NO_CURSOR).toSQL();
+  const param = params.indexOf(NO_CURSOR);
+  const column = Object.keys(selection).indexOf("id");
+  if (param < 0 || params.lastIndexOf(NO_CURSOR) !== param || column < 0) {
+    throw new Error("A page's query must hold its cursor once, and its selection the id.");
+  }
+  const pages = job(sql, params, { param, column, size, ahead: PAGES_AHEAD });
   try {
-    while (next) {
-      const rows: Row[] = (await next).map(decode);
-      next = rows.length === size ? readRawRows(page(rows[rows.length - 1].id)) : null;
-      if (rows.length) yield rows;
-    }
+    for (let rows = await pages.next(); rows?.length; rows = await pages.next()) yield rows.map(decode);
   } finally {
-    // Stopped half-way (a download cancelled): the page asked for ahead is answered to no one.
-    next?.catch(() => undefined);
+    pages.cancel();
   }
 }
