@@ -20,7 +20,7 @@ import { audiencePlans, distinctSorted, type Audience } from "./broadcast-audien
 import { getBroadcast, listBroadcasts, listRecipients, searchBroadcastRegistrants } from "./broadcast-read.server";
 import type { ScopedActor } from "./scope.server";
 import { gatewayCredit, gatewayCreditUrl, type SmsProvider } from "./sms-provider.server";
-import { sendQueued } from "./sms.server";
+import { queueBroadcastChunk, queueMessage, sendQueued } from "./sms.server";
 
 const { smsMessages: M, smsBroadcasts: B, auditLog } = schema;
 
@@ -117,6 +117,22 @@ describe("who a broadcast reaches", () => {
     });
     expect(messagesOf(typed.id).map((m) => m.to)).toEqual(["9841000001", "9841000002", "9841000003"]);
     expect(typed).toMatchObject({ total: 3, duplicates: 1, mobiles: 3 });
+  });
+
+  it("a chunk stores each number once per broadcast, as queued messages of the broadcast, counting only new ones", async () => {
+    const typed = await sendAndStore(headOffice, { type: "MOBILE", mobiles: "9841500001,9841500002", text: "Once" });
+    expect(db.transaction((tx) => queueBroadcastChunk(tx, typed.id, "Once", ["9841500002", "9841500003"]))).toBe(1);
+    const stored = messagesOf(typed.id);
+    expect(stored.map((m) => m.to)).toEqual(["9841500001", "9841500002", "9841500003"]);
+    // Each row is what any queued message of the broadcast is.
+    const single = db.transaction((tx) =>
+      queueMessage(tx, { to: "9841500009", text: "Once", purpose: "broadcast", broadcastId: typed.id }),
+    );
+    const fields = ({ id: _, to: __, created_at: ___, due_at: ____, ...rest }: typeof single) => rest;
+    for (const row of stored) {
+      expect(fields(row)).toEqual(fields(single));
+      expect(row.due_at).toBe(row.created_at);
+    }
   });
 
   it("a branch user's broadcast stays in their branch: ALL is their branch, other branches and customers are refused", async () => {
