@@ -80,6 +80,21 @@ app.use((req, res, next) => {
 });
 
 /**
+ * A body the answer did not read to its end (refused past its limit) is read on and thrown away once the answer
+ * has gone: a keep-alive connection is then free for the next request, and one being closed reads on while it
+ * lingers (below), so the client can finish sending and read its answer.
+ */
+app.use((req, res, next) => {
+  res.once("finish", () => {
+    if (req.complete) return;
+    req.removeAllListeners("data");
+    req.on("data", () => {});
+    req.resume();
+  });
+  next();
+});
+
+/**
  * A declared body larger than any route reads is refused without being kept; each route's own limit
  * is enforced while reading. A body up to DRAIN_BYTES is read and thrown away first, so the client
  * has finished sending and surely sees the 413; a larger one gets the 413 and the connection closed.
@@ -202,6 +217,21 @@ const server = app.listen(port, host, () => {
 // with Node's 5 s, a request sent on a connection the server was closing at that moment got ECONNRESET.
 server.keepAliveTimeout = Number(process.env.KEEP_ALIVE_MS ?? 65_000);
 server.headersTimeout = server.keepAliveTimeout + 1_000;
+
+/**
+ * A connection the server closes after an answer while the client may still be sending (a body past its limit,
+ * answered 413 with `Connection: close`) closes its own side and reads on, throwing the bytes away, until the
+ * client closes or LINGER_MS have passed (nginx's lingering close). Closed at once, the unread bytes made the
+ * kernel answer the client's next bytes with a reset, which could reach it before it had read the 413.
+ */
+const LINGER_MS = 2_000;
+server.on("connection", (socket) => {
+  socket.destroySoon = function lingeringClose() {
+    if (this.writable) this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    this.once("close", () => clearTimeout(timer));
+  };
+});
 const stopWorkers = build.entry.module.startWorkers?.();
 const stopMonitor = build.entry.module.startEventLoopMonitor?.();
 

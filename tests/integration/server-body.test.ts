@@ -1,11 +1,13 @@
 /**
  * How the real server (node server.js, tests/integration/server-process.ts) sends a page's body: the chunks a page
  * is rendered in are gathered and compressed together, and the page reads the same whether it is sent as
- * brotli, gzip or plain, longer than one gathered batch (64 KB) included.
+ * brotli, gzip or plain, longer than one gathered batch (64 KB) included; a body streamed past its limit is
+ * answered 413 and its client can finish sending and read that answer (the close lingers).
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -82,4 +84,45 @@ describe("page bodies", () => {
     expect(plain.writes).toBeLessThanOrEqual(8);
     expect(brotli.writes).toBeLessThanOrEqual(8);
   }, 120_000);
+});
+
+/**
+ * POST a body of `mb` megabytes in chunked encoding (no declared length) on a raw socket, as fast as it goes:
+ * the answer as read, and the first error of the socket (the server closing on the client while it sends).
+ */
+function streamedPost(url: string, mb: number): Promise<{ answer: string; error: string | null }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname);
+    let answer = "";
+    let error: string | null = null;
+    socket.on("data", (d: Buffer) => (answer += d.toString("latin1")));
+    socket.on("error", (e: NodeJS.ErrnoException) => (error ??= e.code ?? String(e)));
+    socket.on("close", () => resolve({ answer, error }));
+    socket.write(
+      `POST /api/v1/auth/login HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`,
+    );
+    const chunk = Buffer.alloc(1024 * 1024, 0x78);
+    let left = mb;
+    const pump = () => {
+      while (left-- > 0) {
+        socket.write(`${chunk.length.toString(16)}\r\n`);
+        socket.write(chunk);
+        if (!socket.write("\r\n")) return void socket.once("drain", pump);
+      }
+      socket.end("0\r\n\r\n");
+    };
+    pump();
+  });
+}
+
+describe("a body streamed past its limit", () => {
+  it("is answered 413, and the client finishes sending and reads it: the server reads on while it closes", async () => {
+    for (let i = 0; i < 10; i++) {
+      const { answer, error } = await streamedPost(server.url, 20);
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer).toContain("The request body may not be larger than 64 KB.");
+      expect(error, `attempt ${i + 1}`).toBeNull();
+    }
+  });
 });
