@@ -26,6 +26,7 @@ import {
   CAMPAIGN,
   grantCounterAccess,
   preregistrationOwnerScope,
+  branchReachCount,
   preregistrationScope,
   referenceErrors,
   storeScreenshot,
@@ -309,8 +310,8 @@ export function listPreregistrations(
       filters: [...filterConditions(filters, scope), filters.phone ? preregistrationSearch(filters.phone) : undefined],
       count: (where, limit) => countUpTo(P, where, limit),
       capped: true,
-      // Head office's total is every live row: kept by triggers, not counted.
-      total: isHeadOffice(scope) ? () => liveCount("preregistrations") : undefined,
+      // Head office's total is every live row, kept by triggers; a branch's is counted from an index.
+      total: () => (isHeadOffice(scope) ? liveCount("preregistrations") : branchReachCount(scope.branchId)),
       rows: (where, orderBy, limit, offset) =>
         joined()
           .where(where)
