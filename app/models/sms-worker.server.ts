@@ -68,6 +68,9 @@ export function startSmsWorker({
     return true;
   };
 
+  /** Whether the next hand-over may go now (the last outcome then shares its commit). */
+  const dueNow = () => Date.now() >= nextSendAt;
+
   const loop = (async () => {
     try {
       const found = recoverSmsClaims(slot, worker);
@@ -79,7 +82,7 @@ export function startSmsWorker({
       let rows: SmsMessage[] = [];
       try {
         rows = claimSms(batch, worker);
-        if (rows.length) await sendClaimed(rows, provider(), worker, { beforeEach });
+        if (rows.length) await sendClaimed(rows, provider(), worker, { beforeEach, dueNow });
       } catch (error) {
         console.error("[sms] worker:", error);
       }

@@ -251,6 +251,39 @@ export async function sendSms(input: SendSmsInput, provider: SmsProvider = smsPr
 
 type Outcome = { kind: "sent" | "failed" | "retry" | "lost"; row: SmsMessage };
 
+/** A message handed to the provider, its outcome not yet recorded. */
+type Handed = { row: SmsMessage; result: SmsSendResult };
+
+const NOT_A_MOBILE: SmsSendResult = { ok: false, reply: "", error: "Invalid mobile number", permanent: true };
+
+/**
+ * Marks a claimed message as with the provider (inside `exec`), only while this worker still holds it;
+ * undefined when the claim was lost.
+ */
+function markSending(exec: Executor, row: SmsMessage, provider: SmsProvider, worker: string) {
+  const at = now();
+  return exec
+    .update(M)
+    .set({
+      sending_at: at.toISOString(),
+      attempts: sql`${M.attempts} + 1`,
+      due_at: later((provider.timeoutMs ?? GATEWAY_TIMEOUT_MS) + SEND_LEASE_MARGIN_MS, at),
+    })
+    .where(and(eq(M.id, row.id), eq(M.claimed_by, worker), eq(M.status, "queued"), isNull(M.sending_at)))
+    .returning()
+    .get();
+}
+
+/** Hands a marked message to the provider; a thrown error is a failed send. */
+async function handOver(row: SmsMessage, provider: SmsProvider): Promise<Handed> {
+  try {
+    return { row, result: await provider.send(row.to, row.text) };
+  } catch (error) {
+    const message = (error as Error)?.message ?? String(error);
+    return { row, result: { ok: false, reply: "", error: `SMS provider failed: ${message}` } };
+  }
+}
+
 /**
  * Sends one claimed message: marks it as with the provider (only while this
  * worker still holds it), hands it over, records the outcome.
@@ -261,34 +294,11 @@ async function deliver(
   worker: string,
   { retry }: { retry: boolean },
 ): Promise<Outcome> {
-  if (!normalizePhone(row.to)) {
-    return record(
-      row,
-      provider.name,
-      worker,
-      { ok: false, reply: "", error: "Invalid mobile number", permanent: true },
-      false,
-    );
-  }
-  const at = now();
-  const taken = db
-    .update(M)
-    .set({
-      sending_at: at.toISOString(),
-      attempts: sql`${M.attempts} + 1`,
-      due_at: later((provider.timeoutMs ?? GATEWAY_TIMEOUT_MS) + SEND_LEASE_MARGIN_MS, at),
-    })
-    .where(and(eq(M.id, row.id), eq(M.claimed_by, worker), eq(M.status, "queued"), isNull(M.sending_at)))
-    .returning()
-    .get();
+  if (!normalizePhone(row.to)) return record(row, provider.name, worker, NOT_A_MOBILE, false);
+  const taken = markSending(db, row, provider, worker);
   if (!taken) return { kind: "lost", row };
-  let result: SmsSendResult;
-  try {
-    result = await provider.send(taken.to, taken.text);
-  } catch (error) {
-    result = { ok: false, reply: "", error: `SMS provider failed: ${(error as Error)?.message ?? String(error)}` };
-  }
-  return record(taken, provider.name, worker, result, retry);
+  const handed = await handOver(taken, provider);
+  return record(handed.row, provider.name, worker, handed.result, retry);
 }
 
 function retryDelay(row: Pick<SmsMessage, "priority" | "attempts">): number {
@@ -328,62 +338,69 @@ function failRow(exec: Executor, row: SmsMessage, error: string, extra: Partial<
  * sent; back to the queue after a backoff; or failed with the reason.
  */
 function record(row: SmsMessage, providerName: string, worker: string, result: SmsSendResult, retry: boolean): Outcome {
-  return db.transaction(
-    (tx): Outcome => {
-      const mine = and(eq(M.id, row.id), eq(M.claimed_by, worker), eq(M.status, "queued"));
-      const at = now();
-      if (result.ok) {
-        const sent = tx
-          .update(M)
-          .set({
-            status: "sent",
-            provider: providerName,
-            provider_reply: result.reply || null,
-            error: null,
-            sent_at: at.toISOString(),
-            claimed_by: null,
-            sending_at: null,
-          })
-          .where(mine)
-          .returning()
-          .get();
-        if (!sent) return lostClaim(row, result);
-        countBroadcast(tx, row.broadcast_id, true);
-        return { kind: "sent", row: sent };
-      }
-      const reason = result.error ?? "SMS could not be sent";
-      const nextDue = later(retryDelay(row), at);
-      const giveUp =
-        !retry ||
-        result.permanent ||
-        row.attempts >= SMS_RETRY.maxAttempts ||
-        (row.valid_until != null && nextDue >= row.valid_until);
-      if (!giveUp) {
-        const queued = tx
-          .update(M)
-          .set({
-            provider: providerName,
-            provider_reply: result.reply || null,
-            error: reason,
-            claimed_by: null,
-            sending_at: null,
-            due_at: nextDue,
-          })
-          .where(mine)
-          .returning()
-          .get();
-        return queued ? { kind: "retry", row: queued } : lostClaim(row, result);
-      }
-      const current = tx.select().from(M).where(mine).get();
-      if (!current) return lostClaim(row, result);
-      const error = row.attempts > 1 ? `${reason} (gave up after ${row.attempts} attempts)` : reason;
-      return {
-        kind: "failed",
-        row: failRow(tx, current, error, { provider: providerName, provider_reply: result.reply || null }),
-      };
-    },
-    { behavior: "immediate" },
-  );
+  return db.transaction((tx) => recordIn(tx, row, providerName, worker, result, retry), { behavior: "immediate" });
+}
+
+/** Records a handed-over message's outcome inside `tx`, releasing its claim. */
+function recordIn(
+  tx: Executor,
+  row: SmsMessage,
+  providerName: string,
+  worker: string,
+  result: SmsSendResult,
+  retry: boolean,
+): Outcome {
+  const mine = and(eq(M.id, row.id), eq(M.claimed_by, worker), eq(M.status, "queued"));
+  const at = now();
+  if (result.ok) {
+    const sent = tx
+      .update(M)
+      .set({
+        status: "sent",
+        provider: providerName,
+        provider_reply: result.reply || null,
+        error: null,
+        sent_at: at.toISOString(),
+        claimed_by: null,
+        sending_at: null,
+      })
+      .where(mine)
+      .returning()
+      .get();
+    if (!sent) return lostClaim(row, result);
+    countBroadcast(tx, row.broadcast_id, true);
+    return { kind: "sent", row: sent };
+  }
+  const reason = result.error ?? "SMS could not be sent";
+  const nextDue = later(retryDelay(row), at);
+  const giveUp =
+    !retry ||
+    result.permanent ||
+    row.attempts >= SMS_RETRY.maxAttempts ||
+    (row.valid_until != null && nextDue >= row.valid_until);
+  if (!giveUp) {
+    const queued = tx
+      .update(M)
+      .set({
+        provider: providerName,
+        provider_reply: result.reply || null,
+        error: reason,
+        claimed_by: null,
+        sending_at: null,
+        due_at: nextDue,
+      })
+      .where(mine)
+      .returning()
+      .get();
+    return queued ? { kind: "retry", row: queued } : lostClaim(row, result);
+  }
+  const current = tx.select().from(M).where(mine).get();
+  if (!current) return lostClaim(row, result);
+  const error = row.attempts > 1 ? `${reason} (gave up after ${row.attempts} attempts)` : reason;
+  return {
+    kind: "failed",
+    row: failRow(tx, current, error, { provider: providerName, provider_reply: result.reply || null }),
+  };
 }
 
 /** The claim was taken over meanwhile (this worker stalled past its lease): the other worker decides. */
@@ -495,28 +512,59 @@ export function recoverSmsClaims(slot = smsWorkerSlot(), worker = smsWorkerId(sl
 
 export type SendReport = { sent: number; failed: number; retried: number };
 
+/**
+ * Sends claimed messages one at a time, at the pace's `beforeEach` (false: stop, the rest go back to the
+ * queue). The outcome of one message and the hand-over mark of the next are one commit when the next is
+ * due at once (`dueNow`, true when not given): one write per message instead of two, and still never more
+ * than one message of this worker with the provider. When the next must wait, the outcome is recorded
+ * before the wait.
+ */
 export async function sendClaimed(
   rows: SmsMessage[],
   provider: SmsProvider,
   worker: string,
-  pace: { beforeEach?: () => Promise<boolean> } = {},
+  pace: { beforeEach?: () => Promise<boolean>; dueNow?: () => boolean } = {},
 ): Promise<SendReport> {
   const report: SendReport = { sent: 0, failed: 0, retried: 0 };
+  const count = (outcome: Outcome | null) => {
+    if (outcome?.kind === "sent") report.sent++;
+    else if (outcome?.kind === "failed") report.failed++;
+    else if (outcome?.kind === "retry") report.retried++;
+  };
+  let handed: Handed | null = null;
+  const settle = () => {
+    if (handed) count(record(handed.row, provider.name, worker, handed.result, true));
+    handed = null;
+  };
   for (let i = 0; i < rows.length; i++) {
     // A turn of the event loop between messages: a batch never holds it, whatever the provider.
     await new Promise((resolve) => setImmediate(resolve));
+    if (pace.dueNow && !pace.dueNow()) settle();
     if (pace.beforeEach && !(await pace.beforeEach())) {
+      settle();
       releaseSms(
         rows.slice(i).map((r) => r.id),
         worker,
       );
       break;
     }
-    const outcome = await deliver(rows[i], provider, worker, { retry: true });
-    if (outcome.kind === "sent") report.sent++;
-    else if (outcome.kind === "failed") report.failed++;
-    else if (outcome.kind === "retry") report.retried++;
+    const next = rows[i];
+    const mobile = normalizePhone(next.to) !== null;
+    const last: Handed | null = handed;
+    const step = db.transaction(
+      (tx) => ({
+        recorded: last ? recordIn(tx, last.row, provider.name, worker, last.result, true) : null,
+        taken: mobile ? markSending(tx, next, provider, worker) : undefined,
+        refused: mobile ? null : recordIn(tx, next, provider.name, worker, NOT_A_MOBILE, false),
+      }),
+      { behavior: "immediate" },
+    );
+    handed = null;
+    count(step.recorded);
+    count(step.refused);
+    if (step.taken) handed = await handOver(step.taken, provider);
   }
+  settle();
   return report;
 }
 

@@ -683,6 +683,46 @@ describe("order and pace", () => {
     expect(hits[5].at - hits[0].at).toBeGreaterThanOrEqual(4 * 50);
   });
 
+  it("one message with the gateway at a time: each earlier one's outcome is stored when the next is handed over", async () => {
+    const sent: string[] = [];
+    const watching: SmsProvider = {
+      name: "outbox",
+      send: async (to) => {
+        const withGateway = listOutbox({ limit: 10 }).filter((m) => m.sending_at !== null);
+        expect(withGateway.map((m) => m.to)).toEqual([to]);
+        const earlier = listOutbox({ limit: 10 }).filter((m) => sent.includes(m.to));
+        expect(earlier.every((m) => m.status === "sent" && m.claimed_by === null)).toBe(true);
+        sent.push(to);
+        return { ok: true, reply: "" };
+      },
+    };
+    queueSms(Array.from({ length: 5 }, (_, i) => ({ to: `980000070${i}`, text: "hi", purpose: "broadcast" as const })));
+    expect(await sendQueued(5, watching)).toEqual({ sent: 5, failed: 0, retried: 0 });
+    expect(sent).toHaveLength(5);
+    expect(listOutbox({ limit: 10 }).every((m) => m.status === "sent" && m.sending_at === null)).toBe(true);
+  });
+
+  it("a message's outcome is stored before the worker waits for the next one's turn", async () => {
+    configureGateway();
+    queueSms([
+      { to: "9800000711", text: "first", purpose: "broadcast" },
+      { to: "9800000712", text: "second", purpose: "broadcast" },
+    ]);
+    // Two a second: the second waits half a second after the first is handed over.
+    const stop = startSmsWorker({ ratePerSecond: 2, intervalMs: 20, slot: "slow-pace" });
+    try {
+      await vi.waitFor(() => expect(hits).toHaveLength(1), { timeout: 5000, interval: 5 });
+      const first = () => listOutbox({ limit: 10 }).find((m) => m.to === "9800000711")!;
+      await vi.waitFor(() => expect(first()).toMatchObject({ status: "sent", sending_at: null }), {
+        timeout: 300,
+        interval: 5,
+      });
+      expect(hits).toHaveLength(1);
+    } finally {
+      await stop();
+    }
+  });
+
   it("a large broadcast is queued in chunks", async () => {
     const n = await queueSmsInChunks(
       Array.from({ length: 2500 }, () => ({ to: "9800000701", text: "x", purpose: "broadcast" as const })),
