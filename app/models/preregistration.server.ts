@@ -475,7 +475,8 @@ export async function reviewPreregistration(
   value: CounterPreregistrationInput,
   screenshot: Screenshot = {},
 ): Promise<Result<{ value: CounterPreregistrationInput; screenshotRef: string | null }>> {
-  const checked = transact((tx) => {
+  // Shares the commit of the public writes in flight (a review takes rate-limit points).
+  const checked = await transactTogether((tx) => {
     // It tells whether a phone or citizenship number is taken: the same address and phone limits as a save.
     const result = checkPreregistrationWrite(tx, who, value, [
       ["enquiry-ip", who.channel === "public" ? who.address : null],
