@@ -199,7 +199,7 @@ app.all("*", async (req, res, next) => {
       clientAddress: req.headers[ADDRESS_HEADER],
       cspNonce: res.locals.cspNonce,
     });
-    if (key && req.method === "GET" && pageCache.isShareable(response)) {
+    if (key && req.method === "GET" && pageCache.isShareable(response, key)) {
       return sendKept(await pageCache.keepPage(key, response, res.locals.cspNonce));
     }
     await sendResponse(res, response);

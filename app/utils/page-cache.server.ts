@@ -11,6 +11,10 @@
  *   moved by triggers on every change) and the Kathmandu day are the same, and
  *   for at most 30 seconds; at most 200 pages (least recently used go first).
  * - Stored compressed (brotli and gzip) and plain, so a hit is a copy to the socket.
+ * - The pre-registration form is the same for every visitor but for its form
+ *   token (the idempotency key of one submission): it is kept with the token it
+ *   was rendered with, which each hit swaps for a new one (in the field and in
+ *   the page's data), then compresses the page for that visitor alone.
  * - The page's inline scripts carry the nonce it was rendered with; a hit sends
  *   that same nonce in its Content-Security-Policy (decision 10).
  */
@@ -18,24 +22,30 @@ import type { ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { publicVersion } from "~/models/public-cache.server";
+import { newFormToken } from "./crypto.server";
 import { kathmanduDate } from "./time";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
 
 /**
- * The public pages kept, and the query keys each may carry. A page that holds
- * anything of one visitor (a form's idempotency token, an entry) is never here.
+ * The public pages kept, the query keys each may carry, and whether it holds a
+ * form token (swapped on each hit). A page that holds anything else of one
+ * visitor (an entry, a change of one) is never here.
  */
-const PAGES: Record<string, readonly string[]> = {
-  "/": ["utm_source"],
-  "/showrooms": ["state", "district"],
-  "/scheme": [],
-  "/terms": [],
-  "/privacy-policy": [],
-  "/winner-list": [],
-  "/thankyou-for-test-ride-booking": ["type"],
+const PAGES: Record<string, { query: readonly string[]; formToken?: true }> = {
+  "/": { query: ["utm_source"] },
+  "/showrooms": { query: ["state", "district"] },
+  "/scheme": { query: [] },
+  "/terms": { query: [] },
+  "/privacy-policy": { query: [] },
+  "/winner-list": { query: [] },
+  "/thankyou-for-test-ride-booking": { query: ["type"] },
+  "/enquiry": { query: [], formToken: true },
 };
+
+/** The form token as a page holds it: the hidden field's value (newFormToken: 18 random bytes, base64url). */
+const FORM_TOKEN_FIELD = /<input\b[^>]*\bname="form_token"[^>]*\bvalue="([A-Za-z0-9_-]{24})"/;
 
 const LANGUAGE_COOKIES = new Set(["lang", "__Host-lang"]);
 const TTL_MS = 30_000;
@@ -52,6 +62,8 @@ export type CachedPage = {
   identity: Buffer;
   gzip: Buffer;
   br: Buffer;
+  /** A form page: its text around the token it was rendered with, joined by a new token on each hit. */
+  aroundToken: string[] | null;
 };
 
 const pages = new Map<string, CachedPage>();
@@ -60,7 +72,7 @@ const pages = new Map<string, CachedPage>();
 export function pageCacheKey(method: string, url: string, cookieHeader: string | undefined): string | null {
   if (method !== "GET" && method !== "HEAD") return null;
   const parsed = new URL(url, "http://cache.invalid");
-  const allowed = PAGES[parsed.pathname];
+  const allowed = PAGES[parsed.pathname]?.query;
   if (!allowed) return null;
   const query: [string, string][] = [];
   for (const [k, v] of parsed.searchParams) {
@@ -93,20 +105,32 @@ export function cachedPage(key: string): CachedPage | null {
   return page;
 }
 
-/** Whether a rendered answer may be kept for everyone: a 200 HTML page that sets no cookie. */
-export function isShareable(response: Response): boolean {
+const pathOfKey = (key: string) => key.slice(key.indexOf("|") + 1, key.indexOf("?"));
+
+/**
+ * Whether a rendered answer may be kept for everyone: a 200 HTML page that sets no cookie and is not the
+ * visitor's own (private or no-store), or a form page whose only own part is its token (private, no-cache).
+ */
+export function isShareable(response: Response, key?: string): boolean {
+  const cacheControl = response.headers.get("Cache-Control") ?? "";
+  const own = key && PAGES[pathOfKey(key)]?.formToken ? /no-store/i : /no-store|private/i;
   return (
     response.status === 200 &&
     /^text\/html\b/i.test(response.headers.get("Content-Type") ?? "") &&
     !response.headers.has("Set-Cookie") &&
-    // A page that is the visitor's own (a form token, an entry) says so: private or no-store.
-    !/no-store|private/i.test(response.headers.get("Cache-Control") ?? "")
+    !own.test(cacheControl)
   );
 }
 
 /** Keeps a rendered page (read whole: public pages are small), compressed once. */
 export async function keepPage(key: string, response: Response, nonce: string): Promise<CachedPage | null> {
   const identity = Buffer.from(await response.arrayBuffer());
+  let aroundToken: string[] | null = null;
+  if (PAGES[pathOfKey(key)]?.formToken) {
+    const text = identity.toString("utf8");
+    const token = FORM_TOKEN_FIELD.exec(text)?.[1];
+    aroundToken = token ? text.split(token) : null;
+  }
   const headers: [string, string][] = [];
   response.headers.forEach((value, name) => {
     if (!/^(content-length|content-encoding|transfer-encoding|connection)$/i.test(name)) headers.push([name, value]);
@@ -121,8 +145,10 @@ export async function keepPage(key: string, response: Response, nonce: string): 
     identity,
     gzip: await gzip(identity, { level: 9 }),
     br: await brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9 } }),
+    aroundToken,
   };
-  if (identity.length > MAX_BYTES) return page;
+  // A form page without its token field is sent as it is and not kept.
+  if (identity.length > MAX_BYTES || (PAGES[pathOfKey(key)]?.formToken && !aroundToken)) return page;
   pages.set(key, page);
   while (pages.size > MAX_PAGES) pages.delete(pages.keys().next().value!);
   return page;
@@ -151,13 +177,30 @@ export function sendPage(
 ) {
   setNonce(page.nonce);
   const encoding = pickEncoding(acceptEncoding);
-  const body = encoding === "br" ? page.br : encoding === "gzip" ? page.gzip : page.identity;
+  const body = page.aroundToken
+    ? withNewToken(page.aroundToken, encoding)
+    : encoding === "br"
+      ? page.br
+      : encoding === "gzip"
+        ? page.gzip
+        : page.identity;
   res.statusCode = page.status;
   for (const [name, value] of page.headers) res.setHeader(name, value);
   if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
   res.setHeader("Vary", "Accept-Encoding, Cookie");
   res.setHeader("Content-Length", String(body.length));
   res.end(method === "HEAD" ? undefined : body);
+}
+
+/** A kept form page with a new form token, compressed for this visitor (brotli at the middleware's quality). */
+function withNewToken(aroundToken: string[], encoding: "br" | "gzip" | "identity"): Buffer {
+  const page = Buffer.from(aroundToken.join(newFormToken()));
+  if (encoding === "br") {
+    return zlib.brotliCompressSync(page, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.length },
+    });
+  }
+  return encoding === "gzip" ? zlib.gzipSync(page) : page;
 }
 
 /** Tests: start empty. */

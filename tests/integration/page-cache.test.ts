@@ -36,12 +36,14 @@ describe("which requests share a kept page", () => {
     expect(pageCacheKey("GET", "/", undefined)).toBe("|/?");
     expect(pageCacheKey("GET", "/?utm_source=tv", undefined)).toBe("|/?utm_source=tv");
     expect(pageCacheKey("POST", "/", undefined)).toBeNull();
-    expect(pageCacheKey("GET", "/enquiry", undefined)).toBeNull();
+    // The pre-registration form is kept, its token swapped on each hit; an entry's change is the visitor's own.
+    expect(pageCacheKey("GET", "/enquiry", undefined)).toBe("|/enquiry?");
+    expect(pageCacheKey("GET", "/enquiry?change=abc", undefined)).toBeNull();
     expect(pageCacheKey("GET", "/admin", undefined)).toBeNull();
     expect(pageCacheKey("GET", "/terms?x=1", undefined)).toBeNull();
     expect(pageCacheKey("GET", "/terms", "__session=abc")).toBeNull();
     expect(pageCacheKey("GET", "/terms", "lang=en; __toast=x")).toBeNull();
-    // Pages that carry a form token are never shared.
+    // The test-ride form is rendered for each visitor.
     expect(pageCacheKey("GET", "/book-a-ride", undefined)).toBeNull();
   });
 
@@ -51,6 +53,10 @@ describe("which requests share a kept page", () => {
     expect(isShareable(html("x", { "Set-Cookie": "a=b" }))).toBe(false);
     expect(isShareable(new Response("{}", { headers: { "Content-Type": "application/json" } }))).toBe(false);
     expect(isShareable(new Response("x", { status: 404, headers: { "Content-Type": "text/html" } }))).toBe(false);
+    // The form page: its own part is its token (private, no-cache), never a no-store answer.
+    expect(isShareable(html("x", { "Cache-Control": "private, no-cache" }), "|/enquiry?")).toBe(true);
+    expect(isShareable(html("x", { "Cache-Control": "no-store" }), "|/enquiry?")).toBe(false);
+    expect(isShareable(html("x", { "Cache-Control": "private, no-cache" }), "|/terms?")).toBe(false);
   });
 });
 
@@ -94,5 +100,42 @@ describe("a kept page", () => {
     expect(res.headers.vary).toContain("Cookie");
     expect(zlib.brotliDecompressSync(Buffer.concat(chunks)).toString()).toContain("<p>scheme");
     expect(nonce).toBe("abc");
+  });
+
+  it("of the form gives each visitor a new form token, in every place the page holds it", async () => {
+    const token = "AAAAbbbbCCCCdddd-___1234";
+    const form = `<form><input type="hidden" name="form_token" value="${token}"/><p>${"field ".repeat(300)}</p></form><script>t="${token}"</script>`;
+    const kept = (await keepPage("|/enquiry?", html(form, { "Cache-Control": "private, no-cache" }), "n"))!;
+    expect(cachedPage("|/enquiry?")).toBe(kept);
+    const server = http.createServer((req, res) =>
+      sendPage(res, kept, { method: req.method!, acceptEncoding: req.headers["accept-encoding"], setNonce: () => {} }),
+    );
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+    const { port } = server.address() as { port: number };
+    const get = async (encoding: string) => {
+      const res = await new Promise<http.IncomingMessage>((resolve) =>
+        http.get({ port, host: "127.0.0.1", path: "/enquiry", headers: { "Accept-Encoding": encoding } }, resolve),
+      );
+      const chunks: Buffer[] = [];
+      for await (const c of res) chunks.push(c as Buffer);
+      const body = Buffer.concat(chunks);
+      expect(Number(res.headers["content-length"])).toBe(body.length);
+      expect(res.headers["cache-control"]).toBe("private, no-cache");
+      if (encoding === "br") return zlib.brotliDecompressSync(body).toString();
+      return encoding === "gzip" ? zlib.gunzipSync(body).toString() : body.toString();
+    };
+    const pages = [await get("br"), await get("gzip"), await get("identity"), await get("br")];
+    server.close();
+    const tokens = pages.map((p) => /name="form_token" value="([A-Za-z0-9_-]{24})"/.exec(p)![1]);
+    expect(new Set([token, ...tokens]).size).toBe(5);
+    pages.forEach((p, i) => {
+      expect(p).not.toContain(token);
+      expect(p).toBe(form.replaceAll(token, tokens[i]));
+    });
+  });
+
+  it("of the form is not kept when it holds no token field", async () => {
+    await keepPage("|/enquiry?", html("<form><p>closed</p></form>", { "Cache-Control": "private, no-cache" }), "n");
+    expect(cachedPage("|/enquiry?")).toBeNull();
   });
 });
