@@ -35,7 +35,7 @@ app.use((req, res, next) => {
 });
 // Behind nginx on the VPS set TRUST_PROXY=loopback so req.ip is the visitor's address.
 app.set("trust proxy", process.env.TRUST_PROXY ?? false);
-app.use(compression());
+app.use(compression({ brotli: { params: pageCache.BROTLI_PARAMS } }));
 app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
 // The other files of the client build (favicon.ico, ...), by their names listed once: a page or API request
 // never costs a look at the disk.

@@ -119,7 +119,8 @@ export async function startApp(
       RECAPTCHA_SITE_KEY: "",
       RECAPTCHA_SECRET: "",
       // As `npm run serve` and the systemd unit start it (docs/operations.md, "Memory").
-      MALLOC_MMAP_THRESHOLD_: "131072",
+      MALLOC_MMAP_THRESHOLD_: "1048576",
+      MALLOC_TRIM_THRESHOLD_: "4194304",
       ...extraEnv,
     },
     stdio: ["ignore", "ignore", "inherit", "ipc"], // ipc: the event-loop monitor's figures
