@@ -34,7 +34,12 @@ export type XlsFile = {
   discard: () => Promise<void>;
 };
 
-const READ_CHUNK = 64 * 1024;
+/**
+ * Bytes read from the temporary files per chunk of the body: each read is a round trip to libuv's
+ * threads and each chunk a write to the socket, so a 470 MB download goes out in fewer, larger steps
+ * (64 KB chunks: 50 MB streamed in about 0.22-0.39 s; 256 KB: 0.15-0.32 s).
+ */
+const READ_CHUNK = 256 * 1024;
 const SHEET_NAME_MAX = 31;
 
 export type WorkbookOptions = {
