@@ -112,7 +112,7 @@ async function seedBroadcasts() {
   // First: an offer to everyone, sent; one number failed.
   const all = await sendBroadcast(
     actor,
-    broadcastSchema.parse({
+    await broadcastSchema.parseAsync({
       type: "ALL",
       text: "Thrill Bikes: test ride days this weekend at every showroom. Bring a friend and ride the new Thunder 150!",
     }),
@@ -135,7 +135,7 @@ async function seedBroadcasts() {
   const mobiles = Array.from({ length: 60 }, (_, i) => String(9700000100 + i));
   const running = await sendBroadcast(
     actor,
-    broadcastSchema.parse({
+    await broadcastSchema.parseAsync({
       type: "MOBILE",
       mobiles: mobiles.join(", "),
       text: "थ्रिल बाइक्स: यो शनिबार नजिकको शोरुममा निःशुल्क टेस्ट राइड। साथीलाई पनि ल्याउनुहोस्!",

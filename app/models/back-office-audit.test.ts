@@ -174,11 +174,11 @@ const staffUser = async () => {
 };
 
 const broadcast = (to = nextPhone()) =>
-  broadcastSchema.parse({ type: "MOBILE", text: "Service camp on Saturday", mobiles: to });
+  broadcastSchema.parseAsync({ type: "MOBILE", text: "Service camp on Saturday", mobiles: to });
 
 /** A broadcast stored, sent, and its one message failed. */
 async function failedBroadcast() {
-  const sent = await sendBroadcast(admin, broadcast());
+  const sent = await sendBroadcast(admin, await broadcast());
   if (!sent.ok) throw new Error(sent.message);
   await prepareBroadcast(sent.broadcast.id);
   const { smsMessages: M, smsBroadcasts: B } = schema;
@@ -475,7 +475,7 @@ const KINDS: Kind[] = [
   {
     action: "sms.broadcast",
     prepare: async () => async () => {
-      const sent = await sendBroadcast(admin, broadcast());
+      const sent = await sendBroadcast(admin, await broadcast());
       // Its messages are stored in the background: waited for, so the next check starts still.
       if (sent.ok) await prepareBroadcast(sent.broadcast.id);
       return sent;

@@ -107,7 +107,7 @@ export async function previewBroadcast(
 ): Promise<Result<{ preview: BroadcastPreview }>> {
   const errors = choiceErrors(db, actor.scope, input);
   if (Object.keys(errors).length) return fail.invalid(errors);
-  const audience = audienceOf(actor.scope, input, nowIso());
+  const audience = await audienceOf(actor.scope, input, nowIso());
   const [counted, credit] = await Promise.all([
     countAudience(audience),
     config.smsProvider() === "http" ? gatewayCredit() : Promise.resolve(null),
@@ -155,15 +155,17 @@ export async function sendBroadcast(
   const early = choiceErrors(db, actor.scope, input);
   if (Object.keys(early).length) return fail.invalid(early);
   const cutoff = nowIso();
-  // A typed list of 100,000 numbers was just read by its schema, and is sorted next, then stored: each
-  // in a turn of the event loop of its own, with other requests let in between.
+  // A typed list of 100,000 numbers was just read by its schema, and is sorted next (in steps), written
+  // as JSON, then stored: each in a turn of the event loop of its own, with other requests let in between.
   await nextTurn();
-  const audience = audienceOf(actor.scope, input, cutoff);
+  const audience = await audienceOf(actor.scope, input, cutoff);
   await nextTurn();
   if (!reachesAnyone(audience)) return fail.field(NOBODY_FIELD[input.type], MSG.nobody);
   const sms = smsParts(input.text);
   // A typed list is counted already (distinct valid numbers); the other choices are counted as they are stored.
   const known = input.type === "MOBILE" ? audience.mobiles.length : null;
+  const typed = input.type === "MOBILE" ? JSON.stringify(audience.mobiles) : null;
+  if (known !== null && known > BIG_LIST) await nextTurn();
   const created = transact((tx) => {
     // The choice again, inside the write (a branch closed or a customer deleted meanwhile).
     const errors = choiceErrors(tx, actor.scope, input);
@@ -186,9 +188,9 @@ export async function sendBroadcast(
       })
       .returning()
       .get();
-    if (input.type === "MOBILE") {
+    if (typed !== null) {
       tx.insert(schema.smsBroadcastMobiles)
-        .values({ broadcast_id: row.id, mobiles: JSON.stringify(audience.mobiles), count: audience.mobiles.length })
+        .values({ broadcast_id: row.id, mobiles: typed, count: audience.mobiles.length })
         .run();
     }
     audit(tx, actor, {

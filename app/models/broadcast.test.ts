@@ -26,12 +26,12 @@ const { smsMessages: M, smsBroadcasts: B, auditLog } = schema;
 
 const headOffice: ScopedActor = { id: null, email: "ho@example.test", address: "10.0.0.1", scope: { branchId: null } };
 
-const input = (values: Record<string, unknown>): BroadcastInput => broadcastSchema.parse(values);
+const input = (values: Record<string, unknown>): Promise<BroadcastInput> => broadcastSchema.parseAsync(values);
 
 const messagesOf = (id: number) => db.select().from(M).where(eq(M.broadcast_id, id)).orderBy(M.to).all();
 
 async function sendAndStore(actor: ScopedActor, values: Record<string, unknown>) {
-  const sent = await sendBroadcast(actor, input(values));
+  const sent = await sendBroadcast(actor, await input(values));
   if (!sent.ok) throw new Error(`sendBroadcast: ${sent.message}`);
   await prepareBroadcast(sent.broadcast.id);
   return getBroadcast(actor.scope, sent.broadcast.id)!;
@@ -49,7 +49,7 @@ beforeEach(() => {
 describe("who a broadcast reaches", () => {
   it("ALL: every distinct phone of a live registration or a verified pre-registration, once; invalid ones skipped", async () => {
     const branch = makeBranch().id;
-    const before = (await previewBroadcast(headOffice, input({ type: "ALL", text: "Hello" }))) as {
+    const before = (await previewBroadcast(headOffice, await input({ type: "ALL", text: "Hello" }))) as {
       ok: true;
       preview: { recipients: number; skipped: number };
     };
@@ -60,7 +60,7 @@ describe("who a broadcast reaches", () => {
     const deleted = makeRegistration(branch, { deleted_at: new Date().toISOString() }); // deleted registration
     // Its pre-registration is verified and live: the phone is still reached through it.
     makePreregistration({ is_verified: true, phone: "12345" }); // not a valid mobile: skipped
-    const preview = await previewBroadcast(headOffice, input({ type: "ALL", text: "Hello" }));
+    const preview = await previewBroadcast(headOffice, await input({ type: "ALL", text: "Hello" }));
     expect(preview.ok).toBe(true);
     if (!preview.ok) return;
     expect(preview.preview.recipients - before.preview.recipients).toBe(3); // reg, verified, deleted's pre-registration
@@ -143,7 +143,7 @@ describe("who a broadcast reaches", () => {
     const all = await sendAndStore(branchUser, { type: "ALL", text: "Ours" });
     expect(messagesOf(all.id).map((m) => m.to)).toEqual([mine.phone]);
 
-    const outside = await sendBroadcast(branchUser, input({ type: "BRANCH", branches: [other], text: "x" }));
+    const outside = await sendBroadcast(branchUser, await input({ type: "BRANCH", branches: [other], text: "x" }));
     expect(outside).toMatchObject({
       ok: false,
       code: "invalid",
@@ -151,7 +151,7 @@ describe("who a broadcast reaches", () => {
     });
     const customer = await sendBroadcast(
       branchUser,
-      input({ type: "REGISTRANTS", registrants: [theirs.id], text: "x" }),
+      await input({ type: "REGISTRANTS", registrants: [theirs.id], text: "x" }),
     );
     expect(customer).toMatchObject({ ok: false, errors: { registrants: ["Please choose customers from the list."] } });
     // Head office does not see the branch's broadcast in another branch's history; the branch sees its own.
@@ -166,11 +166,15 @@ describe("who a broadcast reaches", () => {
 
   it("nobody to send to is refused under the type's field; an unknown branch under branches", async () => {
     const empty = makeBranch().id;
-    expect(await sendBroadcast(headOffice, input({ type: "BRANCH", branches: [empty], text: "x" }))).toMatchObject({
+    expect(
+      await sendBroadcast(headOffice, await input({ type: "BRANCH", branches: [empty], text: "x" })),
+    ).toMatchObject({
       ok: false,
       errors: { branches: ["There is no valid mobile number to send to."] },
     });
-    expect(await sendBroadcast(headOffice, input({ type: "BRANCH", branches: [999999], text: "x" }))).toMatchObject({
+    expect(
+      await sendBroadcast(headOffice, await input({ type: "BRANCH", branches: [999999], text: "x" })),
+    ).toMatchObject({
       ok: false,
       errors: { branches: ["Please choose branches from the list."] },
     });
@@ -211,7 +215,10 @@ describe("sending", () => {
       address: "10.1.1.1",
       scope: { branchId: null },
     };
-    const sent = await sendBroadcast(actor, input({ type: "MOBILE", mobiles: "9841100001,9841100002", text: "Sale" }));
+    const sent = await sendBroadcast(
+      actor,
+      await input({ type: "MOBILE", mobiles: "9841100001,9841100002", text: "Sale" }),
+    );
     expect(sent.ok).toBe(true);
     if (!sent.ok) return;
     const row = db
@@ -238,7 +245,7 @@ describe("sending", () => {
     );
     try {
       await expect(
-        sendBroadcast(headOffice, input({ type: "MOBILE", mobiles: "9841100009", text: "x" })),
+        sendBroadcast(headOffice, await input({ type: "MOBILE", mobiles: "9841100009", text: "x" })),
       ).rejects.toThrow(/audit refused/);
     } finally {
       db.$client.exec(`DROP TRIGGER temp.audit_refuses`);
@@ -248,7 +255,10 @@ describe("sending", () => {
 
   it("carries on after a stop: chunks in phone order from the cursor, each number once", async () => {
     const mobiles = Array.from({ length: 1000 }, (_, i) => String(9842000000 + i * 7));
-    const sent = await sendBroadcast(headOffice, input({ type: "MOBILE", mobiles: mobiles.join(","), text: "Go" }));
+    const sent = await sendBroadcast(
+      headOffice,
+      await input({ type: "MOBILE", mobiles: mobiles.join(","), text: "Go" }),
+    );
     if (!sent.ok) throw new Error(sent.message);
     // The background preparation was started by sendBroadcast; wait for it, then pretend it had stopped early.
     await prepareBroadcast(sent.broadcast.id);
@@ -365,7 +375,7 @@ describe("the preview", () => {
     };
     const english = await previewBroadcast(
       headOffice,
-      input({ type: "MOBILE", mobiles: "9844000001,9844000002,9844000001", text: "a".repeat(161) }),
+      await input({ type: "MOBILE", mobiles: "9844000001,9844000002,9844000001", text: "a".repeat(161) }),
     );
     expect(english).toMatchObject({
       ok: true,
@@ -380,7 +390,7 @@ describe("the preview", () => {
     expect(paths.at(-1)).toBe("/v2/credit/?token=tok-9");
     const nepali = await previewBroadcast(
       headOffice,
-      input({
+      await input({
         type: "MOBILE",
         mobiles: "9844000001",
         text: "नमस्ते! थ्रिल योजनामा तपाईंलाई स्वागत छ। आजै शोरुममा आउनुहोस्, नयाँ बाइक चलाउनुहोस्।",
@@ -406,7 +416,10 @@ describe("the preview", () => {
       known: false,
       reason: expect.stringMatching(/within/),
     });
-    const preview = await previewBroadcast(headOffice, input({ type: "MOBILE", mobiles: "9844000001", text: "x" }));
+    const preview = await previewBroadcast(
+      headOffice,
+      await input({ type: "MOBILE", mobiles: "9844000001", text: "x" }),
+    );
     expect(preview.ok && preview.preview.credit).toMatchObject({
       known: false,
       value: null,
@@ -425,17 +438,17 @@ describe("the preview", () => {
 });
 
 describe("a typed list's numbers, each once, in order", () => {
-  it("sorts valid mobiles as numbers to the same order as text, and anything else as text", () => {
+  it("sorts valid mobiles as numbers to the same order as text, and anything else as text", async () => {
     // Distinct numbers in no order, then some of them again.
     const shuffled = Array.from({ length: 5000 }, (_, i) => String(9_600_000_000 + ((i * 7919) % 5000) * 97));
     // Neighbours that differ in their last digit only, in no order.
     const neighbours = ["9841000019", "9841000011", "9841000010", "9841000018", "9841000011"];
     const typed = [...shuffled, ...shuffled.slice(100, 900), "9999999999", "9000000000", ...neighbours];
     const expected = [...new Set(typed)].sort();
-    expect(distinctSorted(typed)).toEqual(expected);
-    expect(distinctSorted(typed)).toHaveLength(5006);
+    expect(await distinctSorted(typed)).toEqual(expected);
+    expect(await distinctSorted(typed)).toHaveLength(5006);
     // Not all valid mobiles: sorted as text, still each once.
-    expect(distinctSorted(["9812345678", "01234", "9812345678", "98"])).toEqual(["01234", "98", "9812345678"]);
-    expect(distinctSorted([])).toEqual([]);
+    expect(await distinctSorted(["9812345678", "01234", "9812345678", "98"])).toEqual(["01234", "98", "9812345678"]);
+    expect(await distinctSorted([])).toEqual([]);
   });
 });

@@ -119,10 +119,10 @@ describe("the schema (what the routes hand the model)", () => {
     });
   });
 
-  it("reports every missing required field under its name, the nearest showroom included", () => {
+  it("reports every missing required field under its name, the nearest showroom included", async () => {
     const form = new FormData();
     form.set("email", "not an email");
-    const result = parseValue({ kind: "form", form }, publicPreregistrationSchema);
+    const result = await parseValue({ kind: "form", form }, publicPreregistrationSchema);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.code).toBe("invalid");
@@ -130,7 +130,7 @@ describe("the schema (what the routes hand the model)", () => {
       ["address", "citizenship_no", "email", "name", "nearest_branch_id", "phone"].sort(),
     );
     expect(result.errors.phone).toEqual(["Please enter your phone number."]);
-    const bad = parseValue(
+    const bad = await parseValue(
       { kind: "json", json: fields({ phone: "12345", nearest_branch_id: "x", source: "TV" }) },
       publicPreregistrationSchema,
     );
@@ -140,10 +140,10 @@ describe("the schema (what the routes hand the model)", () => {
     expect(bad.errors.nearest_branch_id).toEqual(["Please choose your nearest showroom."]);
   });
 
-  it("speaks to the visitor on the public form and of the customer at the counter", () => {
+  it("speaks to the visitor on the public form and of the customer at the counter", async () => {
     const empty = new FormData();
-    const visitor = parseValue({ kind: "form", form: empty }, publicPreregistrationSchema);
-    const counter = parseValue({ kind: "form", form: empty }, counterPreregistrationSchema);
+    const visitor = await parseValue({ kind: "form", form: empty }, publicPreregistrationSchema);
+    const counter = await parseValue({ kind: "form", form: empty }, counterPreregistrationSchema);
     if (visitor.ok || counter.ok) throw new Error("expected invalid");
     expect(visitor.errors.name).toEqual(["Please enter your full name."]);
     expect(counter.errors).toMatchObject({
@@ -152,13 +152,13 @@ describe("the schema (what the routes hand the model)", () => {
       phone: ["Please enter the customer's phone number."],
       citizenship_no: ["Please enter the customer's citizenship number or PAN."],
     });
-    const edit = parseValue({ kind: "json", json: { source: "TV" } }, preregistrationPatchSchema);
+    const edit = await parseValue({ kind: "json", json: { source: "TV" } }, preregistrationPatchSchema);
     if (edit.ok) throw new Error("expected invalid");
     expect(edit.errors.source).toEqual(["Please choose how the customer heard about us from the list."]);
   });
 
-  it("takes JSON's own types as well as form strings", () => {
-    const result = parseValue(
+  it("takes JSON's own types as well as form strings", async () => {
+    const result = await parseValue(
       {
         kind: "json",
         json: { ...fields(), nearest_branch_id: branch.id, bike_model_id: model.id, shared: false, send_sms: false },

@@ -40,8 +40,8 @@ const fields = (over: Record<string, string | undefined> = {}) => ({
 });
 
 /** The values as the route hands them to the model: parsed by the shared schema. */
-function valid(over: Record<string, string | undefined> = {}): TestRideInput {
-  const parsed = parseValue(form(fields(over)), testRideSchema);
+async function valid(over: Record<string, string | undefined> = {}): Promise<TestRideInput> {
+  const parsed = await parseValue(form(fields(over)), testRideSchema);
   if (!parsed.ok) throw new Error(parsed.message);
   return parsed.value;
 }
@@ -113,8 +113,10 @@ describe("narrowBooking", () => {
 });
 
 describe("bookTestRide", () => {
-  it("books a test ride (the default type) with first and last name and the utm_source", () => {
-    const result = bookTestRide(valid({ type: undefined, name: "Bimala  Kumari Gurung", utm_source: "facebook" }));
+  it("books a test ride (the default type) with first and last name and the utm_source", async () => {
+    const result = bookTestRide(
+      await valid({ type: undefined, name: "Bimala  Kumari Gurung", utm_source: "facebook" }),
+    );
     expect(result.ok).toBe(true);
     if (!result.ok) return;
     expect(result.testRide).toMatchObject({
@@ -127,13 +129,13 @@ describe("bookTestRide", () => {
       state: STATE,
       utm_source: "facebook",
     });
-    const booking = bookTestRide(valid({ type: "BOOKING", email: "" }));
+    const booking = bookTestRide(await valid({ type: "BOOKING", email: "" }));
     expect(booking.ok && booking.testRide.type).toBe("BOOKING");
     expect(booking.ok && booking.testRide.email).toBeNull();
   });
 
-  it("the shared schema reports the spec's booking error fields", () => {
-    const result = parseValue(form({ type: "RACE", email: "nope" }), testRideSchema);
+  it("the shared schema reports the spec's booking error fields", async () => {
+    const result = await parseValue(form({ type: "RACE", email: "nope" }), testRideSchema);
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.code).toBe("invalid");
@@ -143,20 +145,22 @@ describe("bookTestRide", () => {
     expect(result.errors.district).toEqual(["Please choose a district."]);
   });
 
-  it("keeps the place consistent with the branch", () => {
-    const wrongDistrict = bookTestRide(valid({ district: "Kaski", city: "Pokhara", branch_id: String(pokhara.id) }));
+  it("keeps the place consistent with the branch", async () => {
+    const wrongDistrict = bookTestRide(
+      await valid({ district: "Kaski", city: "Pokhara", branch_id: String(pokhara.id) }),
+    );
     expect(wrongDistrict).toMatchObject({
       ok: false,
       code: "invalid",
       errors: { district: ["Please choose a district of the chosen province."] },
     });
-    const wrongBranch = bookTestRide(valid({ branch_id: String(pokhara.id) }));
+    const wrongBranch = bookTestRide(await valid({ branch_id: String(pokhara.id) }));
     expect(wrongBranch).toMatchObject({
       ok: false,
       errors: { branch_id: ["Please choose a branch in the chosen city."] },
     });
-    expect(bookTestRide(valid({ branch_id: String(ktm2.id) })).ok).toBe(true);
-    const unknownModel = bookTestRide(valid({ bike_model_id: "999999" }));
+    expect(bookTestRide(await valid({ branch_id: String(ktm2.id) })).ok).toBe(true);
+    const unknownModel = bookTestRide(await valid({ bike_model_id: "999999" }));
     expect(unknownModel).toMatchObject({
       ok: false,
       errors: { bike_model_id: ["Please choose a model from the list."] },
@@ -165,7 +169,7 @@ describe("bookTestRide", () => {
 
   it("creates one booking for a form sent twice", async () => {
     const token = `ride-${Date.now().toString(36)}-abcdefgh`;
-    const input = valid({ form_token: token });
+    const input = await valid({ form_token: token });
     const [a, b] = await Promise.all([
       Promise.resolve().then(() => bookTestRide(input)),
       Promise.resolve().then(() => bookTestRide(input)),
@@ -179,17 +183,17 @@ describe("bookTestRide", () => {
     expect(counter("test-ride-phone", input.phone)).toBe(1);
   });
 
-  it("limits bookings per phone", () => {
+  it("limits bookings per phone", async () => {
     const phone = nextPhone();
-    for (let i = 0; i < 5; i++) expect(bookTestRide(valid({ phone })).ok).toBe(true);
-    const sixth = bookTestRide(valid({ phone }));
+    for (let i = 0; i < 5; i++) expect(bookTestRide(await valid({ phone })).ok).toBe(true);
+    const sixth = bookTestRide(await valid({ phone }));
     expect(sixth).toMatchObject({ ok: false, code: "rate_limited" });
     expect(sixth.ok === false && sixth.retryAfterSeconds).toBeGreaterThan(0);
   });
 
-  it("takes the record and its counters in one transaction: a failed write leaves no point behind", () => {
+  it("takes the record and its counters in one transaction: a failed write leaves no point behind", async () => {
     const address = `10.77.${Math.floor(Math.random() * 250)}.1`;
-    const input = valid();
+    const input = await valid();
     db.$client.exec(`create temp trigger refuse_booking before insert on test_rides
       when new.phone = '${input.phone}' begin select raise(abort, 'refused'); end`);
     try {
@@ -216,14 +220,14 @@ describe("the route's guard", () => {
     expect(screenPublicForm(form(fields()), "10.2.2.2", "test-ride-ip")).toBeNull();
   });
 
-  it("limits bookings per address: the point is taken with the booking, the guard refuses once over", () => {
+  it("limits bookings per address: the point is taken with the booking, the guard refuses once over", async () => {
     const address = `10.88.${Math.floor(Math.random() * 250)}.9`;
     for (let i = 0; i < 20; i++) {
       expect(screenPublicForm(form(fields()), address, "test-ride-ip")).toBeNull();
-      expect(bookTestRide(valid(), { charge: chargeAddress("test-ride-ip", address) }).ok).toBe(true);
+      expect(bookTestRide(await valid(), { charge: chargeAddress("test-ride-ip", address) }).ok).toBe(true);
     }
     expect(screenPublicForm(form(fields()), address, "test-ride-ip")).toMatchObject({ code: "rate_limited" });
-    const over = bookTestRide(valid(), { charge: chargeAddress("test-ride-ip", address) });
+    const over = bookTestRide(await valid(), { charge: chargeAddress("test-ride-ip", address) });
     expect(over).toMatchObject({ ok: false, code: "rate_limited" });
   });
 

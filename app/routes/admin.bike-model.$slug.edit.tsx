@@ -33,7 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const { form, upload } = await readPickerForm(request, user, { field: "thumbnail", type: "bike-model" });
-  const parsed = parseValue({ kind: "form", form }, bikeModelSchema);
+  const parsed = await parseValue({ kind: "form", form }, bikeModelSchema);
   if (upload) return replyFailure(form, withUpload(upload, parsed.ok ? null : parsed));
   const result = parsed.ok ? updateBikeModel(user, params.slug ?? "", parsed.value) : parsed;
   if (!result.ok) {

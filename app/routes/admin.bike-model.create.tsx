@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const { form, upload } = await readPickerForm(request, user, { field: "thumbnail", type: "bike-model" });
-  const parsed = parseValue({ kind: "form", form }, bikeModelSchema);
+  const parsed = await parseValue({ kind: "form", form }, bikeModelSchema);
   if (upload) return replyFailure(form, withUpload(upload, parsed.ok ? null : parsed));
   const result = parsed.ok ? createBikeModel(user, parsed.value) : parsed;
   if (!result.ok) return replyFailure(form, result);

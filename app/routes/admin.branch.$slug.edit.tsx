@@ -39,7 +39,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const form = await readForm(request);
-  const parsed = parseValue({ kind: "form", form }, branchSchema);
+  const parsed = await parseValue({ kind: "form", form }, branchSchema);
   const result = parsed.ok ? updateBranch(user, params.slug ?? "", parsed.value) : parsed;
   if (!result.ok) {
     if (result.code === "not_found") throw pageFailure(result);

@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const form = await readForm(request);
-  const parsed = parseValue({ kind: "form", form }, branchSchema);
+  const parsed = await parseValue({ kind: "form", form }, branchSchema);
   const result = parsed.ok ? createBranch(user, parsed.value) : parsed;
   if (!result.ok) return replyFailure(form, result);
   return redirectWithToast(

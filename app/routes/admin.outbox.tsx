@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 export async function action({ request }: ActionFunctionArgs) {
   const { form, staff: user } = await requireIntent(request, handle);
   const back = `/admin/outbox${new URL(request.url).search}`;
-  const parsed = parseValue({ kind: "form", form }, outboxRetrySchema);
+  const parsed = await parseValue({ kind: "form", form }, outboxRetrySchema);
   if (!parsed.ok) return redirectWithToast(back, oops(parsed.message));
   const result = retryOutboxMessage(user, parsed.value.id);
   return result.ok

@@ -57,7 +57,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const form = await readForm(request, { limit: BODY_LIMITS.upload });
-  const parsed = parseValue({ kind: "form", form }, preregistrationEditSchema);
+  const parsed = await parseValue({ kind: "form", form }, preregistrationEditSchema);
   const res = parsed.ok
     ? await updatePreregistration(user, params.slug!, parsed.value, { file: fileField(form, "screenshot") })
     : parsed;

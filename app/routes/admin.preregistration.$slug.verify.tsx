@@ -54,7 +54,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (sent.code === "conflict") return redirect(`/admin/preregistration/${slug}/draw`);
     return replyFailure(null, sent);
   }
-  const parsed = parseValue({ kind: "form", form }, verifySchema);
+  const parsed = await parseValue({ kind: "form", form }, verifySchema);
   const res = parsed.ok ? await verifyPreregistration(counter, slug, parsed.value.code) : parsed;
   if (res.ok) return redirectWithToast(`/admin/preregistration/${slug}/draw`, success(CV.verified));
   if (res.code === "not_found") throw await preregistrationNotFound(res);

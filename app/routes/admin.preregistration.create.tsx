@@ -57,7 +57,7 @@ export async function action({ request }: ActionFunctionArgs) {
   } = await requireIntent(request, handle, { fallback: "review", limit: BODY_LIMITS.upload });
   if (intent === "edit") return data({ step: "form" as const, result: echoResult(form) });
 
-  const parsed = parseValue({ kind: "form", form }, counterPreregistrationSchema);
+  const parsed = await parseValue({ kind: "form", form }, counterPreregistrationSchema);
   if (!parsed.ok) return again(form, parsed);
   const counter: Counter = { channel: "counter", actor: user };
   const screenshot = { file: fileField(form, "screenshot"), ref: parsed.value.screenshot_ref };

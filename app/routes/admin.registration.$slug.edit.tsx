@@ -55,7 +55,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireEditor(request);
   const form = await readForm(request);
-  const parsed = parseValue({ kind: "form", form }, registrationUpdateSchema);
+  const parsed = await parseValue({ kind: "form", form }, registrationUpdateSchema);
   if (!parsed.ok) return replyFailure(form, parsed);
   const outcome = updateRegistration(user, params.slug!, parsed.value);
   if (outcome.ok) {

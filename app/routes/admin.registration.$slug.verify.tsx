@@ -51,7 +51,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
       : `The customer's last code is still valid. A new code can be sent in ${reset.retryAfterSeconds} seconds.`;
     return { result: null, notice, attempt: null };
   }
-  const parsed = parseValue({ kind: "form", form }, registrationCodeSchema);
+  const parsed = await parseValue({ kind: "form", form }, registrationCodeSchema);
   if (!parsed.ok) return replyFailure(form, parsed);
   const outcome = confirmRegistration(user, slug, parsed.value.code);
   if (outcome.ok) return redirectWithToast(`/admin/registration/${slug}/draw`, success("Purchase confirmed."));

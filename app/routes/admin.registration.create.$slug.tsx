@@ -66,7 +66,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const form = await readForm(request);
-  const parsed = parseValue({ kind: "form", form }, registrationSchema);
+  const parsed = await parseValue({ kind: "form", form }, registrationSchema);
   if (!parsed.ok) return replyFailure(form, parsed);
   const outcome = await createRegistration(user, params.slug!, parsed.value);
   if (!outcome.ok) {

@@ -55,7 +55,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return data<ActionData>({ intent, errors: result.errors, matrix }, { status: failureStatus(result) });
   }
   // intent === "create"
-  const parsed = parseValue({ kind: "form", form }, roleCreateSchema);
+  const parsed = await parseValue({ kind: "form", form }, roleCreateSchema);
   const result = parsed.ok ? createRole(user, parsed.value) : parsed;
   if (result.ok) return redirectWithToast("/admin/role", success(`Role ${result.role.title} created.`));
   const reply = replyFailure(form, result);

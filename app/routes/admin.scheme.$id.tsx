@@ -44,7 +44,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const here = `/admin/scheme/${id}`;
   switch (intent) {
     case "count": {
-      const parsed = parseValue({ kind: "form", form }, allocationCountSchema);
+      const parsed = await parseValue({ kind: "form", form }, allocationCountSchema);
       const result = parsed.ok ? updateAllocationCount(user, id, parsed.value) : parsed;
       if (result.ok) return redirectWithToast(here, success("Count saved."));
       if (result.code === "not_found") throw pageFailure(result);

@@ -91,7 +91,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   if (!can(user, SAVE)) throw await redirectWithToast("/admin/settings", oops(permissionRefusal(SAVE)));
   const { form, upload } = await readPickerForm(request, user, { field: "logo", type: "logo" });
-  const parsed = parseValue({ kind: "form", form }, settingsFormSchema);
+  const parsed = await parseValue({ kind: "form", form }, settingsFormSchema);
   if (upload) return replyFailure(form, withUpload(upload, parsed.ok ? null : parsed));
   if (!parsed.ok) return replyFailure(form, parsed);
   const { seen, ...value } = parsed.value;

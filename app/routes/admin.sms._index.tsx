@@ -79,7 +79,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (intent === "search") return again(null, searchBroadcastRegistrants(user.scope, values.customer_q));
 
   form.delete("preview");
-  const parsed = parseValue({ kind: "form", form }, broadcastSchema);
+  const parsed = await parseValue({ kind: "form", form }, broadcastSchema);
   if (!parsed.ok) return again(parsed);
   if (intent === "send") {
     const sent = await sendBroadcast(user, parsed.value);

@@ -22,7 +22,7 @@ export async function loader() {
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const body = await readApiBody(request, { optional: true });
-  const parsed = parseValue(body, verifySchema);
+  const parsed = await parseValue(body, verifySchema);
   if (!parsed.ok) return apiFailure(parsed);
   const result = await verifyPreregistration(
     { channel: "public", address: clientAddress(request) },

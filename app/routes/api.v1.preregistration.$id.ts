@@ -44,7 +44,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const body = await readApiBody(request, { limit: BODY_LIMITS.upload, optional: true });
   // Laid over the stored values: a field left out keeps its value, null or "" clears an optional one.
   const merged = overlayCurrent(body, currentValues(preregistrationEditSchema, current));
-  const parsed = parseValue(merged, preregistrationEditSchema);
+  const parsed = await parseValue(merged, preregistrationEditSchema);
   if (!parsed.ok) return apiFailure(parsed);
   const res = await updatePreregistration(user, slug, parsed.value, {
     file: fileField(body.kind === "form" ? body.form : null, "screenshot"),

@@ -20,7 +20,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(request, "read-registration");
   const body = await readApiBody(request, { optional: true });
-  const parsed = parseValue(body, verifySchema);
+  const parsed = await parseValue(body, verifySchema);
   if (!parsed.ok) return apiFailure(parsed);
   const res = await verifyPreregistration({ channel: "counter", actor: user }, params.id ?? "", parsed.value.code, {
     useCurrentCode: canSeeCodes(user),

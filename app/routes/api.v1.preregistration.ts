@@ -38,7 +38,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const user = await requireApiUser(request, "create-registration");
   const body = await readApiBody(request, { limit: BODY_LIMITS.upload });
-  const parsed = parseValue(body, counterPreregistrationSchema);
+  const parsed = await parseValue(body, counterPreregistrationSchema);
   if (!parsed.ok) return apiFailure(parsed);
   const created = await createPreregistration(
     { channel: "counter", actor: user },

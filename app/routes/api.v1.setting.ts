@@ -24,7 +24,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!["PATCH", "POST", "PUT"].includes(request.method)) return methodNotAllowed();
   const user = await requireApiUser(request, "update-settings");
   const body = await readApiBody(request, { limit: LIMIT });
-  const parsed = parseValue(body, settingsSchema);
+  const parsed = await parseValue(body, settingsSchema);
   if (!parsed.ok) return apiFailure(parsed);
   const sent = body.kind === "form" ? [...body.form.keys()] : body.kind === "json" ? Object.keys(body.json) : [];
   const value = withClearedFields(parsed.value, sent);

@@ -35,7 +35,7 @@ export async function action({ request }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed();
   const address = clientAddress(request);
   const body = await readApiBody(request);
-  const parsed = parseValue(body, testRideSchema);
+  const parsed = await parseValue(body, testRideSchema);
   const key = request.headers.get("Idempotency-Key")?.trim();
   const token = key && TOKEN.test(key) ? key : parsed.ok ? parsed.value.form_token : undefined;
   const first = parsed.ok ? testRideByFormToken(token) : null;

@@ -72,7 +72,7 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const address = clientAddress(request);
   const body: Body = { kind: "form", form };
-  const parsed = parseValue(body, testRideSchema);
+  const parsed = await parseValue(body, testRideSchema);
   if (parsed.ok && testRideByFormToken(parsed.value.form_token)) return redirect(thanks(parsed.value.type));
   const screened = screenPublicForm(body, address, "test-ride-ip");
   if (screened) return replyFailure(form, screened);

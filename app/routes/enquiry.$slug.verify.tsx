@@ -73,7 +73,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (sent.code === "conflict") return redirect(`/enquiry/${slug}/draw`);
     return replyFailure(null, sent);
   }
-  const parsed = parseValue({ kind: "form", form }, verifySchema);
+  const parsed = await parseValue({ kind: "form", form }, verifySchema);
   const result = await verifyPreregistration(visitor, slug, parsed.ok ? parsed.value.code : "");
   if (result.ok) {
     // Only a right code proves the entry (one verified before answers ok whatever is sent).

@@ -59,7 +59,7 @@ export async function action({ request }: ActionFunctionArgs) {
   const body = { kind: "form" as const, form };
 
   if (intent === "verify") {
-    const parsed = parseValue(body, continueVerifySchema);
+    const parsed = await parseValue(body, continueVerifySchema);
     if (!parsed.ok) {
       const reply = replyFailure(form, parsed);
       return data<Answer>({ step: "phone", result: reply.data.result }, reply.init ?? undefined);
@@ -71,7 +71,7 @@ export async function action({ request }: ActionFunctionArgs) {
     return redirectOwning(request, entry.slug, `/enquiry/${entry.slug}/${entry.is_verified ? "draw" : "verify"}`);
   }
 
-  const parsed = parseValue(body, continueSendSchema);
+  const parsed = await parseValue(body, continueSendSchema);
   if (!parsed.ok) {
     const reply = replyFailure(form, parsed);
     return data<Answer>({ step: "phone", result: reply.data.result }, reply.init ?? undefined);

@@ -66,32 +66,52 @@ const idList = (message: string) =>
       .transform((ids) => ids as number[]),
   );
 
-/** One typed mobile entry: its position as typed, the entry trimmed, and its 10-digit form (null: not a mobile). */
-export type MobileEntry = { position: number; entry: string; phone: string | null };
+/**
+ * The typed mobiles as read: the valid ones in their 10-digit form, in the order typed; the positions of
+ * the first entries that are not mobiles; and how many entries there were (empty ones left out).
+ */
+export type TypedMobiles = { phones: string[]; invalid: number[]; entries: number };
 
 const SEPARATORS = /[,\n\r]/;
 
+/** Invalid entries reported at most (each is an error under the field). */
+const INVALID_SHOWN = 20;
+
+/** Entries read between two turns of the event loop (each slice a few milliseconds). */
+const SPLIT_SLICE = 5_000;
+
+/** Lets the event loop go round (timers, other requests), in the browser as on the server. */
+const nextTurn = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 /**
- * The typed mobiles: the text as typed or a JSON list, each entry trimmed,
- * with its position (1-based, as split on commas and new lines; empty entries
- * are skipped but keep their place) and its normalized number. One pass, no
- * object per entry beyond the result: a list of 100,000 numbers is read in a
- * few milliseconds (the request that accepts it holds the event loop).
+ * The typed mobiles: the text as typed or a JSON list, each entry trimmed and
+ * normalized, an invalid one known by its position (1-based, as split on commas
+ * and new lines; empty entries are skipped but keep their place). One pass, no
+ * object per entry, read SPLIT_SLICE entries at a time: a list of 100,000
+ * numbers never holds the event loop of the request that accepts it for long.
  */
-export function splitMobiles(value: unknown): MobileEntry[] {
-  const out: MobileEntry[] = [];
+export async function splitMobiles(value: unknown): Promise<TypedMobiles> {
+  const phones: string[] = [];
+  const invalid: number[] = [];
   let position = 0;
+  let entries = 0;
   const add = (raw: string) => {
     position += 1;
     const entry = raw.trim();
-    if (entry) out.push({ position, entry, phone: normalizePhone(entry) });
+    if (!entry) return;
+    entries += 1;
+    const phone = normalizePhone(entry);
+    if (phone) phones.push(phone);
+    else if (invalid.length < INVALID_SHOWN) invalid.push(position);
   };
   for (const v of list(value)) {
     const text = asText(v) ?? "";
-    if (SEPARATORS.test(text)) text.split(/[,\n\r]/).forEach(add);
-    else add(text);
+    for (const part of SEPARATORS.test(text) ? text.split(/[,\n\r]/) : [text]) {
+      add(part);
+      if (position % SPLIT_SLICE === 0) await nextTurn();
+    }
   }
-  return out;
+  return { phones, invalid, entries };
 }
 
 export const broadcastSchema = z
@@ -109,8 +129,9 @@ export const broadcastSchema = z
     branches: idList(BROADCAST_MESSAGES.branchUnknown),
     registrants: idList(BROADCAST_MESSAGES.registrantUnknown),
     /** Read as typed; checked below only for the MOBILE type. */
-    // Built by splitMobiles, so no per-entry check by zod (each entry is checked once, below).
-    mobiles: z.preprocess((v) => splitMobiles(v), z.custom<MobileEntry[]>()),
+    // Read by splitMobiles, a slice at a time, so no per-entry check by zod (each entry is checked once,
+    // below). It makes the schema asynchronous: it is parsed with safeParseAsync (parseValue).
+    mobiles: z.preprocess((v) => splitMobiles(v), z.custom<TypedMobiles>()),
     /** POST /api/v1/sms only: answer the preview instead of sending. */
     preview: z.preprocess((v) => {
       const t = asText(v);
@@ -133,14 +154,14 @@ export const broadcastSchema = z
       }
     }
     if (value.type === "MOBILE") {
-      const bad = value.mobiles.filter((m) => !m.phone);
       const issue = (message: string) => {
         ctx.addIssue({ code: "custom", path: ["mobiles"], message });
         ctx.addIssue({ code: "custom", path: ["phone"], message });
       };
-      if (!value.mobiles.length) issue(BROADCAST_MESSAGES.mobiles);
-      else if (value.mobiles.length > BROADCAST_LIMITS.mobiles) issue(BROADCAST_MESSAGES.tooManyMobiles);
-      else for (const m of bad.slice(0, 20)) issue(BROADCAST_MESSAGES.mobileInvalid(m.position));
+      const { entries, invalid } = value.mobiles;
+      if (!entries) issue(BROADCAST_MESSAGES.mobiles);
+      else if (entries > BROADCAST_LIMITS.mobiles) issue(BROADCAST_MESSAGES.tooManyMobiles);
+      else for (const position of invalid) issue(BROADCAST_MESSAGES.mobileInvalid(position));
     }
   })
   .transform((value) => ({
@@ -149,7 +170,7 @@ export const broadcastSchema = z
     // Only the choice of the type is kept (the form posts every section).
     branches: value.type === "BRANCH" ? [...new Set(value.branches)] : [],
     registrants: value.type === "REGISTRANTS" ? [...new Set(value.registrants)] : [],
-    mobiles: value.type === "MOBILE" ? value.mobiles.map((m) => m.phone!) : [],
+    mobiles: value.type === "MOBILE" ? value.mobiles.phones : [],
     preview: value.preview,
   }));
 

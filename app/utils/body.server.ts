@@ -18,6 +18,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import type { z } from "zod";
 import { fail, type Failure, type FieldErrors } from "~/models/failure";
 import { apiFailure, pageFailure } from "./http.server";
+import { parseJsonOffThread } from "./json-worker.server";
 
 /** Body limits: uploads carry a 10 MB image and its fields; everything else is small. */
 export const BODY_LIMITS = {
@@ -27,7 +28,7 @@ export const BODY_LIMITS = {
   upload: 12 * 1024 * 1024,
 } as const;
 
-/** A JSON body past this size is parsed in a turn of the event loop of its own. */
+/** A JSON body past this size is parsed by a worker thread, and read by its schema in a turn of its own. */
 const BIG_BODY = 256 * 1024;
 
 export type BodyKind = "json" | "urlencoded" | "multipart";
@@ -119,6 +120,19 @@ async function readLimited(request: Request, limit: number): Promise<Uint8Array 
   return out;
 }
 
+/** A JSON body's value (undefined: not JSON). A big one is parsed by a worker thread, off the event loop. */
+async function parseJson(bytes: Uint8Array): Promise<unknown> {
+  if (bytes.byteLength > BIG_BODY) {
+    const parsed = await parseJsonOffThread(bytes);
+    if (parsed) return parsed.ok ? parsed.value : undefined;
+  }
+  try {
+    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes)) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function readBody(request: Request, options: BodyOptions = {}): Promise<Body | Failure> {
   const accept = options.accept ?? ALL;
   const limit = options.limit ?? BODY_LIMITS.form;
@@ -139,19 +153,15 @@ export async function readBody(request: Request, options: BodyOptions = {}): Pro
     return options.optional ? { kind: "none" } : fail.badRequest("A request body is required.");
   }
   if (kind === "json") {
-    let json: unknown;
-    try {
-      json = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-    } catch {
-      return fail.badRequest("The JSON body could not be read.");
-    }
+    const json = await parseJson(bytes);
+    if (json === undefined) return fail.badRequest("The JSON body could not be read.");
     if (typeof json !== "object" || json === null || Array.isArray(json)) {
       return fail.badRequest("The JSON body must be an object.");
     }
-    // A big body (a typed list of 100,000 numbers) took its own slice of the event loop to parse: other
-    // requests and timers go before its schema reads it. It was read in an I/O callback, where one
-    // setImmediate resumes in the same turn of the loop (its check phase, before any timer): the parse and
-    // the schema would hold the loop as one. The second crosses a whole turn.
+    // A big body (a typed list of 100,000 numbers) took its own slice of the event loop to receive: other
+    // requests and timers go before its schema reads it. It came in a callback, where one setImmediate
+    // resumes in the same turn of the loop (its check phase, before any timer): receiving it and the
+    // schema would hold the loop as one. The second crosses a whole turn.
     if (bytes.byteLength > BIG_BODY) {
       await nextTurn();
       await nextTurn();
@@ -224,16 +234,19 @@ export async function parseBody<S extends z.ZodType>(
   return parseValue(body, schema);
 }
 
-/** Parses a body already read. */
-export function parseValue<S extends z.ZodType>(body: Body, schema: S): Parsed<S> | Failure {
+/**
+ * Parses a body already read. A schema may take turns of the event loop (a broadcast's 100,000 typed
+ * numbers are read a slice at a time), so the parse is awaited.
+ */
+export async function parseValue<S extends z.ZodType>(body: Body, schema: S): Promise<Parsed<S> | Failure> {
   if (body.kind === "form") {
-    const submission = parseWithZod(body.form, { schema });
+    const submission = await parseWithZod(body.form, { schema, async: true });
     if (submission.status === "success") return { ok: true, value: submission.value as z.output<S>, body };
     const errors: FieldErrors = {};
     for (const [k, v] of Object.entries(submission.reply().error ?? {})) if (v?.length) errors[k || "form"] = v;
     return fail.invalid(errors);
   }
-  const result = schema.safeParse(body.kind === "json" ? body.json : {});
+  const result = await schema.safeParseAsync(body.kind === "json" ? body.json : {});
   if (result.success) return { ok: true, value: result.data, body };
   return fail.invalid(issuesToErrors(result.error.issues));
 }
@@ -306,7 +319,7 @@ export async function parseApiUpdate<S extends z.ZodType>(
   options: BodyOptions = {},
 ): Promise<z.output<S>> {
   const body = await readApiBody(request, options);
-  const parsed = parseValue(overlayCurrent(body, current), schema);
+  const parsed = await parseValue(overlayCurrent(body, current), schema);
   if (!parsed.ok) throw apiFailure(parsed);
   return parsed.value;
 }

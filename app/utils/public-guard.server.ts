@@ -74,7 +74,7 @@ export async function guardPublicPost<S extends z.ZodType>(
     const screened = screenPublicForm(body, address, limit);
     if (screened) return screened;
   } else if (honeypot(body)) return fail.invalid({ form: [REJECTED_MESSAGE] });
-  const parsed = parseValue(body, schema);
+  const parsed = await parseValue(body, schema);
   if (!parsed.ok) {
     if (address) hit(limit, address);
     return parsed;

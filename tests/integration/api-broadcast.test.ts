@@ -80,6 +80,23 @@ describe("POST /api/v1/sms", () => {
     ]);
   });
 
+  it("a long typed list, read off the event loop a slice at a time, keeps each number and each bad entry's place", async () => {
+    // 30,100 entries (about 390 KB of JSON): parsed by the worker, received and read in slices.
+    const numbers = Array.from({ length: 30_000 }, (_, i) => String(9_700_000_000 + i));
+    const bad = [...numbers];
+    bad[7000] = "12345";
+    bad[24_999] = "98-41";
+    const refused = await post({ type: "MOBILE", text: "x", mobiles: bad }, admin);
+    expect(refused.status).toBe(422);
+    const at = (n: number) => `Mobile numbers are 10 digits starting with 9. Mobile number ${n} is invalid`;
+    expect((await refused.json()).errors.mobiles).toEqual([at(7001), at(25_000)]);
+    // Its preview counts them (and sends nothing, so the queue stays as the next tests expect).
+    const typed = [...numbers, ...numbers.slice(0, 100), "9800000000"];
+    const res = await post({ type: "MOBILE", text: "x", mobiles: typed, preview: true }, admin);
+    expect(res.status).toBe(200);
+    expect((await res.json()).data).toMatchObject({ type: "MOBILE", recipients: 30_001, duplicates: 100 });
+  });
+
   it("preview=true answers what it would do and sends nothing", async () => {
     const before = db.select().from(schema.smsBroadcasts).all().length;
     const res = await post({ type: "MOBILE", text: "नमस्ते", mobiles: "9841000011, 9841000012", preview: true }, admin);

@@ -1,6 +1,7 @@
 /**
  * The body reader (app/utils/body.server.ts) called directly: which content types read as what, the
- * size limit and its message, a big JSON body's schema read a whole turn after its parse, an oversized
+ * size limit and its message, a big JSON body parsed by a worker (whole, its long lists sent back in
+ * slices) and its schema read a whole turn after its parse, an oversized
  * body read on to its end (up to STREAMED_DRAIN_BYTES) so the client sees the 413, each refusal's
  * message, and the helpers that lay an update over a stored record.
  */
@@ -189,6 +190,36 @@ describe("a big JSON body", () => {
     expect(parsed).toMatchObject({ mobiles: { length: 100_000 } });
     expect(order).toEqual(["timer", "schema"]);
   });
+
+  it("is parsed off the event loop and comes back whole: long lists in their order, the rest as sent", async () => {
+    // Lists around the slice size (5,000 items) and past it, objects in lists, and keys JSON allows.
+    const value = {
+      mobiles: Array.from({ length: 12_001 }, (_, i) => String(9_600_000_000 + i)),
+      exact: Array.from({ length: 5000 }, (_, i) => i),
+      one_more: Array.from({ length: 5001 }, (_, i) => ({ at: i, tags: [i % 3 ? "a" : "b"] })),
+      short: [1, "two", null, true],
+      nested: { deep: { list: Array.from({ length: 6000 }, (_, i) => i * 2) } },
+      ["__proto__"]: ["kept as a plain key"],
+      text: "नमस्ते ".repeat(20_000),
+    };
+    const body = JSON.stringify(value);
+    expect(body.length).toBeGreaterThan(256 * 1024);
+    const read = await readBody(json(body), { limit: 4 * 1024 * 1024 });
+    expect(read).toEqual({ kind: "json", json: JSON.parse(body) });
+  });
+
+  it("that is not JSON, or not an object, is refused as a small one is", async () => {
+    const big = "[" + "1,".repeat(200_000) + "1]";
+    expect(await readBody(json(big), { limit: 4 * 1024 * 1024 })).toMatchObject({
+      code: "bad_request",
+      message: "The JSON body must be an object.",
+    });
+    const broken = '{"mobiles": [' + '"9841000001",'.repeat(30_000) + "]}";
+    expect(await readBody(json(broken), { limit: 4 * 1024 * 1024 })).toMatchObject({
+      code: "bad_request",
+      message: "The JSON body could not be read.",
+    });
+  });
 });
 
 describe("forms", () => {
@@ -259,24 +290,24 @@ describe("the API's readers", () => {
 });
 
 describe("errors", () => {
-  it("a form's errors name their fields, and a whole-form error goes under form", () => {
+  it("a form's errors name their fields, and a whole-form error goes under form", async () => {
     const schema = z
       .object({ a: z.string({ error: "A is required." }), b: z.string().optional() })
       .refine((v) => v.a !== "same", { message: "Not that one." });
     const form = new FormData();
     form.append("b", "x");
-    expect(parseValue({ kind: "form", form }, schema)).toMatchObject({ errors: { a: ["A is required."] } });
+    expect(await parseValue({ kind: "form", form }, schema)).toMatchObject({ errors: { a: ["A is required."] } });
     const whole = new FormData();
     whole.append("a", "same");
-    const failed = parseValue({ kind: "form", form: whole }, schema);
+    const failed = await parseValue({ kind: "form", form: whole }, schema);
     expect(failed).toMatchObject({ errors: { form: ["Not that one."] } });
     expect(Object.keys((failed as { errors: object }).errors)).toEqual(["form"]);
   });
 
-  it("no body is read as no values: a schema of optional fields passes, a required one is named", () => {
+  it("no body is read as no values: a schema of optional fields passes, a required one is named", async () => {
     const schema = z.object({ a: z.string({ error: "A is required." }).optional() });
-    expect(parseValue({ kind: "none" }, schema)).toMatchObject({ ok: true, value: {} });
-    expect(parseValue({ kind: "none" }, z.object({ a: z.string({ error: "A is required." }) }))).toMatchObject({
+    expect(await parseValue({ kind: "none" }, schema)).toMatchObject({ ok: true, value: {} });
+    expect(await parseValue({ kind: "none" }, z.object({ a: z.string({ error: "A is required." }) }))).toMatchObject({
       errors: { a: ["A is required."] },
     });
   });
