@@ -61,14 +61,16 @@ export function listBikeModels({
   includeRetired = false,
 }: { keep?: number | null; includeRetired?: boolean } = {}): BikeModelItem[] {
   if (includeRetired) {
-    // A list filter over past records: every model they may name.
-    return db
-      .select(columns)
-      .from(bikeModels)
-      .where(isNull(bikeModels.deleted_at))
-      .orderBy(asc(bikeModels.id))
-      .all()
-      .map(withUrl);
+    // A list filter over past records: every model they may name (the same for everyone, kept until a model changes).
+    return cachedPublic("bike-models:with-retired", () =>
+      db
+        .select(columns)
+        .from(bikeModels)
+        .where(isNull(bikeModels.deleted_at))
+        .orderBy(asc(bikeModels.id))
+        .all()
+        .map(withUrl),
+    );
   }
   if (!keep) {
     return cachedPublic("bike-models", () =>

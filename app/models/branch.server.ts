@@ -79,27 +79,17 @@ export function listBranchOptions({
   includeClosed = false,
   keep,
 }: { includeClosed?: boolean; keep?: number | null } = {}): { id: number; title: string }[] {
-  if (!includeClosed && !keep) {
-    return cachedPublic("branch-options", () =>
-      db
-        .select({ id: branches.id, title: branches.title })
-        .from(branches)
-        .where(isOpen)
-        .orderBy(asc(branches.title), asc(branches.id))
-        .all(),
-    );
-  }
-  const where = includeClosed
-    ? isNull(branches.deleted_at)
-    : keep
-      ? or(isOpen, and(eq(branches.id, keep), isNull(branches.deleted_at)))
-      : isOpen;
-  return db
-    .select({ id: branches.id, title: branches.title })
-    .from(branches)
-    .where(where)
-    .orderBy(asc(branches.title), asc(branches.id))
-    .all();
+  const options = (where: SQL | undefined) =>
+    db
+      .select({ id: branches.id, title: branches.title })
+      .from(branches)
+      .where(where)
+      .orderBy(asc(branches.title), asc(branches.id))
+      .all();
+  // The two lists every screen asks for are the same for everyone: kept until a branch changes.
+  if (includeClosed) return cachedPublic("branch-options:with-closed", () => options(isNull(branches.deleted_at)));
+  if (!keep) return cachedPublic("branch-options", () => options(isOpen));
+  return options(or(isOpen, and(eq(branches.id, keep), isNull(branches.deleted_at))));
 }
 
 /** An open branch by id, or null. */

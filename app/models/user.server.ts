@@ -7,6 +7,7 @@
  */
 import { and, eq, isNull, ne, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
+import { prepared } from "@db/prepared";
 import { clear, hit } from "~/utils/rate-limit.server";
 import { audit, type Actor } from "./audit.server";
 import { fail, type Failure } from "./failure";
@@ -30,20 +31,25 @@ export type SessionUser = {
 
 const { users, roles, branches, rolePermissions, permissions } = schema;
 
-export function permissionsOfRole(roleId: number, exec: Executor = db): Permission[] {
-  return exec
+// Read on every back-office request: built and compiled once.
+const permissionsQuery = prepared((q) =>
+  q
     .select({ name: permissions.name })
     .from(rolePermissions)
     .innerJoin(permissions, eq(permissions.id, rolePermissions.permission_id))
-    .where(eq(rolePermissions.role_id, roleId))
+    .where(eq(rolePermissions.role_id, sql.placeholder("roleId")))
     .orderBy(permissions.id)
-    .all()
+    .prepare(),
+);
+
+export function permissionsOfRole(roleId: number, exec: Executor = db): Permission[] {
+  return permissionsQuery(exec)
+    .all({ roleId })
     .map((r) => r.name as Permission);
 }
 
-/** The active user with role, branch and permission list, or null. */
-export function getSessionUser(id: number): SessionUser | null {
-  const row = db
+const sessionUserQuery = prepared((q) =>
+  q
     .select({
       id: users.id,
       slug: users.slug,
@@ -58,8 +64,13 @@ export function getSessionUser(id: number): SessionUser | null {
     .from(users)
     .innerJoin(roles, eq(roles.id, users.role_id))
     .leftJoin(branches, eq(branches.id, users.branch_id))
-    .where(and(eq(users.id, id), isNull(users.deleted_at)))
-    .get();
+    .where(and(eq(users.id, sql.placeholder("id")), isNull(users.deleted_at)))
+    .prepare(),
+);
+
+/** The active user with role, branch and permission list, or null. */
+export function getSessionUser(id: number): SessionUser | null {
+  const row = sessionUserQuery(db).get({ id });
   if (!row) return null;
   return {
     id: row.id,

@@ -6,8 +6,9 @@
  * Domain, so no other host (a subdomain) can set or shadow it.
  */
 import { createCookie, createSessionStorage } from "@remix-run/node";
-import { and, eq, gt, lt } from "drizzle-orm";
+import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { db, schema } from "@db/index";
+import { prepared } from "@db/prepared";
 import { config, secureCookies, sessionSecrets } from "./config.server";
 import { cookieName } from "./cookie-name.server";
 import { randomToken, sha256 } from "./crypto.server";
@@ -27,6 +28,15 @@ function expiry(expires: Date | undefined): string {
   return (expires ?? new Date(Date.now() + config.sessionHours * 3600_000)).toISOString();
 }
 
+// Read on every back-office request: built and compiled once.
+const liveSession = prepared((q) =>
+  q
+    .select({ data: schema.sessions.data })
+    .from(schema.sessions)
+    .where(and(eq(schema.sessions.id, sql.placeholder("id")), gt(schema.sessions.expires_at, sql.placeholder("now"))))
+    .prepare(),
+);
+
 export const sessionStorage = createSessionStorage<SessionData>({
   cookie: sessionCookie,
   async createData(data, expires) {
@@ -43,11 +53,7 @@ export const sessionStorage = createSessionStorage<SessionData>({
     return id;
   },
   async readData(id) {
-    const row = db
-      .select()
-      .from(schema.sessions)
-      .where(and(eq(schema.sessions.id, sha256(id)), gt(schema.sessions.expires_at, nowIso())))
-      .get();
+    const row = liveSession(db).get({ id: sha256(id), now: nowIso() });
     return row ? (JSON.parse(row.data) as SessionData) : null;
   },
   async updateData(id, data, expires) {

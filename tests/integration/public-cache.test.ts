@@ -6,7 +6,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { databasePath, db, schema } from "@db/index";
 import { listBikeModels } from "~/models/bike-model.server";
-import { listBranches } from "~/models/branch.server";
+import { listBranchOptions, listBranches } from "~/models/branch.server";
 import { topPrize } from "~/models/landing.server";
 import { cachedPublic, publicVersion } from "~/models/public-cache.server";
 import { makeAllocation, makeBikeModel, makeBranch } from "../fixtures";
@@ -46,6 +46,27 @@ describe("the public read cache", () => {
     expect(listBranches().length).toBe(before + 1);
     const model = makeBikeModel("Cache Test 250");
     expect(listBikeModels().map((m) => m.id)).toContain(model.id);
+  });
+
+  it("the list filters' options, closed branches and retired models included, follow a change made elsewhere", () => {
+    const branch = makeBranch();
+    const model = makeBikeModel("Cache Filter 300");
+    const options = () => listBranchOptions({ includeClosed: true });
+    const models = () => listBikeModels({ includeRetired: true });
+    expect(options().find((b) => b.id === branch.id)).toBeDefined();
+    expect(models().find((m) => m.id === model.id)).toBeDefined();
+    otherProcess((d) => {
+      d.prepare("update branches set title = 'Renamed Filter Motors' where id = ?").run(branch.id);
+      d.prepare("update bike_models set title = 'Cache Filter 350' where id = ?").run(model.id);
+    });
+    expect(options().find((b) => b.id === branch.id)?.title).toBe("Renamed Filter Motors");
+    expect(models().find((m) => m.id === model.id)?.title).toBe("Cache Filter 350");
+    otherProcess((d) => {
+      d.prepare("update branches set deleted_at = '2026-01-01T00:00:00.000Z' where id = ?").run(branch.id);
+      d.prepare("update bike_models set deleted_at = '2026-01-01T00:00:00.000Z' where id = ?").run(model.id);
+    });
+    expect(options().some((b) => b.id === branch.id)).toBe(false);
+    expect(models().some((m) => m.id === model.id)).toBe(false);
   });
 
   it("a prize payout keeps the cache; a new pool moves it", () => {
