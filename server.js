@@ -16,8 +16,16 @@ process.env.NODE_ENV ??= "production";
 process.umask(0o077);
 const buildDir = process.env.BUILD_DIR ?? "build";
 const build = await import(new URL(`./${buildDir}/server/index.js`, import.meta.url).href);
-const { isCrossSiteRequest, ADDRESS_HEADER, MAX_BODY_BYTES, TOO_LARGE_BODY, DRAIN_BYTES, securityHeaders, pageCache } =
-  build.entry.module;
+const {
+  isCrossSiteRequest,
+  ADDRESS_HEADER,
+  MAX_BODY_BYTES,
+  TOO_LARGE_BODY,
+  DRAIN_BYTES,
+  securityHeaders,
+  pageCache,
+  compression: encoder,
+} = build.entry.module;
 
 const app = express();
 app.disable("x-powered-by");
@@ -35,7 +43,13 @@ app.use((req, res, next) => {
 });
 // Behind nginx on the VPS set TRUST_PROXY=loopback so req.ip is the visitor's address.
 app.set("trust proxy", process.env.TRUST_PROXY ?? false);
-app.use(compression({ brotli: { params: pageCache.BROTLI_PARAMS } }));
+// Pages and JSON answers are compressed whole by sendResponse below; downloads and anything larger stream through here.
+app.use(
+  compression({
+    brotli: { params: encoder.BROTLI_PARAMS },
+    filter: (req, res) => !res.locals.sentWhole && compression.filter(req, res),
+  }),
+);
 app.use("/assets", express.static(`${buildDir}/client/assets`, { immutable: true, maxAge: "1y" }));
 // The other files of the client build (favicon.ico, ...), by their names listed once: a page or API request
 // never costs a look at the disk.
@@ -131,9 +145,10 @@ app.use((req, res, next) => {
 const BATCH_BYTES = 64 * 1024;
 
 /**
- * Sends a Remix response body, waiting for "drain" whenever the connection's buffer is full, so a
- * large download (a streamed .xls) is read from its source only as fast as the client takes it and
- * never piles up in memory. (Remix 2's express adapter writes every chunk without waiting.)
+ * Sends a Remix response body. A page or JSON answer up to WHOLE_MAX_BYTES is gathered and sent whole,
+ * compressed in one go (sendWhole). Anything else streams, waiting for "drain" whenever the connection's
+ * buffer is full, so a large download (a streamed .xls) is read from its source only as fast as the client
+ * takes it and never piles up in memory. (Remix 2's express adapter writes every chunk without waiting.)
  */
 async function sendResponse(res, response) {
   res.statusMessage = response.statusText;
@@ -141,6 +156,15 @@ async function sendResponse(res, response) {
   for (const [key, value] of response.headers.entries()) res.append(key, value);
   if (/text\/event-stream/i.test(response.headers.get("Content-Type") ?? "")) res.flushHeaders();
   if (!response.body) return void res.end();
+  const reader = response.body.getReader();
+  if (encoder.isWholeAnswer(response.headers.get("Content-Type")) && !response.headers.has("Content-Encoding")) {
+    const start = await readUpTo(reader, encoder.WHOLE_MAX_BYTES).catch((error) => {
+      res.destroy(error);
+      throw error;
+    });
+    if (start.done) return sendWhole(res, Buffer.concat(start.chunks, start.size));
+    res.write(Buffer.concat(start.chunks, start.size)); // past the size gathered whole: streamed from here
+  }
   let closed = false; // before end(), "close" means the client went away
   let wake = () => {};
   // One listener each for the whole body: the compression middleware passes "drain" listeners on to its
@@ -151,7 +175,6 @@ async function sendResponse(res, response) {
   });
   res.on("drain", () => wake());
   const drained = () => new Promise((resolve) => (wake = resolve));
-  const reader = response.body.getReader();
   // The chunks that come one after another (a page as it is rendered) are written together and flushed
   // once the body pauses: with compression, each write is a round trip to zlib's thread and each flush
   // ends a compressed block, which per chunk cost more than the page itself.
@@ -180,6 +203,31 @@ async function sendResponse(res, response) {
     res.destroy(error);
     throw error;
   }
+}
+
+/** The chunks of a body until its end, or until more than `max` bytes have come. */
+async function readUpTo(reader, max) {
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return { chunks, size, done: true };
+    chunks.push(value);
+    size += value.byteLength;
+    if (size > max) return { chunks, size, done: false };
+  }
+}
+
+/** A whole answer, compressed in one go as the client accepts (app/utils/compression.server.ts), with its length. */
+function sendWhole(res, body) {
+  const encoding =
+    body.length >= encoder.COMPRESS_MIN_BYTES ? encoder.pickEncoding(res.req.headers["accept-encoding"]) : "identity";
+  const sent = encoder.compressWhole(body, encoding);
+  res.locals.sentWhole = true; // the compression middleware leaves it as it is
+  res.vary("Accept-Encoding");
+  if (encoding !== "identity") res.setHeader("Content-Encoding", encoding);
+  res.setHeader("Content-Length", String(sent.length));
+  res.end(sent);
 }
 
 const handleRequest = createRequestHandler(build, process.env.NODE_ENV);

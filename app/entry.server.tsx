@@ -16,6 +16,8 @@ export const startWorkers = startBackgroundWork;
 
 /** The rendered public pages kept for every visitor (server.js asks before rendering). */
 export * as pageCache from "./utils/page-cache.server";
+/** How server.js compresses answers: a page or JSON answer whole, anything else through the middleware. */
+export * as compression from "./utils/compression.server";
 
 /** Called once by server.js: the event-loop delay monitor (read by the benchmark, and by a health check). */
 export { startEventLoopMonitor, eventLoopDelay } from "./utils/event-loop.server";

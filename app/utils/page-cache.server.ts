@@ -22,6 +22,7 @@ import type { ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { publicVersion } from "~/models/public-cache.server";
+import { compressWhole, pickEncoding, type Encoding } from "./compression.server";
 import { newFormToken } from "./crypto.server";
 import { kathmanduDate } from "./time";
 
@@ -154,14 +155,6 @@ export async function keepPage(key: string, response: Response, nonce: string): 
   return page;
 }
 
-/** The best encoding of a kept page this client accepts. */
-export function pickEncoding(acceptEncoding: string | undefined): "br" | "gzip" | "identity" {
-  const accept = (acceptEncoding ?? "").toLowerCase();
-  if (/\bbr\b/.test(accept)) return "br";
-  if (/\bgzip\b/.test(accept)) return "gzip";
-  return "identity";
-}
-
 /**
  * Writes a kept page to the response. `setNonce` hands the page's nonce to the
  * security headers, which are written when the headers go out.
@@ -192,23 +185,9 @@ export function sendPage(
   res.end(method === "HEAD" ? undefined : body);
 }
 
-/**
- * Brotli for an answer compressed as it goes (server.js's compression middleware, a kept form page's hit):
- * quality 4, the middleware's own default, and a 256 KB window (18 bits) instead of 4 MB (22 bits). A page is
- * far smaller than either, so it compresses the same, and each stream's encoder sets up a sixteenth of the
- * memory: about a quarter less time per page (docs/decisions/0018-request-cost.md).
- */
-export const BROTLI_PARAMS = { [zlib.constants.BROTLI_PARAM_QUALITY]: 4, [zlib.constants.BROTLI_PARAM_LGWIN]: 18 };
-
-/** A kept form page with a new form token, compressed for this visitor (brotli as the middleware does). */
-function withNewToken(aroundToken: string[], encoding: "br" | "gzip" | "identity"): Buffer {
-  const page = Buffer.from(aroundToken.join(newFormToken()));
-  if (encoding === "br") {
-    return zlib.brotliCompressSync(page, {
-      params: { ...BROTLI_PARAMS, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: page.length },
-    });
-  }
-  return encoding === "gzip" ? zlib.gzipSync(page) : page;
+/** A kept form page with a new form token, compressed for this visitor. */
+function withNewToken(aroundToken: string[], encoding: Encoding): Buffer {
+  return compressWhole(Buffer.from(aroundToken.join(newFormToken())), encoding);
 }
 
 /** Tests: start empty. */
