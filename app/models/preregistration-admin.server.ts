@@ -253,12 +253,12 @@ const liveMatches = (q: string) =>
   sql`preregistrations_fts match ${q} and rowid not in (select ${P.id} from ${P} where ${P.deleted_at} is not null)`;
 
 /**
- * How many of a search's newest matches are read at once when the term is digits (part of a phone or
- * of a citizenship number). Every row holds ten-digit numbers, so a digit's trigrams are listed for
- * nearly every row and each read of such a term is a whole pass over those lists, though it matches a
- * few rows: fewer matches than this are counted by that one read, and the index is read again for a
- * count only when there are more. A name's trigrams are listed for the rows holding them; its newest
- * page is read alone, the count after it.
+ * How many matches of a search are read at once when the term is digits (part of a phone or of a
+ * citizenship number). Every row holds ten-digit numbers, so a digit's trigrams are listed for nearly
+ * every row and each read of such a term is a whole pass over those lists, though it matches a few rows.
+ * Up to this many are read in one pass, in the index's own order (a pass newest first costs a third
+ * more): when that is all of them, they are the count and, sorted, every page. With more, the page is
+ * read newest first and the count after, as for a name, whose lists hold only the rows with it.
  */
 export const DIGITS_PEEK = 1000;
 
@@ -267,6 +267,14 @@ export const DIGITS_PEEK = 1000;
  * newest page of them in rowid order, without looking up every match (a
  * common name matches tens of thousands of 500,000 rows).
  */
+/** Every live match of `q`, newest first, when there are no more than `most`; else null. */
+function everyMatchUpTo(q: string, most: number): number[] | null {
+  const ids = db
+    .all<{ id: number }>(sql`select rowid as id from preregistrations_fts where ${liveMatches(q)} limit ${most + 1}`)
+    .map((r) => r.id);
+  return ids.length > most ? null : ids.sort((a, b) => b - a);
+}
+
 function searchByIndex(q: string, params: TableParams): TableResult<PreregistrationRow> {
   const end = params.start + params.length;
   const matches = (limit: number, offset = 0) =>
@@ -275,15 +283,14 @@ function searchByIndex(q: string, params: TableParams): TableResult<Preregistrat
         sql`select rowid as id from preregistrations_fts where ${liveMatches(q)} order by rowid desc limit ${limit} offset ${offset}`,
       )
       .map((r) => r.id);
-  // Digits, on a page among the first DIGITS_PEEK: those read at once; any other page is read by itself.
-  const newest = /^[\d" ]+$/.test(q) && end <= DIGITS_PEEK ? matches(DIGITS_PEEK) : null;
-  const count =
-    newest && newest.length < DIGITS_PEEK
-      ? newest.length
-      : db.get<{ n: number }>(
-          sql`select count(*) as n from (select 1 from preregistrations_fts where ${liveMatches(q)} limit ${COUNT_CAP + 1})`,
-        ).n;
-  const ids = newest ? newest.slice(params.start, end) : matches(params.length, params.start);
+  // Digits: every match, when there are no more than DIGITS_PEEK, read in one pass in the index's order.
+  const all = /^[\d" ]+$/.test(q) ? everyMatchUpTo(q, DIGITS_PEEK) : null;
+  const count = all
+    ? all.length
+    : db.get<{ n: number }>(
+        sql`select count(*) as n from (select 1 from preregistrations_fts where ${liveMatches(q)} limit ${COUNT_CAP + 1})`,
+      ).n;
+  const ids = all ? all.slice(params.start, end) : matches(params.length, params.start);
   const data = ids.length ? joined().where(inArray(P.id, ids)).orderBy(desc(P.id)).all().map(shape) : [];
   return {
     draw: params.draw,
