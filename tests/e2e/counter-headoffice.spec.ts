@@ -102,6 +102,9 @@ test("head office downloads Preregistrations.xls with the list's filters", async
   await page.getByLabel("Model").selectOption({ label: "Trail 200" });
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/status=unverified/);
+  // The count is read from the filtered page, once its rows have come: every one unverified, of that model.
+  await expect(page.locator("td[data-label='Status']").filter({ hasNotText: "Unverified" })).toHaveCount(0);
+  await expect(page.locator("td[data-label='Model']").filter({ hasNotText: "Trail 200" })).toHaveCount(0);
   const info = await page.getByText(/Showing \d+ - \d+ of \d+ entries/).textContent();
   const total = Number(/of (\d+) entries/.exec(info!)![1]);
 
