@@ -5,7 +5,7 @@
  * transaction back and comes out as the returned Failure; any other error
  * rolls back and is thrown on.
  */
-import { db, type Tx } from "@db/index";
+import { db, type DB, type Tx } from "@db/index";
 import { FailureError, type Failure } from "./failure";
 
 export function transact<T>(fn: (tx: Tx) => T): T | Failure {
@@ -37,7 +37,12 @@ let scheduled = false;
  * comes back as its Failure, any other error is thrown to its caller); the
  * others are kept. Rules read inside the transaction (limits, idempotency,
  * pools) see the earlier writes of the batch, as they would see earlier
- * transactions, and other processes wait on SQLite's write lock as before.
+ * transactions. While another process holds the write lock, the batch waits
+ * for it by timer (a try every LOCK_RETRY_MS), not in SQLite's busy handler,
+ * which sleeps on the event loop: the process answers other requests
+ * meanwhile, and writes that arrive join the batch. After LOCK_WAIT_MS of
+ * that it waits in the busy handler as every other write does (busy_timeout),
+ * so it fails as they do when the lock never comes.
  */
 export function transactTogether<T>(fn: (tx: Tx) => T): Promise<T | Failure> {
   return new Promise<T | Failure>((resolve, reject) => {
@@ -49,28 +54,73 @@ export function transactTogether<T>(fn: (tx: Tx) => T): Promise<T | Failure> {
   });
 }
 
+/** How often a waiting batch tries for the write lock another process holds. */
+const LOCK_RETRY_MS = 1;
+/** How long a batch waits by timer before it waits as every other write does (busy_timeout). */
+const LOCK_WAIT_MS = 2000;
+let waitingSince: number | null = null;
+
+/** The client's own statements for the batch's transaction, made once per connection. */
+const statements = new WeakMap<object, ReturnType<typeof makeStatements>>();
+function makeStatements(client: DB["$client"]) {
+  return {
+    begin: client.prepare("BEGIN IMMEDIATE"),
+    commit: client.prepare("COMMIT"),
+    rollback: client.prepare("ROLLBACK"),
+    busyTimeout: client.pragma("busy_timeout", { simple: true }) as number,
+  };
+}
+
+/** BEGIN IMMEDIATE without waiting: false when another connection holds the write lock. */
+function beginNow(client: DB["$client"], s: ReturnType<typeof makeStatements>): boolean {
+  client.pragma("busy_timeout = 0");
+  try {
+    s.begin.run();
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === "SQLITE_BUSY") return false;
+    throw error;
+  } finally {
+    client.pragma(`busy_timeout = ${s.busyTimeout}`);
+  }
+}
+
 function flush() {
+  const client = db.$client;
+  let s = statements.get(client);
+  if (!s) statements.set(client, (s = makeStatements(client)));
+  try {
+    if (waitingSince !== null && performance.now() - waitingSince >= LOCK_WAIT_MS) s.begin.run();
+    else if (!beginNow(client, s)) {
+      waitingSince ??= performance.now();
+      setTimeout(flush, LOCK_RETRY_MS);
+      return;
+    }
+  } catch (error) {
+    // No lock within the busy timeout, or a broken database: nothing of the batch is stored, and every caller hears it.
+    waitingSince = null;
+    settleQueue((job) => job.reject(error));
+    return;
+  }
+  waitingSince = null;
   const jobs = queue.slice(0, MAX_BATCH);
   queue = queue.slice(MAX_BATCH);
   if (queue.length) setImmediate(flush);
   else scheduled = false;
   const outcomes: Outcome[] = [];
   try {
-    db.transaction(
-      (tx) => {
-        outcomes.length = 0;
-        for (const job of jobs) {
-          try {
-            outcomes.push({ ok: true, value: tx.transaction((inner) => job.fn(inner)) });
-          } catch (error) {
-            outcomes.push({ ok: false, error });
-          }
-        }
-      },
-      { behavior: "immediate" },
-    );
+    // Inside the transaction begun above, each write is a savepoint of its own.
+    for (const job of jobs) {
+      try {
+        outcomes.push({ ok: true, value: db.transaction((inner) => job.fn(inner)) });
+      } catch (error) {
+        outcomes.push({ ok: false, error });
+      }
+    }
+    s.commit.run();
   } catch (error) {
-    // BEGIN or COMMIT failed: nothing of the batch is stored, and every caller hears it.
+    // COMMIT failed: nothing of the batch is stored, and every caller hears it.
+    if (client.inTransaction) s.rollback.run();
     for (const job of jobs) job.reject(error);
     return;
   }
@@ -80,4 +130,12 @@ function flush() {
     else if (outcome.error instanceof FailureError) job.resolve(outcome.error.failure);
     else job.reject(outcome.error);
   });
+}
+
+/** Every queued job settled by `settle` (a batch that could not begin). */
+function settleQueue(settle: (job: Job) => void) {
+  const jobs = queue;
+  queue = [];
+  scheduled = false;
+  jobs.forEach(settle);
 }

@@ -1,5 +1,6 @@
 // Group commit (transactTogether): concurrent writes share one transaction and one commit, each in a
-// savepoint of its own; a failing write rolls back alone; every promise settles after the commit.
+// savepoint of its own; a failing write rolls back alone; every promise settles after the commit; while
+// another connection holds the write lock, the batch waits for it without holding the event loop.
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
@@ -67,5 +68,32 @@ describe("transactTogether", () => {
     };
     other.close();
     expect(n.n).toBe(30);
+  });
+
+  it("waits for another connection's write lock by timer, the event loop free meanwhile", async () => {
+    const { default: Database } = await import("better-sqlite3");
+    const { databasePath } = await import("@db/index");
+    const other = new Database(databasePath());
+    other.prepare("BEGIN IMMEDIATE").run();
+    let settled = false;
+    const pending = transactTogether(write("waited")).finally(() => (settled = true));
+    // Timers run while the batch waits: the lock is let go by one of them.
+    const ticks = await new Promise<number>((resolve) => {
+      let n = 0;
+      const timer = setInterval(() => {
+        n++;
+        if (n === 5) {
+          clearInterval(timer);
+          resolve(n);
+        }
+      }, 10);
+    });
+    expect(ticks).toBe(5);
+    expect(settled).toBe(false);
+    expect(stored("waited")).toBeNull();
+    other.prepare("COMMIT").run();
+    other.close();
+    await pending;
+    expect(stored("waited")).toBe('"waited"');
   });
 });
