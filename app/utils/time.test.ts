@@ -55,6 +55,30 @@ describe("the fixed +05:45 wall clock", () => {
     // Before 1986 Nepal was at +05:30: the time-zone database answers.
     expect(displayDateTime(new Date("1980-01-01T00:00:00Z"))).toBe("1980/01/01 05:30");
   });
+
+  it("shows stored instants read in time order, each minute its own, whatever came before", async () => {
+    const fc = (await import("fast-check")).default;
+    const { TZDate } = await import("@date-fns/tz");
+    const { format } = await import("date-fns");
+    const { displayDateTime } = await import("./time");
+    const instant = fc.integer({ min: Date.UTC(1986, 0, 1), max: Date.UTC(2100, 0, 1) });
+    fc.assert(
+      fc.property(instant, fc.array(fc.integer({ min: 0, max: 150_000 }), { maxLength: 30 }), (start, steps) => {
+        let ms = start;
+        for (const step of steps) {
+          ms += step;
+          const shown = format(new TZDate(ms, "Asia/Kathmandu"), "yyyy/MM/dd HH:mm");
+          expect(displayDateTime(new Date(ms).toISOString())).toBe(shown);
+        }
+      }),
+      { seed: 46, numRuns: 300 },
+    );
+    // The same first sixteen characters in another zone's notation are another minute.
+    expect(displayDateTime("2026-11-20T10:23:45.123Z")).toBe("2026/11/20 16:08");
+    expect(displayDateTime("2026-11-20T10:23:45+01:00")).toBe("2026/11/20 15:08");
+    expect(displayDateTime("2026-11-20T10:23:59.999Z")).toBe("2026/11/20 16:08");
+    expect(displayDateTime("2026-11-20T10:24:00.000Z")).toBe("2026/11/20 16:09");
+  });
 });
 
 describe("Bikram Sambat dates and the one display format", () => {

@@ -91,12 +91,26 @@ export function displayDate(at: Date | string): string {
   return w ? `${w.slice(0, 4)}/${w.slice(5, 7)}/${w.slice(8, 10)}` : format(new TZDate(ms, CAMPAIGN_TZ), "yyyy/MM/dd");
 }
 
+/**
+ * The last stored instant's minute ("YYYY-MM-DDTHH:mm" of "…ss.sssZ") and how it was shown: a list
+ * or an export reads rows in time order, so most cells show their neighbour's minute, and the
+ * fixed offset is whole minutes, so the UTC minute alone decides what is shown.
+ */
+let lastMinute = "";
+let lastShown = "";
+
 export function displayDateTime(at: Date | string): string {
+  const stored = typeof at === "string" && at.length === 24 && at.charCodeAt(23) === 90; // …Z, as nowIso() writes
+  if (stored && at.startsWith(lastMinute) && lastMinute) return lastShown;
   const ms = toMs(at);
   const w = wallClock(ms);
-  return w
-    ? `${w.slice(0, 4)}/${w.slice(5, 7)}/${w.slice(8, 10)} ${w.slice(11, 16)}`
-    : format(new TZDate(ms, CAMPAIGN_TZ), "yyyy/MM/dd HH:mm");
+  if (!w) return format(new TZDate(ms, CAMPAIGN_TZ), "yyyy/MM/dd HH:mm");
+  const shown = `${w.slice(0, 4)}/${w.slice(5, 7)}/${w.slice(8, 10)} ${w.slice(11, 16)}`;
+  if (stored) {
+    lastMinute = at.slice(0, 16);
+    lastShown = shown;
+  }
+  return shown;
 }
 
 /**

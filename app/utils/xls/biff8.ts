@@ -288,6 +288,8 @@ export function booleanCell(sink: ByteSink, row: number, col: number, value: boo
 
 /** Strings up to this length are looked up for sharing; a workbook shares at most SHARE_LIMIT of them. */
 const SHARE_MAX_LENGTH = 64;
+/** Strings up to this length are copied into the table character by character (cheaper than a call to Buffer's writer). */
+const SHORT_STRING = 64;
 const SHARE_LIMIT = 20_000;
 /** After this many lookups a column whose values repeat less than one time in four stops being looked up. */
 const SHARE_TRIAL = 500;
@@ -374,6 +376,29 @@ export class SharedStrings {
   }
 
   private append(s: string, index: number) {
+    const n = s.length;
+    if (n > 0 && n <= SHORT_STRING && 3 + 2 * n <= this.room()) {
+      // Most cells: a short string that fits in the current record at either width. Its characters are
+      // copied while they fit in a byte; the first that does not rewrites it as UTF-16LE.
+      if (index % this.dsst === 0) this.noteBucket();
+      const b = this.sink.reserve(3 + 2 * n);
+      const o = this.sink.offset;
+      let i = 0;
+      for (; i < n; i++) {
+        const c = s.charCodeAt(i);
+        if (c > 0xff) break;
+        b[o + 3 + i] = c;
+      }
+      const wide = i < n;
+      if (wide) b.write(s, o + 3, 2 * n, "utf16le");
+      b[o] = n & 0xff;
+      b[o + 1] = n >>> 8;
+      b[o + 2] = wide ? 1 : 0;
+      const length = 3 + (wide ? 2 * n : n);
+      this.sink.commit(length);
+      this.recordLength += length;
+      return;
+    }
     const wide = isWide(s);
     const unit = wide ? 2 : 1;
     // A string's header (length, flags) and its first character never straddle records.
