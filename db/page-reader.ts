@@ -172,15 +172,17 @@ export async function readRawRows(query: { toSQL(): { sql: string; params: unkno
  */
 export function rowDecoder<Row>(selection: Record<string, Column>): (raw: unknown[]) => Row {
   const keys = Object.keys(selection);
-  const columns = Object.values(selection);
-  return (raw) => {
-    const row: Record<string, unknown> = {};
-    for (let i = 0; i < keys.length; i++) {
-      const value = raw[i];
-      row[keys[i]] = value === null ? null : columns[i].mapFromDriverValue(value);
-    }
-    return row as Row;
-  };
+  if (keys.includes("__proto__")) throw new Error("A selection's field cannot be named __proto__.");
+  // One object literal of the selection's fields, made once per selection: every row has its shape
+  // from the start, and each field its own call to its column's mapping. Building the row a key at a
+  // time cost a tenth of a million-row download's time on this thread.
+  const fields = keys.map(
+    (key, i) => `${JSON.stringify(key)}: raw[${i}] === null ? null : c[${i}].mapFromDriverValue(raw[${i}])`,
+  );
+  const make = new Function("c", `return (raw) => ({ ${fields.join(", ")} });`) as (
+    c: Column[],
+  ) => (raw: unknown[]) => Row;
+  return make(Object.values(selection));
 }
 
 /** The first page's cursor: no id is above it, and no other parameter of a page's query is it. */
