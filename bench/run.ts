@@ -394,10 +394,16 @@ async function smsBroadcasts(): Promise<[string, string, string][]> {
     await stop(app);
     await gateway.close();
     if (ids.length) {
+      // In chunks of their own transactions: the main server still runs, and its SMS worker's writes must not
+      // wait past their busy timeout behind one delete of millions of rows (at ten times the data).
       const db = openDatabase(DB_FILE, { runMigrations: false });
       const list = ids.join(",");
+      const chunk = db.$client.prepare(
+        `delete from sms_messages where id in (select id from sms_messages where broadcast_id in (${list}) limit 10000)`,
+      );
+      while (chunk.run().changes) await new Promise((r) => setImmediate(r));
       db.$client.exec(
-        `delete from sms_messages where broadcast_id in (${list}); delete from sms_broadcast_mobiles where broadcast_id in (${list}); delete from sms_broadcasts where id in (${list});`,
+        `delete from sms_broadcast_mobiles where broadcast_id in (${list}); delete from sms_broadcasts where id in (${list});`,
       );
       db.$client.pragma("wal_checkpoint(TRUNCATE)");
       db.$client.close();
