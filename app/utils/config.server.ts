@@ -39,4 +39,13 @@ export const config = {
   recaptchaVerifyUrl: () => env.RECAPTCHA_VERIFY_URL ?? "https://www.google.com/recaptcha/api/siteverify",
   /** Rate limits can be loosened for load tests (RATE_LIMIT_FACTOR=1000). */
   rateLimitFactor: () => Number(env.RATE_LIMIT_FACTOR ?? 1),
+  /**
+   * The public forms' limits per client address, raised for a campaign's busiest days
+   * (PUBLIC_ADDRESS_LIMIT_FACTOR; anything but a positive number is 1): a mobile network puts many
+   * phones behind one address.
+   */
+  publicAddressLimitFactor: () => {
+    const factor = Number(env.PUBLIC_ADDRESS_LIMIT_FACTOR);
+    return Number.isFinite(factor) && factor > 0 ? factor : 1;
+  },
 };

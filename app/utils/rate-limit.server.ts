@@ -27,7 +27,9 @@ export const EVERY_SENDER = "all";
 
 /**
  * Each limit: `points` a window of `duration` seconds allows (times RATE_LIMIT_FACTOR); `address: true`
- * when its key is the client's address, counted by network (an IPv6 client by its /64, see addressKey).
+ * when its key is the client's address, counted by network (an IPv6 client by its /64, see addressKey);
+ * `visitor: true` for the public forms' address limits, also times PUBLIC_ADDRESS_LIMIT_FACTOR (many
+ * phones share one address on a mobile network; the per-phone limits and the code-SMS ceiling stay).
  */
 export const LIMITS = {
   "login-ip": { points: 30, duration: 15 * 60, address: true },
@@ -35,27 +37,30 @@ export const LIMITS = {
   "password-check": { points: 10, duration: 15 * 60 },
   "reset-ip": { points: 10, duration: 60 * 60, address: true },
   "reset-account": { points: 3, duration: 60 * 60 },
-  "enquiry-ip": { points: 20, duration: 60 * 60, address: true },
+  "enquiry-ip": { points: 20, duration: 60 * 60, address: true, visitor: true },
   "enquiry-phone": { points: 5, duration: 60 * 60 },
-  "otp-verify-ip": { points: 60, duration: 10 * 60, address: true },
-  "otp-resend-ip": { points: 20, duration: 60 * 60, address: true },
+  "otp-verify-ip": { points: 60, duration: 10 * 60, address: true, visitor: true },
+  "otp-resend-ip": { points: 20, duration: 60 * 60, address: true, visitor: true },
   // "Continue" codes per phone, counted whether or not the phone is registered (the code rules' 60 s and 5 an hour).
   "continue-phone-wait": { points: 1, duration: 60 },
   "continue-phone": { points: 5, duration: 60 * 60 },
-  "test-ride-ip": { points: 20, duration: 60 * 60, address: true },
+  "test-ride-ip": { points: 20, duration: 60 * 60, address: true, visitor: true },
   "test-ride-phone": { points: 5, duration: 60 * 60 },
   // Every code SMS (pre-registration, resend, continue, purchase code, password reset), one key for all.
   "code-sms": { points: CODE_SMS_PER_HOUR, duration: 60 * 60 },
   // The prize notice of one registration: once in 10 minutes, five a day.
   "notify-wait": { points: 1, duration: 10 * 60 },
   "notify-day": { points: 5, duration: 24 * 60 * 60 },
-} as const satisfies Record<string, { points: number; duration: number; address?: true }>;
+} as const satisfies Record<string, { points: number; duration: number; address?: true; visitor?: true }>;
 
 export type LimitName = keyof typeof LIMITS;
 
 export type LimitResult = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
 
-const allowed = (name: LimitName) => LIMITS[name].points * config.rateLimitFactor();
+const allowed = (name: LimitName) => {
+  const visitor = "visitor" in LIMITS[name] ? config.publicAddressLimitFactor() : 1;
+  return Math.floor(LIMITS[name].points * config.rateLimitFactor() * visitor);
+};
 const byAddress = (name: LimitName) => "address" in LIMITS[name];
 const keyOf = (name: LimitName, key: string) => (byAddress(name) ? addressKey(key) : key.trim().toLowerCase());
 

@@ -1,17 +1,19 @@
 /**
  * Every limit of app/utils/rate-limit.server.ts met through the door a client uses, at the factor
  * production uses (RATE_LIMIT_FACTOR=1, CODE_SMS_PER_HOUR unset): the documented number of attempts
- * goes through, one more gets the documented 429 with Retry-After and the message saying when.
+ * goes through, one more gets the documented 429 with Retry-After and the message saying when. Then
+ * the public forms' address limits again with PUBLIC_ADDRESS_LIMIT_FACTOR, and limits it leaves alone.
  * The numbers are written here from docs/api.md ("Limits"), not read from the product, so a limit
  * loosened in the product fails its row; the table is typed by the limits' names, so a new limit
  * without a row does not compile.
  */
 import { and, eq } from "drizzle-orm";
-import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
 vi.hoisted(() => {
   process.env.RATE_LIMIT_FACTOR = "1";
   delete process.env.CODE_SMS_PER_HOUR;
+  delete process.env.PUBLIC_ADDRESS_LIMIT_FACTOR;
 });
 
 import { db, schema } from "@db/index";
@@ -25,6 +27,7 @@ import { action as notifyApi } from "~/routes/api.v1.registration.$slug.notify";
 import { action as resetPage } from "~/routes/reset-password";
 import { action as profilePage } from "~/routes/admin.profile";
 import { ADDRESS_HEADER } from "~/utils/auth.server";
+import { config } from "~/utils/config.server";
 import { EVERY_SENDER, LIMITS, take, type LimitName } from "~/utils/rate-limit.server";
 import { setClock } from "~/utils/time";
 import { makeBikeModel, makeBranch, nextPhone } from "../fixtures";
@@ -281,6 +284,19 @@ const ROWS: Record<LimitName, Row> = {
   },
 };
 
+/** `allowed` attempts go through, the next is the limit's 429 with Retry-After and its message. */
+async function meetLimit(name: LimitName, row: Row, allowed: number) {
+  const already = (await row.before?.()) ?? 0;
+  for (let i = already; i < allowed; i++) {
+    const res = await row.attempt(i);
+    expect(res.status, `${name}: attempt ${i + 1} of ${allowed}: ${res.status}`).not.toBe(429);
+  }
+  const over = await row.attempt(allowed);
+  expect(over.status, `${name}: attempt ${allowed + 1}`).toBe(429);
+  expect(Number(over.headers.get("Retry-After")), `${name}: Retry-After`).toBeGreaterThan(0);
+  expect(await messageOf(over)).toMatch(row.message);
+}
+
 /** The refusal's message, from an API body or a page's form reply. */
 async function messageOf(res: Response): Promise<string> {
   const body = (await res.json()) as { message?: string; error?: Record<string, string[]> } & {
@@ -296,17 +312,8 @@ describe("every limit, met at production's numbers", () => {
 
   for (const [name, row] of Object.entries(ROWS) as [LimitName, Row][]) {
     if (name === "reset-account") continue;
-    it(`${name}: ${row.documented} go through, one more is a 429 with Retry-After`, async () => {
-      const already = (await row.before?.()) ?? 0;
-      for (let i = already; i < row.documented; i++) {
-        const res = await row.attempt(i);
-        expect(res.status, `${name}: attempt ${i + 1} of ${row.documented}: ${res.status}`).not.toBe(429);
-      }
-      const over = await row.attempt(row.documented);
-      expect(over.status, `${name}: attempt ${row.documented + 1}`).toBe(429);
-      expect(Number(over.headers.get("Retry-After")), `${name}: Retry-After`).toBeGreaterThan(0);
-      expect(await messageOf(over)).toMatch(row.message);
-    });
+    it(`${name}: ${row.documented} go through, one more is a 429 with Retry-After`, () =>
+      meetLimit(name, row, row.documented));
   }
 
   it("reset-account: three codes an hour per account, then the same answer and no code", async () => {
@@ -336,5 +343,36 @@ describe("every limit, met at production's numbers", () => {
       expect(codes(), `after request ${i + 1}`).toBe(Math.min(i + 1, 3));
     }
     expect(new Set(answers).size, answers.join(", ")).toBe(1);
+  });
+});
+
+describe("PUBLIC_ADDRESS_LIMIT_FACTOR raises the public forms' address limits, and no other", () => {
+  const FACTOR = 3;
+  // docs/operations.md ("Launch day"): these four, times the factor; the rest as documented.
+  const raised: LimitName[] = ["enquiry-ip", "otp-verify-ip", "otp-resend-ip", "test-ride-ip"];
+  const kept: LimitName[] = ["login-ip", "reset-ip", "enquiry-phone", "test-ride-phone"];
+  beforeAll(() => {
+    process.env.PUBLIC_ADDRESS_LIMIT_FACTOR = String(FACTOR);
+  });
+  afterAll(() => {
+    delete process.env.PUBLIC_ADDRESS_LIMIT_FACTOR;
+  });
+
+  for (const name of [...raised, ...kept]) {
+    const allowed = ROWS[name].documented * (raised.includes(name) ? FACTOR : 1);
+    it(`${name}: ${allowed} go through, one more is a 429`, () => {
+      later(4 * 3600); // past every window the production round opened
+      return meetLimit(name, ROWS[name], allowed);
+    });
+  }
+
+  it("reads anything but a positive number as 1", () => {
+    for (const value of ["0", "-3", "many", ""]) {
+      process.env.PUBLIC_ADDRESS_LIMIT_FACTOR = value;
+      expect(config.publicAddressLimitFactor(), JSON.stringify(value)).toBe(1);
+    }
+    process.env.PUBLIC_ADDRESS_LIMIT_FACTOR = "2.5";
+    expect(config.publicAddressLimitFactor()).toBe(2.5);
+    process.env.PUBLIC_ADDRESS_LIMIT_FACTOR = String(FACTOR);
   });
 });
