@@ -7,7 +7,7 @@
  * limits through TRUST_PROXY while a forged X-Forwarded-For does not, and the body limits answered
  * in the app's 413 shape by the app and by nginx alike.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import https from "node:https";
 import net from "node:net";
@@ -18,8 +18,8 @@ import sharp from "sharp";
 import { expect, test } from "@playwright/test";
 import { PASSWORD } from "./helpers";
 import { freePort } from "../free-port";
+import { NGINX, selfSignedCertificate, startNginx, writeNginxSite } from "../nginx-site";
 
-const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
 const root = process.cwd();
 // Outside tests/.tmp (the servers' folders there are 0700): nginx's workers write request bodies here.
 const dir = path.join(os.tmpdir(), `deploy-${process.pid}`);
@@ -110,24 +110,7 @@ test.beforeAll(async () => {
   copy.prepare("delete from rate_limit_counters").run();
   copy.close();
 
-  const tls = spawnSync("openssl", [
-    "req",
-    "-x509",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-days",
-    "1",
-    "-subj",
-    "/CN=localhost",
-    "-addext",
-    "subjectAltName=DNS:localhost",
-    "-keyout",
-    path.join(dir, "privkey.pem"),
-    "-out",
-    path.join(dir, "fullchain.pem"),
-  ]);
-  expect(tls.status, tls.stderr.toString()).toBe(0);
+  selfSignedCertificate(dir);
 
   const appPort = await freePort();
   httpsPort = await freePort();
@@ -171,41 +154,18 @@ test.beforeAll(async () => {
     });
 
   // The nginx site: ports and paths substituted, inside a minimal main configuration.
-  const site = fs
-    .readFileSync(path.join(root, "deploy", "nginx", "campaign.conf"), "utf8")
-    .replaceAll("/srv/campaign", root)
-    .replaceAll("/etc/ssl/campaign/", `${dir}/`)
-    .replaceAll("127.0.0.1:3000", `127.0.0.1:${appPort}`)
-    // On the VPS the site is on 443, so a browser's Origin names no port; here it does.
-    .replaceAll("proxy_set_header Host $host;", `proxy_set_header Host $host:${httpsPort};`)
-    .replace(/^\s*listen \[::\].*$/gm, "")
-    .replace(/listen 80;/, `listen 127.0.0.1:${httpPort};`)
-    .replace(/listen 443 /, `listen 127.0.0.1:${httpsPort} `);
-  fs.writeFileSync(path.join(dir, "campaign.conf"), site);
-  fs.writeFileSync(
-    path.join(dir, "nginx.conf"),
-    `worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/nginx-error.log warn;
-events { worker_connections 256; }
-http {
-  include /etc/nginx/mime.types;
-  default_type application/octet-stream;
-  access_log off;
-  client_body_temp_path ${dir}/body;
-  proxy_temp_path ${dir}/proxy;
-  fastcgi_temp_path ${dir}/fastcgi;
-  uwsgi_temp_path ${dir}/uwsgi;
-  scgi_temp_path ${dir}/scgi;
-  include ${dir}/campaign.conf;
-}
-`,
+  const nginx = startNginx(
+    writeNginxSite({
+      root,
+      buildDir: process.env.BUILD_DIR ?? "build",
+      dir,
+      appPort,
+      httpsPort,
+      httpPort,
+      workerProcesses: 1,
+      workerConnections: 256,
+    }),
   );
-  const check = spawnSync(NGINX, ["-t", "-c", path.join(dir, "nginx.conf"), "-p", dir]);
-  expect(check.status, check.stderr.toString()).toBe(0);
-  const nginx = spawn(NGINX, ["-c", path.join(dir, "nginx.conf"), "-p", dir, "-g", "daemon off;"], {
-    stdio: "ignore",
-  });
   children.push(nginx);
 
   await until(async () => (await fromAddress("127.0.0.1", "GET", "/healthz")).status === 200, "the app behind nginx");

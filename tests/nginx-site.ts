@@ -1,0 +1,83 @@
+/**
+ * deploy/nginx/campaign.conf run locally, as the VPS runs it with only its paths and ports changed:
+ * Debian's nginx with a self-signed certificate for localhost in front of a server on 127.0.0.1.
+ * Used by tests/e2e/deploy-nginx.spec.ts and by the launch-surge rehearsal (bench/surge.ts).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+export const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
+
+export type NginxSite = {
+  /** The project's root (the site's /srv/campaign). */
+  root: string;
+  /** The build whose client assets nginx serves (the site's build/). */
+  buildDir: string;
+  /** Where the certificate, the configuration, nginx's log and its temporary files go (readable by nginx's workers). */
+  dir: string;
+  /** The app's port on 127.0.0.1 (the site's 3000). */
+  appPort: number;
+  httpsPort: number;
+  httpPort: number;
+  /** The main configuration's: Debian's defaults unless given. */
+  workerProcesses?: number | "auto";
+  workerConnections?: number;
+};
+
+/** A self-signed certificate for localhost, where the site looks for Let's Encrypt's: `dir`/fullchain.pem. */
+export function selfSignedCertificate(dir: string) {
+  const made = spawnSync("openssl", [
+    ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost"],
+    ...["-addext", "subjectAltName=DNS:localhost"],
+    ...["-keyout", path.join(dir, "privkey.pem"), "-out", path.join(dir, "fullchain.pem")],
+  ]);
+  if (made.status !== 0) throw new Error(`openssl: ${made.stderr.toString()}`);
+  return fs.readFileSync(path.join(dir, "fullchain.pem"));
+}
+
+/** Writes the site (paths and ports substituted) inside a minimal main configuration; returns the latter's path. */
+export function writeNginxSite(site: NginxSite): string {
+  const { root, buildDir, dir, appPort, httpsPort, httpPort } = site;
+  const text = fs
+    .readFileSync(path.join(root, "deploy", "nginx", "campaign.conf"), "utf8")
+    .replaceAll("/srv/campaign/build/", `${path.resolve(root, buildDir)}/`)
+    .replaceAll("/srv/campaign", root)
+    .replaceAll("/etc/ssl/campaign/", `${dir}/`)
+    .replaceAll("127.0.0.1:3000", `127.0.0.1:${appPort}`)
+    // On the VPS the site is on 443, so a browser's Origin names no port; here it does.
+    .replaceAll("proxy_set_header Host $host;", `proxy_set_header Host $host:${httpsPort};`)
+    .replace(/^\s*listen \[::\].*$/gm, "")
+    .replace(/listen 80;/, `listen 127.0.0.1:${httpPort};`)
+    .replace(/listen 443 /, `listen 127.0.0.1:${httpsPort} `);
+  fs.writeFileSync(path.join(dir, "campaign.conf"), text);
+  const main = path.join(dir, "nginx.conf");
+  fs.writeFileSync(
+    main,
+    `worker_processes ${site.workerProcesses ?? "auto"};
+pid ${dir}/nginx.pid;
+error_log ${dir}/nginx-error.log warn;
+events { worker_connections ${site.workerConnections ?? 768}; }
+http {
+  include /etc/nginx/mime.types;
+  default_type application/octet-stream;
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  include ${dir}/campaign.conf;
+}
+`,
+  );
+  return main;
+}
+
+/** Checks the configuration (nginx -t) and starts nginx in the foreground on it. */
+export function startNginx(main: string): ChildProcess {
+  const prefix = path.dirname(main);
+  const check = spawnSync(NGINX, ["-t", "-c", main, "-p", prefix]);
+  if (check.status !== 0) throw new Error(`nginx -t: ${check.stderr.toString()}`);
+  return spawn(NGINX, ["-c", main, "-p", prefix, "-g", "daemon off;"], { stdio: "ignore" });
+}
