@@ -157,7 +157,8 @@ export async function login(
   const form = new URLSearchParams({ email, password: BENCH_USERS.password, redirectTo: "/admin" });
   const res = await fetch(`${base}/login`, { method: "POST", body: form, redirect: "manual" });
   const cookie = (res.headers.get("set-cookie") ?? "").split(";")[0];
-  if (!cookie.startsWith("__session=")) throw new Error(`login failed (${res.status})`);
+  // "__Host-session" over HTTPS (the rehearsal through nginx), "__session" over plain http.
+  if (!/^(__session|__Host-session)=/.test(cookie)) throw new Error(`login failed (${res.status})`);
   const api = await fetch(`${base}/api/v1/auth/login`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },

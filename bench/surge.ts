@@ -1,7 +1,9 @@
 /**
  * `npm run bench -- --surge`: the launch-day rehearsal. The built server runs as production runs it
- * (cluster.js, WEB_CONCURRENCY workers, default the machine's cores) on the bench database, and for
- * SURGE_STAGE_SECONDS (20) per stage, at rising arrival rates (SURGE_RATES, visitors per second):
+ * (cluster.js, WEB_CONCURRENCY workers, default the machine's cores) on the bench database, behind
+ * Debian's nginx with deploy/nginx/campaign.conf over HTTPS when nginx is installed (SURGE_NGINX=0 to
+ * go to the server directly), and for SURGE_STAGE_SECONDS (20) per stage, at rising arrival rates
+ * (SURGE_RATES, visitors per second):
  *  - visitors arrive at the stage's rate, each doing the whole journey with its own cookies, as a
  *    browser without JavaScript does it: GET /, GET /enquiry (the form and its token), POST the form
  *    (the phone confirmation), POST save, the code read from the outbox, POST the code, GET the draw;
@@ -23,10 +25,29 @@
  * (95… numbers, new ones each run); its broadcast's messages are removed at the next run's start.
  */
 import Database from "better-sqlite3";
+import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
+import path from "node:path";
+import { Agent, fetch as fetchOn, setGlobalDispatcher } from "undici";
+import { NGINX, selfSignedCertificate, startNginx, writeNginxSite } from "../tests/nginx-site";
 import { BENCH_USERS } from "./seed";
-import { DB_FILE, ensureBuild, ensureDatabase, freePort, log, login, mb, ms, percentile, startApp, stop } from "./lib";
+import {
+  BUILD_DIR,
+  DB_FILE,
+  ensureBuild,
+  ensureDatabase,
+  freePort,
+  log,
+  login,
+  mb,
+  ms,
+  percentile,
+  ROOT,
+  startApp,
+  stop,
+  waitFor,
+} from "./lib";
 
 const RATES = (process.env.SURGE_RATES ?? "10,20,40,60,80,100,120").split(",").map(Number);
 const STAGE_SECONDS = Number(process.env.SURGE_STAGE_SECONDS ?? 20);
@@ -68,9 +89,16 @@ class Recorder {
   }
 }
 
-/** One browser: its cookies, kept from every answer. */
+/** The certificate nginx presents in the rehearsal (self-signed), trusted by this process's requests. */
+let trusted: Buffer | undefined;
+
+/**
+ * One browser: its cookies, kept from every answer, and a connection of its own, as each phone opens
+ * its own (through nginx, a TLS handshake of its own); close() when its visit ends.
+ */
 class Browser {
   private readonly jar = new Map<string, string>();
+  private readonly connection = new Agent(trusted ? { connect: { ca: trusted } } : {});
   constructor(
     private readonly base: string,
     cookies: string[] = [],
@@ -94,11 +122,12 @@ class Browser {
     let location: string | null = null;
     let body = "";
     try {
-      const res = await fetch(this.base + path, {
+      const res = await fetchOn(this.base + path, {
         method: form ? "POST" : "GET",
         headers,
         body: form ? new URLSearchParams(form) : undefined,
         redirect: "manual",
+        dispatcher: this.connection,
       });
       body = await res.text();
       status = res.status;
@@ -113,6 +142,10 @@ class Browser {
     const text = body.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
     rec.add(step, performance.now() - t0, expect.includes(status), `${status} ${location ?? ""} ${text.slice(0, 300)}`);
     return { status, location, body };
+  }
+
+  close() {
+    return this.connection.close();
   }
 }
 
@@ -155,6 +188,14 @@ type Acknowledged = { preregistrations: Verified[]; verified: string[]; registra
 
 async function visitor(base: string, db: Database.Database, n: number, rec: Recorder, ack: Acknowledged) {
   const browser = new Browser(base);
+  try {
+    return await journey(browser, db, n, rec, ack);
+  } finally {
+    await browser.close();
+  }
+}
+
+async function journey(browser: Browser, db: Database.Database, n: number, rec: Recorder, ack: Acknowledged) {
   const phone = String(PHONE_BASE + n);
   const name = `Surge Visitor ${n}`;
   const home = await browser.request(rec, "GET /", "/");
@@ -252,6 +293,7 @@ async function counter(
     ack.registrations.push(slug);
     await staff.request(rec, "print", `/admin/print?slug=${slug}`);
   }
+  await staff.close();
 }
 
 /** Every worker's event-loop max (GET /healthz answers for the worker that takes it) and RSS, sampled each second. */
@@ -401,18 +443,48 @@ function printTable(title: string, head: string[], rows: string[][]) {
   for (const r of rows) console.log(line(r));
 }
 
+/**
+ * nginx in front of the server on `appPort`, as deploy/nginx/campaign.conf runs on the VPS (TLS with a
+ * self-signed certificate for localhost, which this process's requests trust); its address, or null
+ * when nginx is not installed or SURGE_NGINX=0.
+ */
+async function nginxInFront(appPort: number): Promise<{ base: string; nginx: ChildProcess; dir: string } | null> {
+  if (process.env.SURGE_NGINX === "0" || !fs.existsSync(NGINX)) return null;
+  // Outside bench/.data (0700): nginx's workers keep request bodies in it.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "surge-nginx-"));
+  fs.chmodSync(dir, 0o755);
+  trusted = selfSignedCertificate(dir);
+  setGlobalDispatcher(new Agent({ connect: { ca: trusted } }));
+  const httpsPort = await freePort();
+  const httpPort = await freePort();
+  const nginx = startNginx(writeNginxSite({ root: ROOT, buildDir: BUILD_DIR, dir, appPort, httpsPort, httpPort }));
+  const base = `https://localhost:${httpsPort}`;
+  await waitFor(`${base}/login`);
+  return { base, nginx, dir };
+}
+
 export async function surge() {
   await ensureDatabase();
   ensureBuild();
   const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  log(`starting cluster.js with ${WORKERS} workers …`);
+  const direct = `http://127.0.0.1:${port}`;
+  const proxied = process.env.SURGE_NGINX !== "0" && fs.existsSync(NGINX);
+  log(`starting cluster.js with ${WORKERS} workers${proxied ? ", behind nginx" : ""} …`);
   const app = await startApp(
     port,
-    // The hour's code SMS ceiling is the campaign's budget; the rehearsal measures the server, not the budget.
-    { WEB_CONCURRENCY: WORKERS, SMS_RATE_PER_SECOND: "200", CODE_SMS_PER_HOUR: "10000000" },
+    {
+      WEB_CONCURRENCY: WORKERS,
+      // The hour's code SMS ceiling is the campaign's budget; the rehearsal measures the server, not the budget.
+      SMS_RATE_PER_SECOND: "200",
+      CODE_SMS_PER_HOUR: "10000000",
+      // Behind nginx as in production (deploy/systemd/campaign.service): the visitor's address from it, Secure cookies.
+      ...(proxied ? { TRUST_PROXY: "loopback", COOKIE_SECURE: "true" } : {}),
+    },
     "cluster.js",
   );
+  const front = proxied ? await nginxInFront(port) : null;
+  const base = front?.base ?? direct;
+  log(front ? `visitors, counters and head office through nginx at ${base}` : `visitors at ${base}, no nginx`);
   const db = openReadonly(0);
   const ack: Acknowledged = { preregistrations: [], verified: [], registrations: [] };
   const counterRec = new Recorder();
@@ -424,7 +496,7 @@ export async function surge() {
     const staff = await Promise.all(counterStaff().map((email) => login(base, email)));
     log(`prize pools for today: ${await makePools(base, token)} made`);
     const queues: Verified[][] = staff.map(() => []);
-    const sampler = sampleWorkers(base, app.pid!);
+    const sampler = sampleWorkers(direct, app.pid!);
     const counters = Array.from({ length: COUNTERS }, (_, k) =>
       counter(base, staff[k].cookie, db, queues[k], counterRec, ack, () => over, k),
     );
@@ -513,7 +585,7 @@ export async function surge() {
         ]),
     );
     printTable(
-      `Launch surge · ${WORKERS} workers · ${os.cpus().length} cores · ${STAGE_SECONDS} s a stage · ${COUNTERS} counters`,
+      `Launch surge · ${front ? "nginx (HTTPS) · " : ""}${WORKERS} workers · ${os.cpus().length} cores · ${STAGE_SECONDS} s a stage · ${COUNTERS} counters`,
       ["Visitors/s", "Step", "n", "Errors", "p50", "p95", "p99", "Journeys done"],
       stageRows,
     );
@@ -575,6 +647,10 @@ export async function surge() {
   } finally {
     over = true;
     db.close();
+    if (front) {
+      await stop(front.nginx);
+      fs.rmSync(front.dir, { recursive: true, force: true });
+    }
     await stop(app);
   }
 }
