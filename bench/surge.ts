@@ -29,7 +29,7 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Agent, fetch as fetchOn, setGlobalDispatcher } from "undici";
+import { Agent, setGlobalDispatcher } from "undici";
 import { NGINX, selfSignedCertificate, startNginx, writeNginxSite } from "../tests/nginx-site";
 import { BENCH_USERS } from "./seed";
 import {
@@ -89,16 +89,13 @@ class Recorder {
   }
 }
 
-/** The certificate nginx presents in the rehearsal (self-signed), trusted by this process's requests. */
-let trusted: Buffer | undefined;
-
 /**
- * One browser: its cookies, kept from every answer, and a connection of its own, as each phone opens
- * its own (through nginx, a TLS handshake of its own); close() when its visit ends.
+ * One browser: its cookies, kept from every answer. Browsers share this process's pool of connections
+ * (a connection of each visitor's own, with its TLS handshake, made the rehearsing client the bottleneck
+ * on the same two cores).
  */
 class Browser {
   private readonly jar = new Map<string, string>();
-  private readonly connection = new Agent(trusted ? { connect: { ca: trusted } } : {});
   constructor(
     private readonly base: string,
     cookies: string[] = [],
@@ -122,12 +119,11 @@ class Browser {
     let location: string | null = null;
     let body = "";
     try {
-      const res = await fetchOn(this.base + path, {
+      const res = await fetch(this.base + path, {
         method: form ? "POST" : "GET",
         headers,
         body: form ? new URLSearchParams(form) : undefined,
         redirect: "manual",
-        dispatcher: this.connection,
       });
       body = await res.text();
       status = res.status;
@@ -142,10 +138,6 @@ class Browser {
     const text = body.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
     rec.add(step, performance.now() - t0, expect.includes(status), `${status} ${location ?? ""} ${text.slice(0, 300)}`);
     return { status, location, body };
-  }
-
-  close() {
-    return this.connection.close();
   }
 }
 
@@ -188,14 +180,6 @@ type Acknowledged = { preregistrations: Verified[]; verified: string[]; registra
 
 async function visitor(base: string, db: Database.Database, n: number, rec: Recorder, ack: Acknowledged) {
   const browser = new Browser(base);
-  try {
-    return await journey(browser, db, n, rec, ack);
-  } finally {
-    await browser.close();
-  }
-}
-
-async function journey(browser: Browser, db: Database.Database, n: number, rec: Recorder, ack: Acknowledged) {
   const phone = String(PHONE_BASE + n);
   const name = `Surge Visitor ${n}`;
   const home = await browser.request(rec, "GET /", "/");
@@ -293,7 +277,6 @@ async function counter(
     ack.registrations.push(slug);
     await staff.request(rec, "print", `/admin/print?slug=${slug}`);
   }
-  await staff.close();
 }
 
 /** Every worker's event-loop max (GET /healthz answers for the worker that takes it) and RSS, sampled each second. */
@@ -453,12 +436,11 @@ async function nginxInFront(appPort: number): Promise<{ base: string; nginx: Chi
   // Outside bench/.data (0700): nginx's workers keep request bodies in it.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "surge-nginx-"));
   fs.chmodSync(dir, 0o755);
-  trusted = selfSignedCertificate(dir);
-  setGlobalDispatcher(new Agent({ connect: { ca: trusted } }));
+  setGlobalDispatcher(new Agent({ connect: { ca: selfSignedCertificate(dir) } }));
   const httpsPort = await freePort();
   const httpPort = await freePort();
   const nginx = startNginx(writeNginxSite({ root: ROOT, buildDir: BUILD_DIR, dir, appPort, httpsPort, httpPort }));
-  const base = `https://localhost:${httpsPort}`;
+  const base = `https://127.0.0.1:${httpsPort}`;
   await waitFor(`${base}/login`);
   return { base, nginx, dir };
 }
