@@ -305,6 +305,37 @@ function sampleWorkers(base: string, primaryPid: number) {
   return { loopMax, rssMax, stop: () => clearInterval(timer) };
 }
 
+/** Linux's clock ticks a second (`getconf CLK_TCK`), the unit of /proc's CPU times. */
+const CLOCK_TICKS = 100;
+
+/**
+ * The CPU seconds (user + system, every thread) a process has used, with its children's unless `alone`,
+ * from /proc; a process gone counts 0.
+ */
+function cpuSeconds(pid: number | undefined, alone = false): number {
+  if (!pid) return 0;
+  try {
+    // The fields after "pid (name) ": the state is the first, utime the 12th, stime the 13th.
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    const own = (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    if (alone) return own;
+    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    return own + children.reduce((sum, child) => sum + cpuSeconds(Number(child)), 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Who used the cores: the server (cluster.js and its workers), nginx (master and workers), this rehearsing client (alone: the other two are its children). */
+function cpuNow(appPid: number | undefined, nginxPid: number | undefined) {
+  return {
+    server: cpuSeconds(appPid),
+    nginx: cpuSeconds(nginxPid),
+    client: cpuSeconds(process.pid, true),
+    at: performance.now(),
+  };
+}
+
 /** The counters' staff: a Branch Staff user at each of branches 1 to COUNTERS (made once, with the bench password). */
 function counterStaff(): string[] {
   const db = new Database(DB_FILE);
@@ -331,9 +362,8 @@ const kathmanduToday = () => new Intl.DateTimeFormat("en-CA", { timeZone: "Asia/
 /**
  * Prize pools for today, made by head office through the API, that the rehearsal's draws pay from and
  * run out of while visitors verify and counters draw on two workers at once: the public pre-registration
- * pools (each amount, 5 prizes, always drawn) and a registration pool at each counter's branch. A pool
- * made by an earlier rehearsal today is kept as it is (the answer is then not 201). Returns how many
- * were made now.
+ * pools (each amount, 5 prizes, always drawn) and a registration pool at each counter's branch. Each
+ * rehearsal adds its own (a day may hold several pools of one amount). Returns how many were made.
  */
 async function makePools(base: string, token: string): Promise<number> {
   const date = kathmanduToday();
@@ -509,6 +539,7 @@ export async function surge() {
       }
       await Promise.all(inFlight);
     };
+    const cpuAtStart = cpuNow(app.pid, front?.nginx.pid);
     if (WARMUP_SECONDS > 0) {
       // As on the day, the workers have served before the surge: each kind of page rendered, the database's pages read.
       log(`warm-up: ${WARMUP_RATE} visitors a second for ${WARMUP_SECONDS} s (not counted) …`);
@@ -549,6 +580,7 @@ export async function surge() {
     await Promise.all(counters);
     await office;
     sampler.stop();
+    const cpuAtEnd = cpuNow(app.pid, front?.nginx.pid);
     const loops = [...sampler.loopMax.entries()];
     const rss = [...sampler.rssMax.entries()];
 
@@ -587,6 +619,24 @@ export async function surge() {
       "Workers",
       ["Worker pid", "Event-loop max (from /healthz)", "Peak RSS"],
       rss.map(([pid, bytes]) => [String(pid), ms(loops.find(([p]) => p === pid)?.[1] ?? NaN), mb(bytes)]),
+    );
+    const seconds = (cpuAtEnd.at - cpuAtStart.at) / 1000;
+    const cores = os.cpus().length;
+    printTable(
+      `CPU used over the rehearsal (${seconds.toFixed(0)} s on ${cores} cores)`,
+      ["Process", "CPU seconds", "Share of the cores"],
+      (
+        [
+          ["The server (cluster.js and its workers)", "server"],
+          ["nginx", "nginx"],
+          ["This client (the visitors, counters and head office)", "client"],
+        ] as const
+      )
+        .filter(([, key]) => key !== "nginx" || front)
+        .map(([label, key]) => {
+          const used = cpuAtEnd[key] - cpuAtStart[key];
+          return [label, used.toFixed(1), `${((100 * used) / (seconds * cores)).toFixed(0)}%`];
+        }),
     );
     const failures = [...stages.map((s) => s.rec), counterRec, officeRec].flatMap((r) => [...r.firstFailure]);
     if (failures.length)
