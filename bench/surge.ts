@@ -9,6 +9,7 @@
  *    (the phone confirmation), POST save, the code read from the outbox, POST the code, GET the draw;
  *  - 10 branch counters (SURGE_COUNTERS) meanwhile take verified visitors in turn: search the phone,
  *    register the purchase, confirm it with the purchase code, draw the coupon, open the print sheet;
+ *    each takes a customer at most every SURGE_COUNTER_SECONDS (6; 0: the next one at once);
  *  - head office first makes today's prize pools (each draws always, 5 prizes each), which the visitors'
  *    and the counters' draws run out of on every worker at once;
  *  - head office, from the second stage, downloads Registrations.xls and sends a typed broadcast of
@@ -52,6 +53,14 @@ import {
 const RATES = (process.env.SURGE_RATES ?? "10,20,40,60,80,100,120").split(",").map(Number);
 const STAGE_SECONDS = Number(process.env.SURGE_STAGE_SECONDS ?? 20);
 const COUNTERS = Number(process.env.SURGE_COUNTERS ?? 10);
+/**
+ * The least time a counter spends on one customer, in seconds: a person types a purchase form of nine
+ * fields and the customer reads out the code in about a minute; 6 s is ten times quicker, 6,000
+ * purchases an hour from ten counters. 0: each counter takes the next customer at once, as fast as
+ * the server answers (a stress test the day does not bring: the counters then take what the server
+ * can spare from the visitors).
+ */
+const COUNTER_SECONDS = Number(process.env.SURGE_COUNTER_SECONDS ?? 6);
 /** Visitors before the first stage, not counted: the server has been up and serving before the surge comes. */
 const WARMUP_SECONDS = Number(process.env.SURGE_WARMUP_SECONDS ?? 10);
 const WARMUP_RATE = 5;
@@ -240,6 +249,12 @@ async function counter(
       continue;
     }
     n++;
+    const next = performance.now() + COUNTER_SECONDS * 1000;
+    await serve(entry);
+    while (!done() && performance.now() < next) await new Promise((r) => setTimeout(r, 100));
+  }
+
+  async function serve(entry: Verified) {
     const found = await staff.request(rec, "search", `/admin/preregistration?search=${entry.phone}`);
     if (!found.body.includes(entry.slug)) rec.add("search finds the entry", 0, false);
     // The whole phone: it is new each run, so no number clashes with an earlier rehearsal's (they stay stored).
@@ -259,17 +274,17 @@ async function counter(
       expect: [302, 303],
     });
     const slug = created.location?.match(/\/admin\/registration\/([^/?#]+)\//)?.[1];
-    if (!slug) continue;
+    if (!slug) return;
     const code = await codeFor(db, entry.phone, "purchase-code");
     if (!code) {
       rec.add("purchase code queued", 0, false);
-      continue;
+      return;
     }
     const confirmed = await staff.request(rec, "confirm purchase", `/admin/registration/${slug}/verify`, {
       form: { code, intent: "verify" },
       expect: [302, 303],
     });
-    if (!confirmed.location?.includes("/draw")) continue;
+    if (!confirmed.location?.includes("/draw")) return;
     await staff.request(rec, "draw coupon", `/admin/registration/${slug}/draw`, {
       form: { intent: "draw" },
       expect: [302, 303],
@@ -599,12 +614,12 @@ export async function surge() {
         ]),
     );
     printTable(
-      `Launch surge · ${front ? "nginx (HTTPS) · " : ""}${WORKERS} workers · ${os.cpus().length} cores · ${STAGE_SECONDS} s a stage · ${COUNTERS} counters`,
+      `Launch surge · ${front ? "nginx (HTTPS) · " : ""}${WORKERS} workers · ${os.cpus().length} cores · ${STAGE_SECONDS} s a stage · ${COUNTERS} counters, ${COUNTER_SECONDS ? `a customer every ${COUNTER_SECONDS} s each` : "each customer at once"}`,
       ["Visitors/s", "Step", "n", "Errors", "p50", "p95", "p99", "Journeys done"],
       stageRows,
     );
     printTable(
-      "Counters and head office (over the whole rehearsal)",
+      `Counters and head office (over the whole rehearsal: ${ack.registrations.length} purchases)`,
       ["Step", "n", "Errors", "p50", "p95", "p99"],
       [...counterRec.table(), ...officeRec.table()].map((r) => [
         r.step,
