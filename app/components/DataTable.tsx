@@ -5,6 +5,7 @@
 import { Form, Link, useLocation, useNavigate, useSearchParams } from "@remix-run/react";
 import type { ReactNode } from "react";
 import { PAGE_SIZE, showingLine } from "~/utils/table";
+import { FilterError, invalidProps } from "./TableFilters";
 
 export type TableColumn<Row> = {
   key: string;
@@ -30,6 +31,8 @@ type Props<Row> = {
   /** The search box's value: by default the query's `search`. */
   search?: string;
   searchLabel?: string;
+  /** The search's messages when the list refused it (too short to look for), shown under the box. */
+  searchErrors?: string[];
   /** Extra filter inputs placed in the same GET form. */
   filters?: ReactNode;
   /** Buttons or links shown beside the search. */
@@ -52,6 +55,7 @@ export function DataTable<Row>({
   length = PAGE_SIZE,
   search,
   searchLabel = "Search",
+  searchErrors,
   filters,
   actions,
   label = "Records",
@@ -69,9 +73,15 @@ export function DataTable<Row>({
         {filters ? <div className="table-filters">{filters}</div> : null}
         {/* One line that never wraps: the search, its button and the list's actions. */}
         <div className="table-bar">
-          <label className="search">
+          <label className={searchErrors?.length ? "search invalid" : "search"}>
             <span>{searchLabel}</span>
-            <input type="search" name="search" defaultValue={search ?? params.get("search") ?? ""} />
+            <input
+              type="search"
+              name="search"
+              defaultValue={search ?? params.get("search") ?? ""}
+              {...invalidProps("search", searchErrors)}
+            />
+            <FilterError id="filter-search-error" errors={searchErrors} />
           </label>
           <button type="submit">Filter</button>
           {actions ? <span className="table-actions">{actions}</span> : null}

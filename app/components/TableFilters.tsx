@@ -26,7 +26,7 @@ export function useFilterQuery(keys: readonly string[], refused: Record<string, 
 }
 
 /** The message under a filter: a span, as a label may only hold phrasing content. */
-function FilterError({ id, errors }: { id: string; errors?: Errors }) {
+export function FilterError({ id, errors }: { id: string; errors?: Errors }) {
   const first = errors?.[0];
   if (!first) return null;
   return (
@@ -36,7 +36,7 @@ function FilterError({ id, errors }: { id: string; errors?: Errors }) {
   );
 }
 
-const invalidProps = (name: string, errors?: Errors) =>
+export const invalidProps = (name: string, errors?: Errors) =>
   errors?.length ? { "aria-invalid": true, "aria-describedby": `filter-${name}-error` } : {};
 
 export function FilterSelect({

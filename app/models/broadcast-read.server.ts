@@ -6,14 +6,14 @@
  * (accepting, preparing, sending the failed ones again) are in
  * broadcast.server.ts; who a broadcast reaches is in broadcast-audience.server.ts.
  */
-import { and, count, desc, eq, getTableColumns, inArray, isNull, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
 import { db, schema } from "@db/index";
 import type { SmsBroadcast, SmsMessage } from "@db/schema";
 import { fail, type Result } from "~/models/failure";
 import { type BroadcastType } from "~/schemas/broadcast";
-import { likePrefix, runTable, type TableParams, type TableResult, phoneSearch } from "~/utils/datatable.server";
-import { maskPhone, normalizePhone } from "~/utils/phone";
-import { ftsQuery } from "./preregistration-admin.server";
+import { runTable, type TableParams, type TableResult, phoneSearch } from "~/utils/datatable.server";
+import { maskPhone } from "~/utils/phone";
+import { registrationSearch } from "./registration-list.server";
 import { branchCondition, type Scope, isHeadOffice } from "./scope.server";
 
 const { smsBroadcasts: B, smsBroadcastMobiles: BM, smsMessages: M, registrations: R, branches, users } = schema;
@@ -217,16 +217,9 @@ export type RegistrantChoice = { value: number; label: string };
  * phone masked (the number itself is what gets the SMS).
  */
 export function searchBroadcastRegistrants(scope: Scope, q: string, limit = 10): RegistrantChoice[] {
-  const term = q.trim();
-  if (term.length < 2) return [];
   // A full phone: the phone index; a name (or part of a phone) of 3 or more characters: the full-text index.
-  const phone = normalizePhone(term);
-  const fts = ftsQuery(term);
-  const match = phone
-    ? eq(R.phone, phone)
-    : fts
-      ? sql`${R.id} in (select rowid from registrations_fts where registrations_fts match ${fts})`
-      : or(likePrefix(R.name, term), likePrefix(R.phone, term));
+  const match = registrationSearch(q.trim());
+  if (!match) return [];
   return db
     .select({ id: R.id, name: R.name, phone: R.phone })
     .from(R)

@@ -27,6 +27,7 @@ import {
   grantCounterAccess,
   preregistrationOwnerScope,
   branchReachCount,
+  branchReachIds,
   preregistrationScope,
   referenceErrors,
   storeScreenshot,
@@ -36,15 +37,9 @@ import { STATUS_LABELS, type PreregistrationStatus } from "~/models/preregistrat
 import { firstThrill, totalPrize } from "~/models/prize-constants";
 import { countUpTo, liveCount } from "~/models/row-count.server";
 import { transact } from "~/models/transaction.server";
+import { ftsCondition, ftsQuery, newestMatches, newestMatchesAmong } from "~/models/fts-search.server";
 import { PREREGISTRATION_MESSAGES, type PreregistrationChanges } from "~/schemas/preregistration";
-import {
-  cappedCount,
-  COUNT_CAP,
-  likePrefix,
-  runTable,
-  type TableParams,
-  type TableResult,
-} from "~/utils/datatable.server";
+import { cappedCount, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { normalizePhone } from "~/utils/phone";
 import { displayDateTime, kathmanduBounds, nowIso } from "~/utils/time";
@@ -99,19 +94,6 @@ export function findAtCounter(actor: ScopedActor, term: string | null | undefine
 // ---------------------------------------------------------------- search
 
 /**
- * The full-text query for a search term: each word of 3 or more characters as
- * a quoted substring (trigram index); null when no word is long enough.
- */
-export function ftsQuery(term: string): string | null {
-  const words = term
-    .split(/\s+/)
-    .map((w) => w.replace(/"/g, ""))
-    .filter((w) => [...w].length >= 3);
-  if (!words.length) return null;
-  return words.map((w) => `"${w}"`).join(" ");
-}
-
-/**
  * Search over name, phone, citizenship number and the visitor's reference (db/reference.ts, typed
  * with or without its dashes, in any case) through the full-text and unique indexes.
  */
@@ -121,10 +103,10 @@ export function preregistrationSearch(term: string): SQL | undefined {
   // (campaign, phone) is the unique index: a full phone number is one index lookup.
   const phone = normalizePhone(t);
   if (phone) return and(eq(P.campaign, CAMPAIGN), eq(P.phone, phone));
+  // A term without a word of 3 characters is refused at the field (app/schemas/primitives.ts, listSearch):
+  // here it matches nothing rather than reading every row.
   const q = ftsQuery(t);
-  const text = q
-    ? sql`${P.id} in (select rowid from preregistrations_fts where preregistrations_fts match ${q})`
-    : or(likePrefix(P.phone, t), likePrefix(P.name, t), likePrefix(P.citizenship_no, t));
+  const text = q ? ftsCondition("preregistrations", P.id, q) : sql`0`;
   // Twelve digits may be a citizenship number too: both are looked for.
   const ref = normaliseReference(t);
   return ref ? or(eq(P.ref, ref), text) : text;
@@ -236,66 +218,32 @@ function shape(r: Flat) {
 export type PreregistrationRow = ReturnType<typeof shape>;
 
 /**
- * Head office's search with no other filter, newest first (the list's first
- * look): the full-text query, or null when another path must answer it.
+ * A search with no other filter, newest first (the list's first look), which the full-text index
+ * answers with the ids a branch reaches: its full-text query, or null when the general way must.
  */
-function indexOnlySearch(scope: Scope, params: TableParams, filters: PreregistrationFilters): string | null {
+function indexOnlySearch(params: TableParams, filters: PreregistrationFilters): string | null {
   const { phone, ...others } = filters;
   const term = phone?.trim();
-  if (!isHeadOffice(scope) || !term || normalizePhone(term) || normaliseReference(term)) return null;
+  if (!term || normalizePhone(term) || normaliseReference(term)) return null;
   if (Object.values(others).some((v) => v !== null && v !== undefined)) return null;
   if (params.order.some((o) => o.column !== "id" || o.dir !== "desc")) return null;
   return ftsQuery(term);
 }
 
-/** Live matches of a full-text query: the index's own rows, less the deleted ones (their partial index). */
-const liveMatches = (q: string) =>
-  sql`preregistrations_fts match ${q} and rowid not in (select ${P.id} from ${P} where ${P.deleted_at} is not null)`;
+/** The list's total: head office's is every live row, kept by triggers; a branch's is counted from an index. */
+const listTotal = (scope: Scope) =>
+  isHeadOffice(scope) ? liveCount("preregistrations") : branchReachCount(scope.branchId);
 
-/**
- * How many matches of a search are read at once when the term is digits (part of a phone or of a
- * citizenship number). Every row holds ten-digit numbers, so a digit's trigrams are listed for nearly
- * every row and each read of such a term is a whole pass over those lists, though it matches a few rows.
- * Up to this many are read in one pass, in the index's own order (a pass newest first costs a third
- * more): when that is all of them, they are the count and, sorted, every page. With more, the page is
- * read newest first and the count after, as for a name, whose lists hold only the rows with it.
- */
-export const DIGITS_PEEK = 1000;
-
-/**
- * Answered by the full-text index alone: its count of live matches and the
- * newest page of them in rowid order, without looking up every match (a
- * common name matches tens of thousands of 500,000 rows).
- */
-/** Every live match of `q`, newest first, when there are no more than `most`; else null. */
-function everyMatchUpTo(q: string, most: number): number[] | null {
-  const ids = db
-    .all<{ id: number }>(sql`select rowid as id from preregistrations_fts where ${liveMatches(q)} limit ${most + 1}`)
-    .map((r) => r.id);
-  return ids.length > most ? null : ids.sort((a, b) => b - a);
-}
-
-function searchByIndex(q: string, params: TableParams): TableResult<PreregistrationRow> {
-  const end = params.start + params.length;
-  const matches = (limit: number, offset = 0) =>
-    db
-      .all<{ id: number }>(
-        sql`select rowid as id from preregistrations_fts where ${liveMatches(q)} order by rowid desc limit ${limit} offset ${offset}`,
-      )
-      .map((r) => r.id);
-  // Digits: every match, when there are no more than DIGITS_PEEK, read in one pass in the index's order.
-  const all = /^[\d" ]+$/.test(q) ? everyMatchUpTo(q, DIGITS_PEEK) : null;
-  const count = all
-    ? all.length
-    : db.get<{ n: number }>(
-        sql`select count(*) as n from (select 1 from preregistrations_fts where ${liveMatches(q)} limit ${COUNT_CAP + 1})`,
-      ).n;
-  const ids = all ? all.slice(params.start, end) : matches(params.length, params.start);
+/** The list's first look at a search, answered by the full-text index (app/models/fts-search.server.ts). */
+function searchByIndex(scope: Scope, q: string, params: TableParams): TableResult<PreregistrationRow> {
+  const { ids, count } = isHeadOffice(scope)
+    ? newestMatches("preregistrations", q, params)
+    : newestMatchesAmong("preregistrations", q, branchReachIds(scope.branchId), params);
   const data = ids.length ? joined().where(inArray(P.id, ids)).orderBy(desc(P.id)).all().map(shape) : [];
   return {
     draw: params.draw,
     data,
-    recordsTotal: liveCount("preregistrations"),
+    recordsTotal: listTotal(scope),
     ...cappedCount(count),
     input: params.input,
   };
@@ -306,8 +254,8 @@ export function listPreregistrations(
   params: TableParams,
   filters: PreregistrationFilters,
 ): TableResult<PreregistrationRow> {
-  const q = indexOnlySearch(scope, params, filters);
-  if (q) return searchByIndex(q, params);
+  const q = indexOnlySearch(params, filters);
+  if (q) return searchByIndex(scope, q, params);
   return runTable(
     { ...params, search: "" },
     {
@@ -317,8 +265,7 @@ export function listPreregistrations(
       filters: [...filterConditions(filters, scope), filters.phone ? preregistrationSearch(filters.phone) : undefined],
       count: (where, limit) => countUpTo(P, where, limit),
       capped: true,
-      // Head office's total is every live row, kept by triggers; a branch's is counted from an index.
-      total: () => (isHeadOffice(scope) ? liveCount("preregistrations") : branchReachCount(scope.branchId)),
+      total: () => listTotal(scope),
       rows: (where, orderBy, limit, offset) =>
         joined()
           .where(where)

@@ -102,21 +102,34 @@ export function preregistrationScope(scope: Scope | undefined): SQL | undefined 
 }
 
 /**
- * How many live pre-registrations a branch reaches by the rule above, as three disjoint counts read
- * from the partial index of live rows (branch, nearest branch): made at the branch; public and naming
- * it nearest; public, granted to it and naming another branch or none. The rule's OR, counted as it
- * is, looked up every row it reached: 30–45 ms for a branch of 5,000 rows, 200 ms and more for one of
- * 25,000, on every list a counter opened; this is 0.3 and 1 ms.
+ * The live pre-registrations a branch reaches by the rule above, as three disjoint parts read from the
+ * partial index of live rows (branch, nearest branch) without looking up a row: made at the branch;
+ * public and naming it nearest; public, granted to it and naming another branch or none. The rule's OR,
+ * read as it is, looks up every row it reaches: 30–45 ms for a branch of 5,000 rows, 200 ms and more
+ * for one of 25,000, for the count on every list a counter opened, and for each search.
  */
-export function branchReachCount(branchId: number): number {
+function branchReachParts(branchId: number): SQL[] {
   const live = sql`${P.deleted_at} is null`;
-  return db.get<{ n: number }>(
-    sql`select (select count(*) from ${P} where ${live} and ${P.branch_id} = ${branchId})
-      + (select count(*) from ${P} where ${live} and ${P.branch_id} is null and ${P.nearest_branch_id} = ${branchId})
-      + (select count(*) from ${G} join ${P} on ${P.id} = ${G.preregistration_id}
-          where ${G.branch_id} = ${branchId} and ${live} and ${P.branch_id} is null
-            and ${P.nearest_branch_id} is not ${branchId}) as n`,
-  ).n;
+  return [
+    sql`from ${P} where ${live} and ${P.branch_id} = ${branchId}`,
+    sql`from ${P} where ${live} and ${P.branch_id} is null and ${P.nearest_branch_id} = ${branchId}`,
+    sql`from ${G} join ${P} on ${P.id} = ${G.preregistration_id}
+      where ${G.branch_id} = ${branchId} and ${live} and ${P.branch_id} is null and ${P.nearest_branch_id} is not ${branchId}`,
+  ];
+}
+
+/** The ids a branch reaches, as a subquery (`select id …`). */
+export function branchReachIds(branchId: number): SQL {
+  return sql.join(
+    branchReachParts(branchId).map((part) => sql`select ${P.id} as id ${part}`),
+    sql` union all `,
+  );
+}
+
+/** How many live pre-registrations a branch reaches (its list's total): 0.3 ms for 5,000 rows, 1 ms for 25,000. */
+export function branchReachCount(branchId: number): number {
+  const counts = branchReachParts(branchId).map((part) => sql`(select count(*) ${part})`);
+  return db.get<{ n: number }>(sql`select ${sql.join(counts, sql` + `)} as n`).n;
 }
 
 /**

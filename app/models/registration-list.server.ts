@@ -7,7 +7,7 @@
  */
 import { countUpTo, liveCount } from "~/models/row-count.server";
 import { label } from "~/utils/labels";
-import { and, desc, eq, getTableColumns, gte, isNotNull, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, inArray, isNotNull, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
 import { newestFirstPages } from "@db/page-reader";
@@ -16,12 +16,12 @@ import { latestCode } from "~/models/otp.server";
 import { referrerText } from "~/models/labels";
 import { FIRST_THRILL, prizeBreakdown } from "~/models/prize-constants";
 import { registrationFiltersSchema, type RegistrationFilters } from "~/schemas/registration";
-import { likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
+import { cappedCount, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { parseListQuery } from "~/utils/list-query.server";
 import { maskPhone, normalizePhone } from "~/utils/phone";
 import { displayDateTime, displayDay, kathmanduBounds } from "~/utils/time";
-import { ftsQuery } from "./preregistration-admin.server";
+import { ftsCondition, ftsQuery, newestMatches } from "./fts-search.server";
 import { branchCondition, type Scope, isHeadOffice } from "./scope.server";
 
 export type { RegistrationFilters };
@@ -32,14 +32,23 @@ const referrer = alias(R, "referrer");
 
 // ---------------------------------------------------------------- search and filters
 
-/** Full-text search over name, phone, citizenship/PAN, bill, engine, chassis and vehicle numbers. */
-function registrationSearch(term: string): SQL | undefined {
+/**
+ * Search over name, phone, citizenship/PAN, bill, engine, chassis and vehicle numbers: a full phone
+ * number through the phone index, anything else through the full-text index. Null when the term has
+ * nothing the indexes can find (no word of 3 characters): a list's field refuses such a term
+ * (app/schemas/primitives.ts, listSearch), since a prefix match of it would read every row.
+ */
+export function registrationSearch(term: string): SQL | null {
+  const phone = normalizePhone(term);
+  // As ids from the phone index: beside a branch's condition, SQLite would otherwise read the branch's
+  // rows from its index and look each up for its phone.
+  if (phone) return inArray(R.id, db.select({ id: R.id }).from(R).where(eq(R.phone, phone)));
   const q = ftsQuery(term);
-  if (q) return sql`${R.id} in (select rowid from registrations_fts where registrations_fts match ${q})`;
-  const t = term.trim();
-  if (!t) return undefined;
-  return or(likePrefix(R.phone, t), likePrefix(R.name, t), likePrefix(R.bill_no, t));
+  return q ? ftsCondition("registrations", R.id, q) : null;
 }
+
+/** A search's condition in a list's WHERE clause; a term with nothing to look for matches nothing. */
+const searchCondition = (term: string | undefined) => (term ? (registrationSearch(term) ?? sql`0`) : undefined);
 
 /** Total prize (first + second + third) as SQL, for the `prize` filter; the rule itself is prizeBreakdown's. */
 const totalPrizeSql = sql`(case when ${P.shared} = 1 and ${P.is_verified} = 1 then ${FIRST_THRILL} else 0 end + coalesce(${P.prize}, 0) + coalesce(${R.coupon_amount}, 0))`;
@@ -193,6 +202,24 @@ function countRegistrations(where: SQL | undefined, withPre: boolean, limit?: nu
   return countUpTo(R, where, limit, withPre ? [[P, eq(P.id, R.preregistration_id)]] : []);
 }
 
+/**
+ * Head office's active list searched with no other filter, newest first (the list's first look): the
+ * full-text query that answers it from the index alone, or null when the general way must.
+ */
+function indexOnlySearch(
+  scope: Scope,
+  params: TableParams,
+  filters: RegistrationFilters,
+  term: string | undefined,
+  deleted: boolean,
+): string | null {
+  if (deleted || !isHeadOffice(scope) || !term || normalizePhone(term)) return null;
+  const { search: _search, ...others } = filters;
+  if (Object.values(others).some((v) => v !== null && v !== undefined)) return null;
+  if (params.order.some((o) => o.column !== "id" || o.dir !== "desc")) return null;
+  return ftsQuery(term);
+}
+
 function listWith(
   scope: Scope,
   params: TableParams,
@@ -200,6 +227,17 @@ function listWith(
   deleted: boolean,
 ): TableResult<RegistrationRow> {
   const term = filters.search ?? params.search;
+  const q = indexOnlySearch(scope, params, filters, term, deleted);
+  if (q) {
+    const { ids, count } = newestMatches("registrations", q, params);
+    return {
+      draw: params.draw,
+      data: ids.length ? joined(scope).where(inArray(R.id, ids)).orderBy(desc(R.id)).all().map(shape) : [],
+      recordsTotal: liveCount("registrations"),
+      ...cappedCount(count),
+      input: params.input,
+    };
+  }
   return runTable(
     { ...params, search: "" },
     {
@@ -214,7 +252,7 @@ function listWith(
       },
       defaultOrder: { column: deleted ? "deleted_at" : "id", dir: "desc" },
       base: [deleted ? isNotNull(R.deleted_at) : isNull(R.deleted_at), branchCondition(R.branch_id, scope)],
-      filters: [...filterConditions(filters, scope), term ? registrationSearch(term) : undefined],
+      filters: [...filterConditions(filters, scope), searchCondition(term)],
       count: (where, limit) => countRegistrations(where, needsPreJoin(filters), limit),
       capped: true,
       // Head office's total of live registrations is kept by triggers, not counted.
@@ -246,7 +284,7 @@ function activeMatching(scope: Scope, filters: RegistrationFilters): SQL | undef
     isNull(R.deleted_at),
     branchCondition(R.branch_id, scope),
     ...filterConditions(filters, scope),
-    filters.search ? registrationSearch(filters.search) : undefined,
+    searchCondition(filters.search),
   );
 }
 
@@ -438,11 +476,12 @@ export type RegistrantOption = { value: number | null; label: string; slug: stri
  */
 export function searchRegistrants(scope: Scope, q: string, limit = 10): RegistrantOption[] {
   const term = q.trim();
-  if (!term) return [];
+  const match = registrationSearch(term);
+  if (!match) return [];
   const own = db
     .select({ id: R.id, slug: R.slug, name: R.name, phone: R.phone })
     .from(R)
-    .where(and(isNull(R.deleted_at), branchCondition(R.branch_id, scope), registrationSearch(term)))
+    .where(and(isNull(R.deleted_at), branchCondition(R.branch_id, scope), match))
     .orderBy(desc(R.id))
     .limit(limit)
     .all()

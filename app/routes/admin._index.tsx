@@ -123,6 +123,7 @@ export default function Dashboard() {
         table={buyers}
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/registration/${r.slug}`}
+        searchErrors={filterErrors?.search}
         filters={
           <RegistrationFilters bikeModels={bikeModels} branches={branches} prizes={false} errors={filterErrors} />
         }

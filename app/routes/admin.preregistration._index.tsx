@@ -69,7 +69,8 @@ function Checked({ errors, children }: { errors?: string[]; children: ReactNode 
 export default function Preregistrations() {
   const { table, filterErrors, headOffice, bikeModels, branches, statuses } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
-  const query = useFilterQuery(FILE_KEYS, filterErrors);
+  // The search is read as `phone` (the spec's name): refused, it stays out of the Download link too.
+  const query = useFilterQuery(FILE_KEYS, { ...filterErrors, search: filterErrors.phone });
   const errors = filterErrors as Record<string, string[] | undefined>;
   type Row = (typeof table.data)[number];
   const adminColumns = headOffice
@@ -88,6 +89,7 @@ export default function Preregistrations() {
         rowHref={(r) => `/admin/preregistration/${r.slug}`}
         search={params.get("search") ?? params.get("phone") ?? ""}
         searchLabel="Phone or reference"
+        searchErrors={errors.phone}
         filters={
           <>
             <Checked errors={errors.bike_model}>

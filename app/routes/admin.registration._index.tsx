@@ -38,7 +38,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 export default function Registrations() {
   const { table, filterErrors, headOffice, bikeModels, branches } = useLoaderData<typeof loader>();
-  const query = useFilterQuery(REGISTRATION_FILTER_KEYS);
+  const query = useFilterQuery(REGISTRATION_FILTER_KEYS, filterErrors);
   return (
     <>
       <h1>Registrations</h1>
@@ -47,6 +47,7 @@ export default function Registrations() {
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/registration/${r.slug}`}
         searchLabel="Search"
+        searchErrors={filterErrors?.search}
         filters={<RegistrationFilters bikeModels={bikeModels} branches={branches} errors={filterErrors} />}
         actions={
           <>

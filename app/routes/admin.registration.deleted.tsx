@@ -34,7 +34,8 @@ export default function DeletedRegistrations() {
         table={table}
         rowKey={(r) => r.id}
         rowHref={(r) => `/admin/registration/${r.slug}`}
-        filters={<FilterErrors errors={filterErrors} shown={[]} />}
+        searchErrors={filterErrors?.search}
+        filters={<FilterErrors errors={filterErrors} shown={["search"]} />}
         columns={[
           { key: "name", wrap: true, header: "Name" },
           { key: "phone", header: "Phone" },

@@ -21,6 +21,7 @@ import {
   checkDateRange,
   dateRangeShape,
   emptyToUndefined,
+  listSearch,
   optionalId,
   optionalText,
   requiredId,
@@ -382,6 +383,6 @@ export const preregistrationFiltersSchema = z
       z.enum(PREREGISTRATION_STATUSES, { error: PREREGISTRATION_FILTER_MESSAGES.status }).optional(),
     ),
     /** Phone (or name, citizenship number) search; the spec's list sends it as `phone`. */
-    phone: z.preprocess((v) => text(v)?.trim().slice(0, 100) || undefined, z.string().optional()),
+    phone: listSearch,
   })
   .superRefine(checkDateRange);

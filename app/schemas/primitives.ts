@@ -5,6 +5,7 @@
  * page, conform in the browser and the API.
  */
 import { z } from "zod";
+import { SEARCH_TOO_SHORT, searchWords } from "~/utils/search-terms";
 
 /** A form or JSON value as a string: repeated fields give their last value; numbers and booleans their text. */
 export function text(value: unknown): string | undefined {
@@ -229,3 +230,15 @@ export const FIELD_MESSAGES = {
   invalidEmail: (label: string) => `${label} must be a valid email address.`,
   choose: (label: string) => `Choose a ${label.toLowerCase()} from the list.`,
 } as const;
+
+/**
+ * The search of a big list (pre-registrations, registrations): its first 100 characters, trimmed; a term
+ * without a word of 3 or more characters gets SEARCH_TOO_SHORT at the field (app/utils/search-terms.ts).
+ */
+export const listSearch = z.preprocess(
+  (v) => text(v)?.trim().slice(0, 100) || undefined,
+  z
+    .string()
+    .refine((t) => searchWords(t).length > 0, { error: SEARCH_TOO_SHORT })
+    .optional(),
+);

@@ -12,6 +12,7 @@ import {
   FIELD_MESSAGES,
   checkReadableRange,
   dateRangeShape,
+  listSearch,
   optionalId,
   optionalText as sharedOptionalText,
   requiredText,
@@ -195,7 +196,7 @@ export const registrationFiltersSchema = z
     post_prize: optionalAmount(REGISTRATION_FILTER_MESSAGES.amount),
     status: optionalEnum(REGISTRATION_STATUSES, REGISTRATION_FILTER_MESSAGES.status),
     /** Name, phone, citizenship/PAN, bill, engine, chassis or vehicle number (first 100 characters). */
-    search: z.preprocess((v) => asText(v)?.trim().slice(0, 100) || undefined, z.string().optional()),
+    search: listSearch,
     /** One registration (print a single coupon pair). */
     slug: sharedOptionalText(64),
   })

@@ -1,5 +1,5 @@
-// The back-office lists answer a filter that cannot be read with its message under the filter (422),
-// never an error page; and the test-ride list's From = To = a day lists that day's bookings.
+// The back-office lists answer a filter that cannot be read (a search too short among them) with its message
+// under the filter (422), never an error page; and the test-ride list's From = To = a day lists that day's bookings.
 import { expect, test } from "@playwright/test";
 import { login, USERS } from "./helpers";
 import { makeTestRide } from "./data";
@@ -55,4 +55,24 @@ test("a bad registration filter shows its message under the filter, on the list 
   expect(dashboard?.status()).toBe(422);
   await expect(page.getByRole("region", { name: "Total Sales" })).toBeVisible();
   await expect(page.locator("#filter-to-error")).toHaveText(DATE_MESSAGE);
+});
+
+test("a search too short for the index shows its message under the search box, on both lists", async ({ page }) => {
+  await login(page, USERS.staff);
+  const short = "Type at least 3 letters or digits to search.";
+  // The pre-registration list lists without it, as for any filter it cannot read.
+  const pre = await page.goto("/admin/preregistration?search=ab");
+  expect(pre?.status()).toBe(200);
+  await expect(page.locator("#filter-search-error")).toHaveText(short);
+  await expect(page.getByRole("searchbox", { name: "Phone or reference" })).toHaveAttribute("aria-invalid", "true");
+  await expect(page.getByText(/Showing \d+ - \d+ of \d+ entries/)).toBeVisible();
+
+  const reg = await page.goto("/admin/registration?search=98");
+  expect(reg?.status()).toBe(422);
+  await expect(page.locator("#filter-search-error")).toHaveText(short);
+  // Three characters search.
+  await page.getByRole("searchbox", { name: "Search" }).fill("980");
+  await page.getByRole("button", { name: "Filter" }).click();
+  await expect(page).toHaveURL(/search=980/);
+  await expect(page.locator("#filter-search-error")).toHaveCount(0);
 });

@@ -12,6 +12,8 @@ import { loader as prePage } from "~/routes/admin.preregistration.$slug._index";
 import { loader as preListPage } from "~/routes/admin.preregistration._index";
 import { loader as preVerifyPage } from "~/routes/admin.preregistration.$slug.verify";
 import { loader as preList } from "~/routes/api.v1.preregistration";
+import { loader as regList } from "~/routes/api.v1.registration";
+import { loader as regListPage } from "~/routes/admin.registration._index";
 import { action as preWrite, loader as preOne } from "~/routes/api.v1.preregistration.$id";
 import { action as preVerify } from "~/routes/api.v1.preregistration.$id.verify";
 import { action as preResend } from "~/routes/api.v1.preregistration.$id.resend";
@@ -163,5 +165,30 @@ describe("a public pre-registration and its screenshot", () => {
     };
     expect(shown.filterErrors).toEqual({ from: ["Enter the date as yyyy/MM/dd (or yyyy/MM/dd HH:mm)."] });
     expect(shown.table.recordsFiltered).toBeGreaterThanOrEqual(0);
+  });
+
+  it("a search with no word of 3 characters is refused at the search field, in the API and on the pages", async () => {
+    const short = ["Type at least 3 letters or digits to search."];
+    for (const q of ["phone=ab", "search=ab", "search%5Bvalue%5D=9", "phone=ab%20cd"]) {
+      const res = await call(preList(args(api(`/api/v1/preregistration?${q}`, staffA.token))));
+      expect(res.status, q).toBe(422);
+      expect((await res.json()).errors, q).toEqual({ phone: short });
+    }
+    const reg = await call(regList(args(api("/api/v1/registration?search=ab", staffA.token))));
+    expect(reg.status).toBe(422);
+    expect((await reg.json()).errors).toEqual({ search: short });
+
+    // The pre-registration page lists without it; the registration page shows no rows (as for any refused filter).
+    const pre = (await preListPage(args(page("/admin/preregistration?search=ab", staffA.cookie)))) as {
+      filterErrors: Record<string, string[]>;
+    };
+    expect(pre.filterErrors).toEqual({ phone: short });
+    const regPage = await call(regListPage(args(page("/admin/registration?search=ab", staffA.cookie))));
+    expect(regPage.status).toBe(422);
+    expect((await regPage.json()).filterErrors).toEqual({ search: short });
+
+    // Three characters (a name's part, digits) are a search.
+    expect((await call(preList(args(api("/api/v1/preregistration?phone=abc", staffA.token))))).status).toBe(200);
+    expect((await call(regList(args(api("/api/v1/registration?search=980", staffA.token))))).status).toBe(200);
   });
 });

@@ -10,7 +10,8 @@ import { titledOptions } from "~/utils/options";
 
 type Option = { id: number; title: string };
 
-const SHOWN = ["payment_mode", "bike_model", "from", "to"];
+// The search's message is under the search box (DataTable's searchErrors).
+const SHOWN = ["payment_mode", "bike_model", "from", "to", "search"];
 
 /**
  * The Pre Prize filter (the second thrill): the registration pre-prize list of
