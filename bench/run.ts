@@ -5,7 +5,7 @@
  * older than the sources, starts the built server (node server.js) on it and
  * reports:
  *  - the pre-registration list page with a search, p50/p95 (and the
- *    registration list's, and the list without a search);
+ *    registration list's, a branch staff's, and the list without a search);
  *  - Registrations.xls for all 100,000 registrations: time, size, the server
  *    process's peak resident memory growth (sampled from /proc), and, while
  *    it runs, GET / latency (p99, max) and the server's event-loop delay
@@ -39,7 +39,7 @@ import path from "node:path";
 
 import { openDatabase } from "../db/index";
 import { startFakeGateway } from "../tests/fake-sms-gateway";
-import { BENCH_SCALE, BENCH_SIZES } from "./seed";
+import { BENCH_SCALE, BENCH_SIZES, BENCH_USERS } from "./seed";
 import { surge } from "./surge";
 import {
   DATA,
@@ -522,6 +522,20 @@ async function main() {
         `Registration list + search (${BENCH_SIZES.registrations.toLocaleString()} rows)`,
         `p50 ${ms(reg.p50)} · p95 ${ms(reg.p95)}`,
         `${reg.n} searches`,
+      ]);
+      // A counter's own list: a branch user's search reads the ids the branch reaches (a 200th of the rows).
+      const staff = await login(base, BENCH_USERS.staff);
+      const atBranch = await listLatencies(
+        base,
+        (t) => `/admin/preregistration?search=${encodeURIComponent(t)}`,
+        staff.cookie,
+        terms,
+        warmUp,
+      );
+      rows.push([
+        `Pre-registration list + search, a branch's staff (one branch of ${BENCH_SIZES.branches})`,
+        `p50 ${ms(atBranch.p50)} · p95 ${ms(atBranch.p95)}`,
+        `the same ${atBranch.n} searches (a full phone of another branch's public entry grants it to the branch)`,
       ]);
       const plain = await listLatencies(base, () => `/admin/preregistration`, cookie, terms.slice(0, 30));
       rows.push([
