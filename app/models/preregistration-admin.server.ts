@@ -19,7 +19,7 @@ import { db, schema, type Executor, type Tx } from "@db/index";
 import { newestFirstPages } from "@db/page-reader";
 import type { Preregistration } from "@db/schema";
 import { audit, diff } from "~/models/audit.server";
-import { fail, FailureError, type FieldErrors, type Result } from "~/models/failure";
+import { fail, FailureError, type Failure, type FieldErrors, type Result } from "~/models/failure";
 import { fileUrl } from "~/models/file.server";
 import { latestCode } from "~/models/otp.server";
 import {
@@ -70,25 +70,25 @@ export function canOpenScreenshot(scope: Scope, fileId: number): boolean {
 }
 
 /**
- * "Found at the counter": a branch user searching the list for a customer's
- * full phone number or reference is serving that customer, so a public pre-registration
- * with that phone or reference is granted to the branch (recorded and audited); the list,
- * its detail page and the API then reach it by the usual rule.
+ * "Found at the counter": a branch user searching the list for a customer's full phone number is
+ * serving that customer, so a public pre-registration with that phone is granted to the branch
+ * (`grantCounterAccess`: recorded, audited and limited per user and hour); the list, its detail page
+ * and the API then reach it by the usual rule. Only the phone opens an entry: nothing a page or an
+ * answer publishes does (the reference on /fair-draws finds only what the branch reaches already).
+ * Returns the refusal when the user's hourly limit of grants is spent, else null.
  */
-export function findAtCounter(actor: ScopedActor, term: string | null | undefined): void {
-  if (isHeadOffice(actor.scope)) return;
-  const typed = (term ?? "").trim();
-  const phone = normalizePhone(typed);
-  const ref = phone ? null : normaliseReference(typed);
-  const match = phone ? and(eq(P.campaign, CAMPAIGN), eq(P.phone, phone)) : ref ? eq(P.ref, ref) : null;
-  if (!match) return;
+export function findAtCounter(actor: ScopedActor, term: string | null | undefined): Failure | null {
+  if (isHeadOffice(actor.scope)) return null;
+  const phone = normalizePhone((term ?? "").trim());
+  if (!phone) return null;
   const entry = db
-    .select({ id: P.id, slug: P.slug, branch_id: P.branch_id })
+    .select({ id: P.id })
     .from(P)
-    .where(and(match, isNull(P.deleted_at), isNull(P.branch_id)))
+    .where(and(eq(P.campaign, CAMPAIGN), eq(P.phone, phone), isNull(P.deleted_at), isNull(P.branch_id)))
     .get();
-  if (!entry) return;
-  transact((tx) => grantCounterAccess(tx, actor, entry));
+  if (!entry) return null;
+  const outcome = transact((tx) => grantCounterAccess(tx, actor, entry.id));
+  return "failure" in outcome ? outcome.failure : null;
 }
 
 // ---------------------------------------------------------------- search

@@ -144,29 +144,52 @@ export function preregistrationOwnerScope(scope: Scope | undefined): SQL | undef
   return or(eq(P.branch_id, branchId), and(isNull(P.branch_id), eq(P.nearest_branch_id, branchId)));
 }
 
+/** Why a counter grant was not made: the branch reaches the entry already, or none may be made. */
+export type GrantOutcome =
+  | { granted: true }
+  | { granted: false; reason: "reached" | "refused" }
+  | { granted: false; reason: "limited"; failure: Failure };
+
 /**
- * Records that a branch found a public pre-registration at its counter, so
- * its staff reach it from now on. A branch-made record is never granted.
+ * Records that a branch found a public pre-registration at its counter (the customer said their full phone
+ * number), so its staff reach it from now on. The rule is checked here, on the entry as stored, whoever
+ * calls: head office needs no grant; a live public entry (no branch) is granted to a branch that does not
+ * reach it yet; an entry made at a branch, a deleted one or a missing one is refused and leaves no trace
+ * (no grant row, no audit row, no point of the limit). A grant that would be made takes a point of the
+ * user's hourly `counter-grant` limit first; over it, nothing is written and the refusal says when.
  */
-export function grantCounterAccess(
-  tx: Executor,
-  actor: ScopedActor,
-  entry: Pick<Preregistration, "id" | "slug" | "branch_id">,
-) {
-  if (isHeadOffice(actor.scope) || entry.branch_id !== null) return;
-  const added = tx
-    .insert(G)
-    .values({ branch_id: actor.scope.branchId, preregistration_id: entry.id, granted_by: actor.id })
-    .onConflictDoNothing()
-    .run();
-  if (added.changes) {
-    audit(tx, actor, {
-      action: "preregistration.grant",
-      entityType: ENTITY,
-      entityId: entry.slug,
-      changes: { branch_id: { before: null, after: actor.scope.branchId } },
-    });
+export function grantCounterAccess(tx: Executor, actor: ScopedActor, entryId: number): GrantOutcome {
+  if (isHeadOffice(actor.scope)) return { granted: false, reason: "reached" };
+  const branchId = actor.scope.branchId;
+  const entry = tx
+    .select({ slug: P.slug, branch_id: P.branch_id, nearest: P.nearest_branch_id, deleted_at: P.deleted_at })
+    .from(P)
+    .where(eq(P.id, entryId))
+    .get();
+  if (!entry || entry.deleted_at !== null || entry.branch_id !== null) return { granted: false, reason: "refused" };
+  if (entry.nearest === branchId) return { granted: false, reason: "reached" };
+  const held = tx
+    .select({ id: G.preregistration_id })
+    .from(G)
+    .where(and(eq(G.branch_id, branchId), eq(G.preregistration_id, entryId)))
+    .get();
+  if (held) return { granted: false, reason: "reached" };
+  const limit = take(tx, "counter-grant", String(actor.id));
+  if (!limit.ok) {
+    return {
+      granted: false,
+      reason: "limited",
+      failure: fail.rateLimited(limit.retryAfterSeconds, M.grantLimit(limit.retryAfterSeconds)),
+    };
   }
+  tx.insert(G).values({ branch_id: branchId, preregistration_id: entryId, granted_by: actor.id }).run();
+  audit(tx, actor, {
+    action: "preregistration.grant",
+    entityType: ENTITY,
+    entityId: entry.slug,
+    changes: { branch_id: { before: null, after: branchId } },
+  });
+  return { granted: true };
 }
 
 function reaches(exec: Executor, scope: Scope, id: number): boolean {
@@ -360,7 +383,8 @@ function conflicts(
     if (who.channel === "public" || samePhone.is_verified || samePhone.deleted_at) {
       return fail.field("phone", M.phoneTaken);
     }
-    if (grant) grantCounterAccess(exec, who.actor, samePhone);
+    const granted = grant ? grantCounterAccess(exec, who.actor, samePhone.id) : null;
+    if (granted && "failure" in granted) return fail.field("phone", granted.failure.message);
     if (!reaches(exec, who.actor.scope, samePhone.id)) return fail.field("phone", M.phoneTaken);
     return fail.invalid({ phone: [M.phoneTakenUnverified, samePhone.slug] });
   }

@@ -27,7 +27,7 @@ export const links = counterLinks;
 /**
  * The list of the user's reach. A full phone number in the search is the
  * customer at the counter: a public pre-registration with it is granted to the
- * branch first. A filter that is not one of its choices is reported at the
+ * branch first (over the user's hourly limit of such grants, the refusal shows under the search). A filter that is not one of its choices is reported at the
  * filter and the list shows without it.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -39,10 +39,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
     preregistrationFiltersSchema,
     preregistrationSearchParam(params),
   );
-  findAtCounter(user, filters.phone);
+  const limited = findAtCounter(user, filters.phone);
   return {
     table: listPreregistrations(user.scope, parseTableParams(params), filters),
-    filterErrors,
+    filterErrors: limited ? { ...filterErrors, phone: [limited.message] } : filterErrors,
     headOffice,
     // Filters over past records offer retired models and closed branches too.
     bikeModels: listBikeModels({ includeRetired: true }).map((m) => ({ id: m.id, title: m.title })),

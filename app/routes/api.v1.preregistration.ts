@@ -19,13 +19,15 @@ import { canSeeCodes } from "~/utils/permissions";
  * GET /api/v1/preregistration?phone={phone}&bike_model&branch&from&to&prize&status
  * and the DataTables parameters: the paged list of the caller's reach (a full
  * phone number finds the customer at the counter, as on the page). 422 for a
- * filter that is not one of its choices.
+ * filter that is not one of its choices; 429 when the user's hourly limit of
+ * such finds (counter grants) is spent.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request, "read-registration");
   const params = new URL(request.url).searchParams;
   const filters = apiQuery(params, preregistrationFiltersSchema, preregistrationSearchParam(params));
-  findAtCounter(user, filters.phone);
+  const limited = findAtCounter(user, filters.phone);
+  if (limited) return apiFailure(limited);
   return apiList(listPreregistrations(user.scope, parseTableParams(params), filters));
 }
 

@@ -69,6 +69,9 @@ export const PREREGISTRATION_MESSAGES = {
   rejected: "Your form could not be accepted. Please try again.",
   // The counter: the branch a staff-made pre-registration belongs to (head office chooses it).
   branch: "Choose the branch this pre-registration belongs to.",
+  // A branch user's searches that open other showrooms' customers (the `counter-grant` limit).
+  grantLimit: (seconds: number) =>
+    `You have opened many customers of other showrooms by their phone this hour. Please try again in ${Math.max(1, Math.ceil(seconds / 60))} minute(s), or ask head office.`,
 } as const;
 
 /** The same rules in the counter's words: staff type the customer's details, not their own. */

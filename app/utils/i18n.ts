@@ -115,7 +115,8 @@ const en = {
   "draw.visit":
     "Visit your nearest showroom with this phone ({phone}): your prize is taken off the price when you buy.",
   "draw.reference": "Your reference",
-  "draw.referenceHint": "Say it or show this page at the showroom: staff find your entry by it.",
+  "draw.referenceHint":
+    "It names your draw on the public fair-draws list, where you can check it. At the showroom, staff find your entry by your phone number.",
   "draw.book": "Book a test ride",
   "draw.showrooms": "Find a showroom",
   "draw.share": "Share the campaign",
@@ -314,7 +315,8 @@ const ne: Record<TextKey, string> = {
   "draw.next": "अब के गर्ने",
   "draw.visit": "यही फोन ({phone}) लिएर नजिकको शोरुममा जानुहोस्: बाइक किन्दा पुरस्कार मूल्यबाट घटाइन्छ।",
   "draw.reference": "तपाईंको सन्दर्भ",
-  "draw.referenceHint": "शोरुममा यो भन्नुहोस् वा यो पृष्ठ देखाउनुहोस्: कर्मचारीले यसैबाट तपाईंको दर्ता भेट्टाउनुहुन्छ।",
+  "draw.referenceHint":
+    "सार्वजनिक निष्पक्ष ड्र सूचीमा यसले तपाईंको ड्र देखाउँछ, जहाँ तपाईं आफैं जाँच्न सक्नुहुन्छ। शोरुममा कर्मचारीले तपाईंको फोन नम्बरबाट दर्ता भेट्टाउनुहुन्छ।",
   "draw.book": "टेस्ट राइड बुक गर्नुहोस्",
   "draw.showrooms": "शोरुम खोज्नुहोस्",
   "draw.share": "अभियान सेयर गर्नुहोस्",

@@ -48,6 +48,8 @@ export const LIMITS = {
   "test-ride-phone": { points: 5, duration: 60 * 60 },
   // Every code SMS (pre-registration, resend, continue, purchase code, password reset), one key for all.
   "code-sms": { points: CODE_SMS_PER_HOUR, duration: 60 * 60 },
+  // Public entries of other showrooms a branch user opens at the counter by their full phone (grants).
+  "counter-grant": { points: 20, duration: 60 * 60 },
   // The prize notice of one registration: once in 10 minutes, five a day.
   "notify-wait": { points: 1, duration: 10 * 60 },
   "notify-day": { points: 5, duration: 24 * 60 * 60 },

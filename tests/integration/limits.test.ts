@@ -24,13 +24,14 @@ import { action as verifyApi } from "~/routes/api.v1.enquiry.$id.verify";
 import { action as continueApi } from "~/routes/api.v1.enquiry.continue";
 import { action as testRideApi } from "~/routes/api.v1.test-ride";
 import { action as notifyApi } from "~/routes/api.v1.registration.$slug.notify";
+import { loader as preregistrationApi } from "~/routes/api.v1.preregistration";
 import { action as resetPage } from "~/routes/reset-password";
 import { action as profilePage } from "~/routes/admin.profile";
 import { ADDRESS_HEADER } from "~/utils/auth.server";
 import { config } from "~/utils/config.server";
 import { EVERY_SENDER, LIMITS, take, type LimitName } from "~/utils/rate-limit.server";
 import { setClock } from "~/utils/time";
-import { makeBikeModel, makeBranch, nextPhone } from "../fixtures";
+import { makeBikeModel, makeBranch, makePreregistration, nextPhone } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
 import { call, req, staffWith } from "./catalogue-helpers";
 
@@ -89,6 +90,8 @@ let entrySlug = "";
 let registrationSlug = "";
 let notifier = "";
 let shared = "";
+let counterUser = "";
+let publicEntries: { phone: string }[] = [];
 
 const ROWS: Record<LimitName, Row> = {
   "login-ip": {
@@ -251,6 +254,24 @@ const ROWS: Record<LimitName, Row> = {
     },
     attempt: (i) => call(enquiryApi, req("POST", "/api/v1/enquiry", { form: form(enquiry()), headers: at(14, i) })),
     message: /^We are sending a great many codes right now\. Please try again in \d+ minute\(s\); nothing was lost\.$/,
+  },
+  "counter-grant": {
+    documented: 20,
+    before: async () => {
+      const other = makeBranch().id;
+      counterUser = (await staffWith(["read-registration"], branchId)).token;
+      publicEntries = Array.from({ length: 21 }, () =>
+        makePreregistration({ branch_id: null, nearest_branch_id: other }),
+      );
+    },
+    // A branch user finds public entries of another showroom by their full phones: twenty are opened, the next is refused.
+    attempt: (i) =>
+      call(
+        preregistrationApi as never,
+        req("GET", `/api/v1/preregistration?phone=${publicEntries[i].phone}`, { token: counterUser }),
+      ),
+    message:
+      /^You have opened many customers of other showrooms by their phone this hour\. Please try again in \d+ minute\(s\), or ask head office\.$/,
   },
   "notify-wait": {
     documented: 1,
