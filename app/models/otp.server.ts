@@ -99,6 +99,12 @@ export type IssueInput = {
   text: (code: string) => string;
   smsPurpose: SmsPurpose;
   /**
+   * Who asked for the code: a visitor of the public forms ("public": their own hourly ceiling, the
+   * code-SMS ceiling less the staff reserve) or staff ("staff": the counters' codes and password resets,
+   * which may spend the reserve).
+   */
+  sender: "public" | "staff";
+  /**
    * Whether the SMS names its subject, so `codeDelivery(smsPurpose, subjectId)` reports it
    * (default true). A code whose delivery is never shown (the continue step's access code,
    * decision 4) leaves it out, so it cannot stand in for the subject's other code.
@@ -116,7 +122,8 @@ export type IssueRefusal = "too-soon" | "hourly-cap" | "ceiling";
 
 /**
  * Writes a new code row through `exec`, unless the 60-second or the hourly rule refuses it, or the
- * hour's code SMS of every sender together reached their ceiling (CODE_SMS_PER_HOUR).
+ * hour's code SMS reached their ceiling: every sender's together (CODE_SMS_PER_HOUR), and for a
+ * visitor's code the public forms' share of it (less CODE_SMS_STAFF_RESERVE).
  */
 function insertCode(exec: Executor, input: IssueInput): Issued {
   const { purpose, subjectId } = input;
@@ -125,6 +132,10 @@ function insertCode(exec: Executor, input: IssueInput): Issued {
   const at = now();
   const block = sendBlock(exec, purpose, subjectId, phone, at);
   if (block) return { ok: false, reason: block.reason, retryAfterSeconds: secondsUntil(block.until, at) };
+  if (input.sender === "public") {
+    const share = take(exec, "public-code-sms", EVERY_SENDER);
+    if (!share.ok) return { ok: false, reason: "ceiling", retryAfterSeconds: share.retryAfterSeconds };
+  }
   const ceiling = take(exec, "code-sms", EVERY_SENDER);
   if (!ceiling.ok) return { ok: false, reason: "ceiling", retryAfterSeconds: ceiling.retryAfterSeconds };
   const expiresAt = new Date(at.getTime() + OTP_RULES.validSeconds * 1000).toISOString();

@@ -30,7 +30,7 @@ const otherThan = (code: string) => String((Number(code) + 1) % 1_000_000).padSt
 /** A code issued in a transaction of its own, its SMS queued with it. */
 async function issue(subjectId: number, phone: string, purpose: CodePurpose = "preregistration") {
   const smsPurpose = purpose === "password_reset" ? "password-reset" : "otp";
-  return db.transaction((tx) => issueCodeIn(tx, { purpose, subjectId, phone, text, smsPurpose }), {
+  return db.transaction((tx) => issueCodeIn(tx, { purpose, subjectId, phone, text, smsPurpose, sender: "public" }), {
     behavior: "immediate",
   });
 }
@@ -275,9 +275,16 @@ describe("inside the caller's transaction", () => {
     const phone = freshPhone();
     expect(() =>
       db.transaction((tx) => {
-        expect(issueCodeIn(tx, { purpose: "preregistration", subjectId: 501, phone, text, smsPurpose: "otp" }).ok).toBe(
-          true,
-        );
+        expect(
+          issueCodeIn(tx, {
+            purpose: "preregistration",
+            subjectId: 501,
+            phone,
+            text,
+            smsPurpose: "otp",
+            sender: "public",
+          }).ok,
+        ).toBe(true);
         throw new Error("rolled back");
       }),
     ).toThrow("rolled back");
@@ -285,7 +292,7 @@ describe("inside the caller's transaction", () => {
     expect(lastMessageTo(phone)).toBeNull();
 
     const issued = db.transaction((tx) =>
-      issueCodeIn(tx, { purpose: "preregistration", subjectId: 501, phone, text, smsPurpose: "otp" }),
+      issueCodeIn(tx, { purpose: "preregistration", subjectId: 501, phone, text, smsPurpose: "otp", sender: "public" }),
     );
     expect(issued).toMatchObject({ ok: true, phone });
     expect(codeRows("preregistration", 501)).toHaveLength(1);
@@ -295,7 +302,14 @@ describe("inside the caller's transaction", () => {
     // The code rules hold: no second code within the minute.
     expect(
       db.transaction((tx) =>
-        issueCodeIn(tx, { purpose: "preregistration", subjectId: 501, phone, text, smsPurpose: "otp" }),
+        issueCodeIn(tx, {
+          purpose: "preregistration",
+          subjectId: 501,
+          phone,
+          text,
+          smsPurpose: "otp",
+          sender: "public",
+        }),
       ),
     ).toMatchObject({ ok: false, reason: "too-soon" });
   });
@@ -303,7 +317,7 @@ describe("inside the caller's transaction", () => {
   it("a check rolled back with its transaction leaves the code unused", () => {
     const phone = freshPhone();
     db.transaction((tx) =>
-      issueCodeIn(tx, { purpose: "preregistration", subjectId: 502, phone, text, smsPurpose: "otp" }),
+      issueCodeIn(tx, { purpose: "preregistration", subjectId: 502, phone, text, smsPurpose: "otp", sender: "public" }),
     );
     const code = currentCode("preregistration", 502)!.code!;
     expect(() =>

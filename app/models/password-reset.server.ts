@@ -42,6 +42,7 @@ function issueResetCode(email: string): void {
         subjectId: user.id,
         phone,
         smsPurpose: "password-reset",
+        sender: "staff",
         text: (code) => `Your back-office password reset code is ${code}. It is valid for 10 minutes.`,
       }),
     { behavior: "immediate" },

@@ -234,6 +234,7 @@ describe("detail", () => {
         subjectId: pre.id,
         phone: pre.phone,
         text: (c) => `code ${c}`,
+        sender: "staff",
         smsPurpose: "otp",
       }),
     );

@@ -110,6 +110,7 @@ export async function changePreregistration(
         phone: after.phone,
         text: otpText,
         smsPurpose: "otp",
+        sender: "public",
       }).ok;
     }
     return { ok: true, preregistration: after, phoneChanged, codeSent };

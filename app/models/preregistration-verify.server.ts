@@ -44,13 +44,14 @@ const ENTITY = "preregistration";
 
 // ---------------------------------------------------------------- verification and draw
 
-const issueFor = (tx: Executor, entry: Pick<Preregistration, "id" | "phone">) =>
+const issueFor = (tx: Executor, entry: Pick<Preregistration, "id" | "phone">, who: Channel) =>
   issueCodeIn(tx, {
     purpose: "preregistration",
     subjectId: entry.id,
     phone: entry.phone,
     text: otpText,
     smsPurpose: "otp",
+    sender: who.channel === "public" ? "public" : "staff",
   });
 
 export type Resent = { expiresAt: string; resendAt: string; message: string };
@@ -69,7 +70,7 @@ export function resendVerificationCode(who: Channel, slug: string): Result<Resen
       const limited = takeLimits(tx, [["otp-resend-ip", who.address]]);
       if (limited) return limited;
     }
-    const issued = issueFor(tx, entry);
+    const issued = issueFor(tx, entry, who);
     if (!issued.ok)
       return fail.rateLimited(issued.retryAfterSeconds, resendMessage(issued.reason, issued.retryAfterSeconds));
     return {
@@ -151,7 +152,7 @@ export async function verifyPreregistration(
                 : OTP_MESSAGES.invalid;
         return fail.field("code", message);
       }
-      const issued = issueFor(tx, entry);
+      const issued = issueFor(tx, entry, who);
       resent = issued.ok;
       return fail.invalid(
         issued.ok
@@ -250,7 +251,7 @@ export function sendContinueCode(visitor: Visitor, phone: string): Result<Contin
     const limited = takeLimits(tx, [["otp-resend-ip", visitor.address]]);
     if (limited) return limited;
     // The same answer for a registered phone and another: the ceiling is looked at before either.
-    const ceiling = peek("code-sms", EVERY_SENDER);
+    const ceiling = peek("public-code-sms", EVERY_SENDER);
     if (!ceiling.ok) return ceilingReached(ceiling.retryAfterSeconds);
     const wait = take(tx, "continue-phone-wait", phone);
     if (!wait.ok) return fail.rateLimited(wait.retryAfterSeconds, OTP_MESSAGES.tooSoon(wait.retryAfterSeconds));
@@ -265,6 +266,7 @@ export function sendContinueCode(visitor: Visitor, phone: string): Result<Contin
         phone: entry.phone,
         text: accessText,
         smsPurpose: "otp",
+        sender: "public",
         // Not shown anywhere (decision 4); the verify page follows the verification code's SMS alone.
         tracked: false,
       });

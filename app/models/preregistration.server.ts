@@ -634,6 +634,7 @@ export async function createPreregistration(
         phone: created.phone,
         text: otpText,
         smsPurpose: "otp",
+        sender: counter ? "staff" : "public",
       });
       // No code can go out this hour: the entry is not kept, so the visitor simply tries again later.
       if (!issued.ok && issued.reason === "ceiling") throw new FailureError(ceilingReached(issued.retryAfterSeconds));

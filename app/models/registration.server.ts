@@ -338,6 +338,7 @@ function purchaseCodeIn(tx: Tx, registrationId: number, phone: string): Issued {
     phone,
     text: purchaseCodeText,
     smsPurpose: "purchase-code",
+    sender: "staff",
   });
 }
 

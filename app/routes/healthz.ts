@@ -1,21 +1,21 @@
-import { codeSmsCeiling, queuedSmsCount } from "~/models/health.server";
+import { codeSmsCeilings, queuedSmsCount } from "~/models/health.server";
 import { clusterWorkers, workerIndex } from "~/utils/cluster.server";
 import { recentEventLoopDelay } from "~/utils/event-loop.server";
 
 /**
  * GET /healthz for the load balancer and the operator: 200 when the database
  * answers, with the event-loop delay of the last minute (p99 and max, ms), the
- * number of SMS waiting to go, and the hour's code SMS against their ceiling
- * (an alert line when near or reached); under cluster.js, the worker that answers and every worker
+ * number of SMS waiting to go, and the hour's code SMS against their two ceilings
+ * (every sender's and the public forms'; an alert line naming each one near or reached); under cluster.js, the worker that answers and every worker
  * (index, pid, SMS slot, start, restarts, listening). Nothing personal; never cached.
  */
 export async function loader() {
   let database = "ok";
   let smsQueued: number | null = null;
-  let codeSms: ReturnType<typeof codeSmsCeiling> | null = null;
+  let ceilings: ReturnType<typeof codeSmsCeilings> | null = null;
   try {
     smsQueued = queuedSmsCount();
-    codeSms = codeSmsCeiling();
+    ceilings = codeSmsCeilings();
   } catch {
     database = "unavailable";
   }
@@ -27,12 +27,11 @@ export async function loader() {
       database,
       eventLoopDelayMs: loop ? { p99: loop.p99, max: loop.max, since: loop.since } : null,
       smsQueued,
-      // The hour's code SMS against CODE_SMS_PER_HOUR; alert names what an operator should look at.
-      codeSms,
-      alerts:
-        codeSms && codeSms.state !== "ok"
-          ? [`code SMS ceiling ${codeSms.state}: ${codeSms.used} of ${codeSms.perHour} this hour`]
-          : [],
+      // The hour's code SMS against their ceilings (every sender's, and the public forms' share); each
+      // alert names the ceiling an operator should look at.
+      codeSms: ceilings?.codeSms ?? null,
+      publicCodeSms: ceilings?.publicCodeSms ?? null,
+      alerts: ceilings?.alerts ?? [],
       uptimeSeconds: Math.round(process.uptime()),
       worker: index === null ? null : { index, pid: process.pid },
       workers: await clusterWorkers(),

@@ -22,7 +22,16 @@ const { rateLimitCounters: C } = schema;
 
 /** Code SMS of every kind together in an hour (CODE_SMS_PER_HOUR): a ceiling no spread of addresses gets past. */
 export const CODE_SMS_PER_HOUR = Math.max(1, Number(process.env.CODE_SMS_PER_HOUR) || 3000);
-/** The one key of the code-SMS ceiling. */
+/**
+ * The part of that hour's codes the public forms may not spend (CODE_SMS_STAFF_RESERVE, a tenth by
+ * default): kept for the counters' purchase codes, their pre-registration codes and staff password resets,
+ * so a bot that spends the public forms' ceiling cannot lock the counters out.
+ */
+export const CODE_SMS_STAFF_RESERVE = Math.min(
+  CODE_SMS_PER_HOUR - 1,
+  Math.max(0, Math.floor(Number(process.env.CODE_SMS_STAFF_RESERVE ?? Math.ceil(CODE_SMS_PER_HOUR / 10)) || 0)),
+);
+/** The one key of the code-SMS ceilings. */
 export const EVERY_SENDER = "all";
 
 /**
@@ -48,6 +57,8 @@ export const LIMITS = {
   "test-ride-phone": { points: 5, duration: 60 * 60 },
   // Every code SMS (pre-registration, resend, continue, purchase code, password reset), one key for all.
   "code-sms": { points: CODE_SMS_PER_HOUR, duration: 60 * 60 },
+  // The public forms' code SMS (pre-registration, resend, continue, a visitor's new phone): the ceiling less the reserve.
+  "public-code-sms": { points: CODE_SMS_PER_HOUR - CODE_SMS_STAFF_RESERVE, duration: 60 * 60 },
   // Public entries of other showrooms a branch user opens at the counter by their full phone (grants).
   "counter-grant": { points: 20, duration: 60 * 60 },
   // The prize notice of one registration: once in 10 minutes, five a day.

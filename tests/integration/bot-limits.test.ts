@@ -1,38 +1,58 @@
 /**
- * Limits that hold against a real bot: an IPv6 client counts by its /64; every code SMS together
- * meets an hourly ceiling (CODE_SMS_PER_HOUR) that answers 429 and raises an alert in /healthz;
+ * Limits that hold against a real bot: an IPv6 client counts by its /64; the public forms' code SMS meet
+ * an hourly ceiling of their own (CODE_SMS_PER_HOUR less CODE_SMS_STAFF_RESERVE) that answers 429 and raises
+ * an alert in /healthz, while the counters' purchase codes and staff resets still go out from the reserve;
  * the prize notice goes once in 10 minutes and five times a day per registration; the review step's
  * "taken" answers cost the same phone point as a save; production without captcha keys warns.
  */
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 
-// Set before the modules read it: a ceiling of three code SMS an hour.
+// Set before the modules read it: five code SMS an hour, two of them kept for staff.
 vi.hoisted(() => {
-  process.env.CODE_SMS_PER_HOUR = "3";
+  process.env.CODE_SMS_PER_HOUR = "5";
+  process.env.CODE_SMS_STAFF_RESERVE = "2";
   process.env.RATE_LIMIT_FACTOR = "1";
 });
 
 import { db, schema } from "@db/index";
 import { createPreregistration, reviewPreregistration } from "~/models/preregistration.server";
 import { sendContinueCode } from "~/models/preregistration-verify.server";
-import { notifyRegistration } from "~/models/registration.server";
+import { requestPasswordReset } from "~/models/password-reset.server";
+import { createRegistration, notifyRegistration } from "~/models/registration.server";
 import { SYSTEM_ACTOR } from "~/models/scope.server";
 import { loader as healthz } from "~/routes/healthz";
 import { action as notifyAction } from "~/routes/api.v1.registration.$slug.notify";
 import { publicPreregistrationSchema, OTP_MESSAGES } from "~/schemas/preregistration";
-import { REGISTRATION_MESSAGES } from "~/schemas/registration";
+import { REGISTRATION_MESSAGES, type RegistrationInput } from "~/schemas/registration";
 import { captchaStartupWarning, CAPTCHA_OFF_WARNING } from "~/utils/captcha.server";
 import { addressKey, LIMITS, take } from "~/utils/rate-limit.server";
 import { setClock } from "~/utils/time";
-import { makeBranch, nextPhone } from "../fixtures";
+import { makeBikeModel, makeBranch, makePreregistration, nextPhone } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
 import { call, req, staffWith } from "./catalogue-helpers";
 
 let branchId = 0;
+let modelId = 0;
 beforeAll(() => {
   branchId = makeBranch().id;
+  modelId = makeBikeModel().id;
 });
+
+/** A purchase as the counter's form sends it. */
+const purchase = (n: number) =>
+  ({
+    bill_no: `CEIL${n}`,
+    name: "Counter Buyer",
+    address: "Kathmandu",
+    citizenship_no: "12345",
+    bike_model_id: modelId,
+    engine_no: `CE${n}`,
+    chasis_no: `CC${n}`,
+    registration_no: `CR${n}`,
+    payment_mode: "CASH",
+    send_sms: true,
+  }) as unknown as RegistrationInput;
 afterEach(() => setClock(null));
 
 const visitorForm = (phone = nextPhone()) =>
@@ -67,8 +87,8 @@ describe("an IPv6 client counts by its /64", () => {
   });
 });
 
-describe("the hourly ceiling of code SMS (every sender together)", () => {
-  it("lets three codes out, then answers 429 with when, keeps nothing, and /healthz alerts", async () => {
+describe("the hourly ceilings of code SMS: the public forms' share, and every sender's", () => {
+  it("lets three public codes out, then answers 429 with when, keeps nothing, and /healthz names the public ceiling", async () => {
     const codes = () => db.select().from(schema.smsMessages).where(eq(schema.smsMessages.purpose, "otp")).all().length;
     const before = codes();
     for (let i = 0; i < 3; i++) {
@@ -77,8 +97,9 @@ describe("the hourly ceiling of code SMS (every sender together)", () => {
     }
     expect(codes()).toBe(before + 3);
     const healthy = await (await healthz()).json();
-    expect(healthy.codeSms).toMatchObject({ used: 3, perHour: 3, state: "reached" });
-    expect(healthy.alerts).toEqual(["code SMS ceiling reached: 3 of 3 this hour"]);
+    expect(healthy.publicCodeSms).toMatchObject({ used: 3, perHour: 3, state: "reached" });
+    expect(healthy.codeSms).toMatchObject({ used: 3, perHour: 5, state: "ok" });
+    expect(healthy.alerts).toEqual(["public forms' code SMS ceiling reached: 3 of 3 this hour"]);
 
     const phone = nextPhone();
     const refused = await createPreregistration({ channel: "public", address: "198.51.100.50" }, visitorForm(phone));
@@ -95,7 +116,45 @@ describe("the hourly ceiling of code SMS (every sender together)", () => {
     const cont = sendContinueCode({ channel: "public", address: "198.51.100.60" }, nextPhone());
     expect(cont).toMatchObject({ ok: false, code: "rate_limited", message: OTP_MESSAGES.ceiling(60) });
 
-    // An hour later the ceiling opens again.
+    // The counter's purchase code and a staff password reset still go out, from the reserve.
+    const smsOf = (purpose: string, to: string) =>
+      db
+        .select()
+        .from(schema.smsMessages)
+        .where(and(eq(schema.smsMessages.purpose, purpose), eq(schema.smsMessages.to, to)))
+        .all();
+    const buyer = makePreregistration({ branch_id: branchId, is_verified: true, status: "verified" });
+    const counter = await staffWith(["read-registration", "create-registration"], branchId);
+    const bought = await createRegistration(
+      { id: counter.user.id, email: counter.user.email, address: null, scope: { branchId } },
+      buyer.slug,
+      purchase(buyer.id),
+    );
+    expect(bought.ok).toBe(true);
+    expect(smsOf("purchase-code", buyer.phone)).toHaveLength(1);
+    const resetPhone = nextPhone();
+    const staff = await staffWith([], branchId);
+    db.update(schema.users).set({ phone: resetPhone }).where(eq(schema.users.id, staff.user.id)).run();
+    await requestPasswordReset(staff.user.email);
+    expect(smsOf("password-reset", resetPhone)).toHaveLength(1);
+    const spent = await (await healthz()).json();
+    expect(spent.codeSms).toMatchObject({ used: 5, perHour: 5, state: "reached" });
+    expect(spent.alerts).toEqual([
+      "public forms' code SMS ceiling reached: 3 of 3 this hour",
+      "code SMS ceiling reached: 5 of 5 this hour",
+    ]);
+    // Past every sender's ceiling, staff wait too.
+    const another = nextPhone();
+    const refusedToo = await createPreregistration(
+      {
+        channel: "counter",
+        actor: { id: counter.user.id, email: counter.user.email, address: null, scope: { branchId } },
+      },
+      visitorForm(another),
+    );
+    expect(refusedToo).toMatchObject({ ok: false, code: "rate_limited" });
+
+    // An hour later the ceilings open again.
     const later = new Date(Date.now() + 61 * 60_000);
     setClock(() => later);
     expect((await createPreregistration({ channel: "public", address: "198.51.100.70" }, visitorForm())).ok).toBe(true);

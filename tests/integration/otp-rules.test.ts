@@ -31,6 +31,7 @@ function issue(input: Partial<IssueInput> & { subjectId: number; phone: string }
         purpose: "preregistration",
         text: (code) => `Your verification code is ${code}`,
         smsPurpose: "otp",
+        sender: "public",
         ...input,
       }),
     { behavior: "immediate" },
