@@ -17,6 +17,8 @@ import {
   preregistrationActions,
 } from "~/models/preregistration-admin.server";
 import { preregistrationNotFound } from "~/utils/http.server";
+import { grantsOfEntry } from "~/models/counter-grant.server";
+import { isHeadOffice } from "~/models/scope.server";
 import { STATUS_LABELS } from "~/models/preregistration-status";
 import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
 import { oops, redirectWithToast, success } from "~/utils/toast.server";
@@ -37,7 +39,10 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const pre = getPreregistrationDetail(user.scope, params.slug!, { showCode: canSeeCodes(user) });
   // Spec 000 §2: a load failure redirects to /admin.
   if (!pre) throw await preregistrationNotFound();
-  return { pre, actions: preregistrationActions(pre, mayRulePreregistration(user.scope, pre.id)) };
+  // The branches that opened it at their counter (decision 5); who did it is head office's to read.
+  const headOffice = isHeadOffice(user.scope);
+  const grants = grantsOfEntry(pre.id).map((g) => ({ ...g, granted_by: headOffice ? g.granted_by : null }));
+  return { pre, grants, actions: preregistrationActions(pre, mayRulePreregistration(user.scope, pre.id)) };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -49,7 +54,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function PreregistrationDetail() {
-  const { pre, actions } = useLoaderData<typeof loader>();
+  const { pre, grants, actions } = useLoaderData<typeof loader>();
   return (
     <>
       <h1>
@@ -86,6 +91,19 @@ export default function PreregistrationDetail() {
           ["Source", label("source", pre.source)],
           ["Branch", pre.branch?.title ?? "Online"],
           ["Nearest Branch", pre.nearest_branch?.title],
+          [
+            "Found at the counter by",
+            grants.length ? (
+              <ul className="plain" key="grants">
+                {grants.map((g) => (
+                  <li key={`${g.branch}-${g.granted_at}`}>
+                    {g.branch}, <DateText at={g.granted_at} time />
+                    {g.granted_by ? ` (${g.granted_by})` : null}
+                  </li>
+                ))}
+              </ul>
+            ) : null,
+          ],
           ["City", pre.city],
           ["Status", STATUS_LABELS[pre.status]],
           ["Prize won", amountText(pre.prize)],

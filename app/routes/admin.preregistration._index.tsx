@@ -83,6 +83,10 @@ export default function Preregistrations() {
   return (
     <>
       <h1>Pre-Registrations</h1>
+      <p>
+        A customer&apos;s full phone number opens their entry here. {headOffice ? "Every branch's" : "Your branch's"}{" "}
+        <Link to="/admin/preregistration/grants">counter grants</Link>: entries of other showrooms opened that way.
+      </p>
       <DataTable
         table={table}
         rowKey={(r) => r.slug}

@@ -119,6 +119,7 @@ export const ADMIN_ROUTES: RouteRule[] = [
   { pattern: "/admin", permission: null, nav: { label: "Dashboard", order: 1, permission: "send-sms" } },
   { pattern: "/admin/preregistration", permission: "read-registration", nav: { label: "Pre-Registrations", order: 2 } },
   { pattern: "/admin/preregistration/create", permission: "create-registration" },
+  { pattern: "/admin/preregistration/grants", permission: "read-registration" },
   { pattern: "/admin/preregistration/:slug", permission: "read-registration" },
   { pattern: "/admin/preregistration/:slug/edit", permission: "update-registration" },
   { pattern: "/admin/preregistration/:slug/verify", permission: "read-registration" },

@@ -119,6 +119,7 @@ const SCREENS: { path: (s: Slugs) => string; as: Viewer }[] = [
   { path: () => "/admin/sms", as: "admin" },
   { path: (s) => `/admin/sms/${s.broadcast}`, as: "admin" },
   { path: () => "/admin/referrer", as: "admin" },
+  { path: () => "/admin/preregistration/grants", as: "admin" },
   { path: () => "/admin/audit", as: "admin" },
   { path: () => "/admin/outbox", as: "admin" },
   { path: () => "/admin/analytics", as: "admin" },

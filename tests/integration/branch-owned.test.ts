@@ -39,6 +39,8 @@ import { loader as testRideOne } from "~/routes/api.v1.test-ride.$id";
 import { loader as testRideDownload } from "~/routes/api.v1.test-ride.download";
 import { loader as referrerList } from "~/routes/api.v1.referrer";
 import { loader as referrerDownload } from "~/routes/api.v1.referrer.download";
+import { loader as grantList } from "~/routes/api.v1.preregistration.grants";
+import { loader as grantDownload } from "~/routes/api.v1.preregistration.grants.download";
 
 /** What one branch owns: each record carries the branch's tag in a name or phone the answers show. */
 type World = {
@@ -70,6 +72,9 @@ function world(branchId: number, tag: string): World {
   const restorable = makeRegistration(branchId, { deleted_at: new Date().toISOString() });
   const referrer = makeRegistration(branchId, { status: "drawn", name: `${tag} Referrer` });
   const ride = makeTestRide(branchId, { name: `${tag} Rider`, referrer_id: referrer.id });
+  // A public entry of no showroom that the branch found at its counter.
+  const found = makePreregistration({ branch_id: null, nearest_branch_id: null, name: `${tag} Granted` });
+  db.insert(schema.preregistrationGrants).values({ branch_id: branchId, preregistration_id: found.id }).run();
   const broadcast = db
     .insert(schema.smsBroadcasts)
     .values({
@@ -333,6 +338,18 @@ const BRANCH_OWNED: Row[] = [
     fn: referrerDownload,
     permission: "read-registration",
     list: { path: "/api/v1/referrer/download", shows: (w) => w.referrerName },
+  },
+  {
+    route: "api.v1.preregistration.grants",
+    fn: grantList,
+    permission: "read-registration",
+    list: { path: "/api/v1/preregistration/grants?length=500", shows: (w) => `${w.tag} Granted` },
+  },
+  {
+    route: "api.v1.preregistration.grants.download",
+    fn: grantDownload,
+    permission: "read-registration",
+    list: { path: "/api/v1/preregistration/grants/download", shows: (w) => `${w.tag} Granted` },
   },
 ];
 

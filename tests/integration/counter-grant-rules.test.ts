@@ -13,7 +13,12 @@ import type { ScopedActor } from "~/models/scope.server";
 import { transact } from "~/models/transaction.server";
 import { usage } from "~/utils/rate-limit.server";
 import { makeBranch, makePreregistration } from "../fixtures";
-import { staffWith } from "./catalogue-helpers";
+import XLSX from "sheetjs-style";
+import type { GrantRow } from "~/models/counter-grant.server";
+import { loader as entryPage } from "~/routes/admin.preregistration.$slug._index";
+import { loader as grantsApi } from "~/routes/api.v1.preregistration.grants";
+import { loader as grantsDownload } from "~/routes/api.v1.preregistration.grants.download";
+import { call, req, staffWith } from "./catalogue-helpers";
 
 let counter = 0;
 let other = 0;
@@ -110,5 +115,79 @@ describe("grants are few: 20 an hour per user", () => {
     expect(grantsOf(last.id)).toEqual([]);
     expect(auditsOf(last.slug)).toEqual([]);
     expect(grant(actor, last.id)).toEqual({ granted: true });
+  });
+});
+
+describe("grants are seen", () => {
+  it("head office lists every grant (who, which branch, which entry, when), by branch and in Grants.xls; a branch its own", async () => {
+    const third = makeBranch({ title: "Grant Seer" }).id;
+    const seer = await staffWith(["read-registration"], third);
+    const seerActor: ScopedActor = {
+      id: seer.user.id,
+      email: seer.user.email,
+      address: null,
+      scope: { branchId: third },
+    };
+    const entry = makePreregistration({ branch_id: null, nearest_branch_id: other, name: "Seen Customer" });
+    expect(grant(seerActor, entry.id)).toEqual({ granted: true });
+    const head = await staffWith(["read-registration"], null);
+
+    const listed = await call(
+      grantsApi as never,
+      req("GET", `/api/v1/preregistration/grants?branch=${third}`, { token: head.token }),
+    );
+    expect(listed.status).toBe(200);
+    const rows = ((await listed.json()) as { data: GrantRow[] }).data;
+    expect(rows).toEqual([
+      {
+        granted_at: expect.any(String),
+        branch: { id: third, title: "Grant Seer" },
+        granted_by: { name: seer.user.name, email: seer.user.email },
+        preregistration: expect.objectContaining({
+          slug: entry.slug,
+          name: "Seen Customer",
+          ref: expect.stringMatching(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/),
+        }),
+      },
+    ]);
+    const file = await call(
+      grantsDownload as never,
+      req("GET", `/api/v1/preregistration/grants/download?branch=${third}`, { token: head.token }),
+    );
+    const book = XLSX.read(new Uint8Array(await file.arrayBuffer()), { type: "array" });
+    const csv = XLSX.utils.sheet_to_csv(book.Sheets[book.SheetNames[0]]);
+    expect(csv.split("\n")[0]).toBe("Granted,Branch,By,Customer,Phone,Reference,Nearest Branch");
+    expect(csv).toContain(`Grant Seer,${seer.user.name} (${seer.user.email}),Seen Customer`);
+
+    // The branch that granted sees its own grants; another branch's user none of them.
+    const own = await call(grantsApi as never, req("GET", "/api/v1/preregistration/grants", { token: seer.token }));
+    expect(((await own.json()) as { data: GrantRow[] }).data.map((r) => r.preregistration.slug)).toEqual([entry.slug]);
+    const outsider = await staffWith(["read-registration"], other);
+    const theirs = await call(
+      grantsApi as never,
+      req("GET", "/api/v1/preregistration/grants", { token: outsider.token }),
+    );
+    expect(((await theirs.json()) as { data: GrantRow[] }).data.map((r) => r.preregistration.slug)).not.toContain(
+      entry.slug,
+    );
+
+    // The entry's page names the branch it was granted to (and, for head office, who).
+    const page = async (cookie: string) =>
+      (await (
+        await call(
+          entryPage as never,
+          req("GET", `/admin/preregistration/${entry.slug}`, { headers: { Cookie: cookie } }),
+          {
+            slug: entry.slug,
+          },
+        )
+      ).json()) as { grants: { branch: string; granted_by: string | null }[] };
+    expect((await page(head.cookie)).grants).toEqual([
+      expect.objectContaining({ branch: "Grant Seer", granted_by: `${seer.user.name} (${seer.user.email})` }),
+    ]);
+    const owner = await staffWith(["read-registration"], other);
+    expect((await page(owner.cookie)).grants).toEqual([
+      expect.objectContaining({ branch: "Grant Seer", granted_by: null }),
+    ]);
   });
 });

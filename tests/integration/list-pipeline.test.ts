@@ -22,6 +22,9 @@ import { loader as referrerDownload } from "~/routes/api.v1.referrer.download";
 import { loader as registrationApi } from "~/routes/api.v1.registration";
 import { loader as registrationDownload } from "~/routes/api.v1.registration.download";
 import { loader as testRideApi } from "~/routes/api.v1.test-ride";
+import { loader as grantsPage } from "~/routes/admin.preregistration.grants";
+import { loader as grantsApi } from "~/routes/api.v1.preregistration.grants";
+import { loader as grantsDownload } from "~/routes/api.v1.preregistration.grants.download";
 import { loader as testRideDownload } from "~/routes/api.v1.test-ride.download";
 import { call, req, staffWith } from "./catalogue-helpers";
 
@@ -92,6 +95,16 @@ const LISTS: List[] = [
     download: referrerDownload,
     bad: "from=2026-11-22&to=2026-11-21",
     field: "to",
+  },
+  {
+    name: "counter grants",
+    page: grantsPage,
+    pageErrors: filterErrors,
+    path: "preregistration/grants",
+    api: grantsApi,
+    download: grantsDownload,
+    bad: "branch=abc",
+    field: "branch",
   },
   {
     name: "schemes",

@@ -56,6 +56,7 @@ export const SPEC_ADMIN_ROUTES: readonly { pattern: string; permission: SpecPerm
   { pattern: "/admin/sms/:id", permission: "send-sms", source: "0009, 0016 a broadcast's page" },
   { pattern: "/admin/outbox", permission: "send-sms", source: "0009 the SMS outbox" },
   { pattern: "/admin/referrer", permission: "read-registration", source: "0009, 0016 the referrer report" },
+  { pattern: "/admin/preregistration/grants", permission: "read-registration", source: "0005, 0009 counter grants" },
   { pattern: "/admin/audit", permission: "every", source: "0009 the audit trail" },
   { pattern: "/admin/role", permission: "every", source: "0009, 0012 the role matrix" },
 ];
