@@ -4,12 +4,30 @@
  * It follows the browsers' own signals, as Go's CrossOriginProtection does:
  * - Sec-Fetch-Site present: only "same-origin" and "none" (typed by the user) pass;
  * - otherwise Origin present: it must name this host ("null" never does);
- * - neither: not a browser (curl, the API's clients), so no cookie was sent on a visitor's behalf.
+ * - neither, with a credential cookie (the back-office session, a visitor's entries): a Referer
+ *   naming this host must vouch for it (an old browser, or a privacy tool that strips Origin);
+ * - neither and no credential cookie: not a browser acting for someone (curl, the API's clients).
  * Calls carrying a bearer token are not cookie-authenticated and are not checked.
  */
+import { cookieName } from "./cookie-name.server";
+
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
+/** The cookies that act for someone: the back-office session and the visitor's own entries. */
+const CREDENTIALS = new Set([cookieName("session", "__session"), cookieName("entries")]);
+
 type HeaderBag = { get(name: string): string | null };
+
+const sameHost = (address: string, host: string) => {
+  try {
+    return new URL(address).host.toLowerCase() === host.toLowerCase();
+  } catch {
+    return false;
+  }
+};
+
+const carriesCredential = (cookie: string | null) =>
+  !!cookie && cookie.split(";").some((pair) => CREDENTIALS.has(pair.split("=")[0].trim()));
 
 export function isCrossSiteRequest(method: string, headers: HeaderBag, host: string | null): boolean {
   if (!UNSAFE.has(method.toUpperCase())) return false;
@@ -17,13 +35,13 @@ export function isCrossSiteRequest(method: string, headers: HeaderBag, host: str
   const site = headers.get("sec-fetch-site");
   if (site) return site !== "same-origin" && site !== "none";
   const origin = headers.get("origin");
-  if (origin === null) return false;
-  if (origin === "null" || !host) return true;
-  try {
-    return new URL(origin).host.toLowerCase() !== host.toLowerCase();
-  } catch {
-    return true;
+  if (origin === null) {
+    if (!carriesCredential(headers.get("cookie"))) return false;
+    const referer = headers.get("referer");
+    return !referer || !host || !sameHost(referer, host);
   }
+  if (origin === "null" || !host) return true;
+  return !sameHost(origin, host);
 }
 
 export const CROSS_SITE_MESSAGE =

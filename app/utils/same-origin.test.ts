@@ -28,3 +28,20 @@ describe("the cross-site request rule", () => {
     ).toBe(false);
   });
 });
+
+describe("a cookie-authenticated request with neither Sec-Fetch-Site nor Origin", () => {
+  const session = { cookie: "__session=abc; lang=en" };
+  it("is refused unless a same-origin Referer vouches for it", () => {
+    expect(isCrossSiteRequest("POST", h(session), "site.test")).toBe(true);
+    expect(isCrossSiteRequest("POST", h({ ...session, referer: "https://evil.example/x" }), "site.test")).toBe(true);
+    expect(isCrossSiteRequest("POST", h({ ...session, referer: "not a url" }), "site.test")).toBe(true);
+    expect(isCrossSiteRequest("POST", h({ ...session, referer: "http://site.test/admin/role" }), "site.test")).toBe(
+      false,
+    );
+    expect(isCrossSiteRequest("DELETE", h({ cookie: "entries=xyz" }), "site.test")).toBe(true);
+  });
+  it("leaves a request whose cookies act for nobody alone (a language choice)", () => {
+    expect(isCrossSiteRequest("POST", h({ cookie: "lang=ne" }), "site.test")).toBe(false);
+    expect(isCrossSiteRequest("POST", h({ cookie: "x__session=1" }), "site.test")).toBe(false);
+  });
+});
