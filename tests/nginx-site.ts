@@ -1,6 +1,6 @@
 /**
- * deploy/nginx/campaign.conf run locally, as the VPS runs it with only its paths and ports changed:
- * Debian's nginx with a self-signed certificate for localhost in front of a server on 127.0.0.1.
+ * deploy/nginx/campaign.conf run locally, as the VPS runs it with only its name, paths, ports and unpaced
+ * addresses changed: Debian's nginx with a self-signed certificate for localhost in front of a server on 127.0.0.1.
  * Used by tests/e2e/deploy-nginx.spec.ts and by the launch-surge rehearsal (bench/surge.ts).
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -23,7 +23,14 @@ export type NginxSite = {
   /** The main configuration's: Debian's defaults unless given. */
   workerProcesses?: number | "auto";
   workerConnections?: number;
+  /** Addresses put in the site's geo block, whose POSTs nginx does not pace (the rehearsal's own client). */
+  unpaced?: string[];
 };
+
+/** The names the local site answers to, as the certificate does (the VPS's thrill.example.com). */
+const SITE_NAMES = ["localhost", "127.0.0.1"];
+/** The TLS name a local client gives (SNI): the default server refuses a handshake without a known one. */
+export const SITE_SERVERNAME = "localhost";
 
 /**
  * A self-signed certificate for localhost, where the site looks for Let's Encrypt's: `dir`/fullchain.pem.
@@ -40,20 +47,31 @@ export function selfSignedCertificate(dir: string) {
   return fs.readFileSync(path.join(dir, "fullchain.pem"));
 }
 
-/** Writes the site (paths and ports substituted) inside a minimal main configuration; returns the latter's path. */
+/** `text` with `pattern` replaced; a pattern the site no longer holds is an error, not a silent no-op. */
+function substitute(text: string, pattern: string | RegExp, replacement: string): string {
+  const found = typeof pattern === "string" ? text.includes(pattern) : new RegExp(pattern).test(text);
+  if (!found) throw new Error(`deploy/nginx/campaign.conf no longer holds ${String(pattern)}`);
+  return typeof pattern === "string" ? text.replaceAll(pattern, replacement) : text.replace(pattern, replacement);
+}
+
+/** Writes the site (names, paths and ports substituted) inside a minimal main configuration; returns the latter's path. */
 export function writeNginxSite(site: NginxSite): string {
-  const { root, buildDir, dir, appPort, httpsPort, httpPort } = site;
-  const text = fs
-    .readFileSync(path.join(root, "deploy", "nginx", "campaign.conf"), "utf8")
-    .replaceAll("/srv/campaign/build/", `${path.resolve(root, buildDir)}/`)
-    .replaceAll("/srv/campaign", root)
-    .replaceAll("/etc/ssl/campaign/", `${dir}/`)
-    .replaceAll("127.0.0.1:3000", `127.0.0.1:${appPort}`)
-    // On the VPS the site is on 443, so a browser's Origin names no port; here it does.
-    .replaceAll("proxy_set_header Host $host;", `proxy_set_header Host $host:${httpsPort};`)
-    .replace(/^\s*listen \[::\].*$/gm, "")
-    .replace(/listen 80;/, `listen 127.0.0.1:${httpPort};`)
-    .replace(/listen 443 /, `listen 127.0.0.1:${httpsPort} `);
+  const { root, buildDir, dir, appPort, httpsPort, httpPort, unpaced = [] } = site;
+  let text = fs.readFileSync(path.join(root, "deploy", "nginx", "campaign.conf"), "utf8");
+  text = substitute(text, "/srv/campaign/build/", `${path.resolve(root, buildDir)}/`);
+  text = substitute(text, "/etc/ssl/campaign/", `${dir}/`);
+  text = substitute(text, "127.0.0.1:3000", `127.0.0.1:${appPort}`);
+  text = substitute(text, "server_name thrill.example.com;", `server_name ${SITE_NAMES.join(" ")};`);
+  // On the VPS the site is on 443, so a browser's Origin names no port; here it does.
+  text = substitute(text, "proxy_set_header Host $host;", `proxy_set_header Host $host:${httpsPort};`);
+  text = substitute(text, /^\s*listen \[::\].*\n/gm, "");
+  text = substitute(text, /listen 80( |;)/g, `listen 127.0.0.1:${httpPort}$1`);
+  text = substitute(text, /listen 443 /g, `listen 127.0.0.1:${httpsPort} `);
+  text = substitute(
+    text,
+    /(geo \$campaign_unpaced \{\n\s*default 0;\n)/,
+    `$1${unpaced.map((address) => `    ${address} 1;\n`).join("")}`,
+  );
   fs.writeFileSync(path.join(dir, "campaign.conf"), text);
   const main = path.join(dir, "nginx.conf");
   fs.writeFileSync(

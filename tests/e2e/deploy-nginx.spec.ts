@@ -9,16 +9,18 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http2 from "node:http2";
 import https from "node:https";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import tls from "node:tls";
 import Database from "better-sqlite3";
 import sharp from "sharp";
 import { expect, test } from "@playwright/test";
 import { PASSWORD } from "./helpers";
 import { freePort } from "../free-port";
-import { NGINX, selfSignedCertificate, startNginx, writeNginxSite } from "../nginx-site";
+import { NGINX, SITE_SERVERNAME, selfSignedCertificate, startNginx, writeNginxSite } from "../nginx-site";
 
 const root = process.cwd();
 // Outside tests/.tmp (the servers' folders there are 0700): nginx's workers write request bodies here.
@@ -27,6 +29,15 @@ const e2eDatabase = path.join(root, "tests", ".tmp", `e2e-${process.env.E2E_PORT
 const children: ChildProcess[] = [];
 let httpsPort = 0;
 let httpPort = 0;
+/** The address the site's geo block lists (as the rehearsal lists its own client): nginx does not pace its POSTs. */
+const UNPACED = "127.0.0.11";
+const site = fs.readFileSync(path.join(root, "deploy", "nginx", "campaign.conf"), "utf8");
+/** A directive's seconds in the site, e.g. client_header_timeout 10s → 10. */
+function seconds(directive: string): number {
+  const m = new RegExp(`^\\s*${directive} (\\d+)s;`, "m").exec(site);
+  if (!m) throw new Error(`${directive} is not set in deploy/nginx/campaign.conf`);
+  return Number(m[1]);
+}
 
 async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60_000) {
   const end = Date.now() + timeoutMs;
@@ -36,7 +47,7 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 60
   }
 }
 
-type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string };
+type Answer = { status: number; headers: Record<string, string | string[] | undefined>; body: string; size: number };
 
 /** An HTTPS request to nginx from a chosen loopback address (a visitor of its own). */
 function fromAddress(
@@ -50,7 +61,7 @@ function fromAddress(
       {
         host: "127.0.0.1",
         port: httpsPort,
-        servername: "localhost",
+        servername: SITE_SERVERNAME,
         localAddress,
         method,
         path: pathname,
@@ -64,9 +75,10 @@ function fromAddress(
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString() }),
-        );
+        res.on("end", () => {
+          const body = Buffer.concat(chunks);
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: body.toString(), size: body.length });
+        });
       },
     );
     req.on("error", reject);
@@ -164,6 +176,7 @@ test.beforeAll(async () => {
       httpPort,
       workerProcesses: 1,
       workerConnections: 256,
+      unpaced: [UNPACED],
     }),
   );
   children.push(nginx);
@@ -203,7 +216,7 @@ test.afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-test("a public page over HTTPS with HTTP/2 and HSTS; its assets served by nginx, cached for a year; HTTP goes to HTTPS", async ({
+test("a public page over HTTPS with HTTP/2 and HSTS; its assets served by nginx, cached for a year, with HSTS and nosniff; HTTP goes to HTTPS", async ({
   browser,
 }) => {
   const context = await browser.newContext({ ignoreHTTPSErrors: true });
@@ -233,6 +246,9 @@ test("a public page over HTTPS with HTTP/2 and HSTS; its assets served by nginx,
   expect(file.headers["cache-control"]).toContain("immutable");
   // nginx's own ETag ("mtime-size" in hex), not the Node server's weak one: nginx served the file.
   expect(String(file.headers.etag)).toMatch(/^"[0-9a-f]+-[0-9a-f]+"$/);
+  // The app's answers carry these; nginx's own answers for the assets do too.
+  expect(file.headers["strict-transport-security"]).toBe(headers["strict-transport-security"]);
+  expect(file.headers["x-content-type-options"]).toBe("nosniff");
 
   const plain = await new Promise<{ status: number; location?: string }>((resolve, reject) => {
     const req = net.connect(httpPort, "127.0.0.1", () =>
@@ -306,4 +322,211 @@ test("an upload under the limit is taken; over it, the app and nginx refuse it w
   expect(byNginx.status).toBe(413);
   expect(JSON.parse(byNginx.body)).toEqual(JSON.parse(byApp.body));
   expect(JSON.parse(byApp.body).message).toBe("The request body may not be larger than 12 MB.");
+});
+
+/** What a raw TLS connection to nginx gets: whether the handshake passed, and the bytes before it closed. */
+function rawTls(servername: string, request: string): Promise<{ handshake: boolean; bytes: string }> {
+  return new Promise((resolve) => {
+    let handshake = false;
+    let bytes = "";
+    const socket = tls.connect(
+      { host: "127.0.0.1", port: httpsPort, servername, rejectUnauthorized: false, ALPNProtocols: ["http/1.1"] },
+      () => {
+        handshake = true;
+        socket.write(request); // not end(): nginx takes a half-closed connection for a client gone away
+      },
+    );
+    socket.on("data", (c: Buffer) => (bytes += c.toString()));
+    socket.on("error", () => {});
+    socket.on("close", () => resolve({ handshake, bytes }));
+  });
+}
+
+/** The bytes a plain-HTTP connection to nginx gets before it closes. */
+function rawHttp(request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let bytes = "";
+    const socket = net.connect(httpPort, "127.0.0.1", () => socket.write(request));
+    socket.on("data", (c: Buffer) => (bytes += c.toString()));
+    socket.on("error", reject);
+    socket.on("close", () => resolve(bytes));
+  });
+}
+
+test("any other name gets no answer: no TLS handshake without the site's name, the connection closed for another Host", async () => {
+  const get = (host: string) => `GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
+  // The site's own name, for comparison: a handshake and an answer.
+  const own = await rawTls(SITE_SERVERNAME, get("localhost"));
+  expect(own.handshake).toBe(true);
+  expect(own.bytes).toMatch(/^HTTP\/1\.1 200 /);
+  // A name the site does not have, or none (a scanner going by address): the handshake is refused.
+  expect(await rawTls("thrill.example.com", get("thrill.example.com"))).toEqual({ handshake: false, bytes: "" });
+  expect(await rawTls("", get("203.0.113.7"))).toEqual({ handshake: false, bytes: "" });
+  // The site's name in the handshake but another Host: closed without a byte (444).
+  expect(await rawTls(SITE_SERVERNAME, get("thrill.example.com"))).toEqual({ handshake: true, bytes: "" });
+  // Plain HTTP: the site's name is sent to HTTPS, another Host gets nothing.
+  expect(await rawHttp(get("localhost"))).toMatch(/^HTTP\/1\.1 301 /);
+  expect(await rawHttp(get("thrill.example.com"))).toBe("");
+  expect(await rawHttp(get("203.0.113.7"))).toBe("");
+});
+
+test("TLS sessions resume from nginx's session cache, never from a session ticket", async () => {
+  const connect = (session?: Buffer) =>
+    new Promise<tls.TLSSocket>((resolve, reject) => {
+      const socket = tls.connect(
+        {
+          host: "127.0.0.1",
+          port: httpsPort,
+          servername: SITE_SERVERNAME,
+          rejectUnauthorized: false,
+          // TLS 1.2 says in the handshake whether a ticket is given (TLS 1.3 resumes only through its own tickets).
+          maxVersion: "TLSv1.2",
+          session,
+        },
+        () => resolve(socket),
+      );
+      socket.on("error", reject);
+    });
+  const first = await connect();
+  expect(first.getTLSTicket(), "nginx gave a session ticket").toBeUndefined();
+  const session = first.getSession();
+  first.end();
+  expect(session).toBeDefined();
+  const second = await connect(session);
+  expect(second.isSessionReused(), "resumed from the session cache").toBe(true);
+  second.end();
+});
+
+test("a burst of public POSTs from one address past the limit is refused by nginx; GETs, other addresses and the unpaced one pass", async () => {
+  // Generous, as many phones share one address on a mobile network: 50 at once get through.
+  const GENEROUS = 50;
+  const burst = GENEROUS + 40;
+  const paced = (a: Answer) => a.status === 429 && a.body.includes("Too many requests from your network at once");
+  // Each on a connection of its own, closed after its answer (visitors behind one address, not one client).
+  const post = (address: string, pathname = "/api/v1/enquiry") =>
+    fromAddress(address, "POST", pathname, {
+      body: "{}",
+      headers: { "Content-Type": "application/json", Connection: "close" },
+    });
+  const many = (n: number, send: () => Promise<Answer>) => Promise.all(Array.from({ length: n }, send));
+
+  const posts = await many(burst, () => post("127.0.0.10"));
+  const refused = posts.filter(paced);
+  expect(refused.length, "refused by nginx").toBeGreaterThan(0);
+  expect(posts.length - refused.length, "let through at once").toBeGreaterThanOrEqual(GENEROUS);
+  for (const r of refused) expect(Number(r.headers["retry-after"])).toBeGreaterThan(0);
+  // Each public form's path is paced, whatever its case (the app's routes ignore it): a burst from an address of its own.
+  const forms = [
+    "/enquiry?index",
+    "/ENQUIRY/continue",
+    "/enquiry/x/verify",
+    "/book-a-ride",
+    "/login",
+    "/reset-password",
+  ];
+  for (const [i, pathname] of [...forms, "/api/v1/test-ride", "/api/v1/auth/login"].entries())
+    expect(
+      (await many(burst, () => post(`127.0.1.${i + 1}`, pathname))).filter(paced).length,
+      pathname,
+    ).toBeGreaterThan(0);
+  // The same address's GETs are not paced; nor is another address, nor the one the geo block lists.
+  expect(
+    (
+      await many(burst, () => fromAddress("127.0.0.10", "GET", "/healthz", { headers: { Connection: "close" } }))
+    ).filter(paced),
+  ).toEqual([]);
+  expect(paced(await post("127.0.0.12"))).toBe(false);
+  expect((await many(burst, () => post(UNPACED))).filter(paced)).toEqual([]);
+});
+
+test("a slow client is dropped: a request header or body that stops coming, an answer not taken", async () => {
+  test.setTimeout(90_000); // nginx's own defaults would take 60 s
+  /** Seconds from the connection until nginx closes it, after `send`. */
+  const closedAfter = (send: (socket: tls.TLSSocket) => void) =>
+    new Promise<number>((resolve) => {
+      const started = Date.now();
+      const socket = tls.connect(
+        { host: "127.0.0.1", port: httpsPort, servername: SITE_SERVERNAME, rejectUnauthorized: false },
+        () => send(socket),
+      );
+      socket.on("data", () => {});
+      socket.on("error", () => {});
+      socket.on("close", () => resolve((Date.now() - started) / 1000));
+    });
+  /** Seconds until nginx resets an HTTP/2 stream whose client takes nothing of the answer (a window of 0). */
+  const resetAfter = (pathname: string) =>
+    new Promise<number>((resolve, reject) => {
+      const started = Date.now();
+      const session = http2.connect(`https://127.0.0.1:${httpsPort}`, {
+        servername: SITE_SERVERNAME,
+        rejectUnauthorized: false,
+        settings: { initialWindowSize: 0 },
+      });
+      session.on("error", () => {});
+      const stream = session.request({ ":path": pathname, ":authority": "localhost" });
+      stream.on("error", () => {});
+      stream.on("data", () => reject(new Error("data arrived through a window of 0")));
+      stream.on("close", () => {
+        session.close();
+        resolve((Date.now() - started) / 1000);
+      });
+    });
+  const asset = fs.readdirSync(path.join(root, process.env.BUILD_DIR ?? "build", "client", "assets"))[0];
+  const [header, body, answer] = await Promise.all([
+    closedAfter((s) => s.write("GET / HTTP/1.1\r\nHost: localhost\r\n")),
+    closedAfter((s) =>
+      s.write(
+        "POST /api/v1/upload HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/plain\r\nContent-Length: 10\r\n\r\n{",
+      ),
+    ),
+    resetAfter(`/assets/${asset}`),
+  ]);
+  for (const [what, took, directive] of [
+    ["a header", header, "client_header_timeout"],
+    ["a body", body, "client_body_timeout"],
+    ["an answer", answer, "send_timeout"],
+  ] as const) {
+    // Within 20 s, where nginx's defaults wait 60 s each…
+    expect(took, what).toBeLessThan(20);
+    // …and by nginx's timer at the site's setting, not by some other end of the connection.
+    expect(took, what).toBeGreaterThanOrEqual(seconds(directive) - 0.5);
+  }
+});
+
+test("answers are buffered by nginx, so a client that takes nothing holds no server connection; the downloads stream", async () => {
+  const login = await fromAddress("127.0.0.13", "POST", "/api/v1/auth/login", {
+    body: JSON.stringify({ email: "admin@demo.test", password: PASSWORD }),
+    headers: { "Content-Type": "application/json" },
+  });
+  const headers = { Authorization: `Bearer ${JSON.parse(login.body).access_token}` };
+  const list = "/api/v1/preregistration?length=500";
+  const download = "/api/v1/preregistration/download";
+  // Each larger than nginx's buffers for one answer (36 KB), so an answer buffered for a client that takes
+  // nothing goes on into a temporary file, which nginx's log reports.
+  for (const pathname of [list, download])
+    expect((await fromAddress("127.0.0.13", "GET", pathname, { headers })).size, pathname).toBeGreaterThan(64 * 1024);
+
+  const log = path.join(dir, "nginx-error.log");
+  const spilled = (pathname: string) =>
+    fs
+      .readFileSync(log, "utf8")
+      .split("\n")
+      .some((line) => line.includes("buffered to a temporary file") && line.includes(`"GET ${pathname} `));
+  const session = http2.connect(`https://127.0.0.1:${httpsPort}`, {
+    servername: SITE_SERVERNAME,
+    rejectUnauthorized: false,
+    settings: { initialWindowSize: 0 },
+  });
+  session.on("error", () => {});
+  try {
+    for (const pathname of [list, download])
+      session.request({ ":path": pathname, ":authority": "localhost", ...headers }).on("error", () => {});
+    // The list is read whole from the app at once, into nginx's buffers and a temporary file.
+    await until(async () => spilled(list), "the list's answer buffered by nginx", 10_000);
+    // The download is read only as the client takes it: none of it waits in a file of nginx's.
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(spilled(download)).toBe(false);
+  } finally {
+    session.destroy();
+  }
 });
