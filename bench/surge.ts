@@ -478,9 +478,7 @@ function printTable(title: string, head: string[], rows: string[][]) {
  */
 async function nginxInFront(appPort: number): Promise<{ base: string; nginx: ChildProcess; dir: string } | null> {
   if (process.env.SURGE_NGINX === "0" || !fs.existsSync(NGINX)) return null;
-  // Outside bench/.data (0700): nginx's workers keep request bodies in it.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "surge-nginx-"));
-  fs.chmodSync(dir, 0o755);
   // The site's name in the handshake, as a browser gives it (nginx refuses a handshake without it).
   setGlobalDispatcher(new Agent({ connect: { ca: selfSignedCertificate(dir), servername: SITE_SERVERNAME } }));
   const httpsPort = await freePort();

@@ -5,6 +5,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 export const NGINX = process.env.NGINX_PATH ?? "/usr/sbin/nginx";
@@ -14,7 +15,7 @@ export type NginxSite = {
   root: string;
   /** The build whose client assets nginx serves (the site's build/). */
   buildDir: string;
-  /** Where the certificate, the configuration, nginx's log and its temporary files go (readable by nginx's workers). */
+  /** Where the certificate, the configuration, nginx's log and its temporary files go. */
   dir: string;
   /** The app's port on 127.0.0.1 (the site's 3000). */
   appPort: number;
@@ -54,6 +55,17 @@ function substitute(text: string, pattern: string | RegExp, replacement: string)
   return typeof pattern === "string" ? text.replaceAll(pattern, replacement) : text.replace(pattern, replacement);
 }
 
+/**
+ * nginx's workers run as the user running this, so they read the build wherever the checkout lies (a folder
+ * other users cannot enter, as a home folder often is). Started by root, nginx's master would otherwise give
+ * its workers to another user (Debian's www-data, or nobody), who may not pass the checkout's parent folders.
+ */
+function workersUser(): string {
+  if (process.getuid?.() !== 0) return ""; // a master that is not root runs its workers as itself
+  const group = spawnSync("id", ["-gn"], { encoding: "utf8" }).stdout.trim();
+  return `user ${os.userInfo().username} ${group};\n`;
+}
+
 /** Writes the site (names, paths and ports substituted) inside a minimal main configuration; returns the latter's path. */
 export function writeNginxSite(site: NginxSite): string {
   const { root, buildDir, dir, appPort, httpsPort, httpPort, unpaced = [] } = site;
@@ -76,7 +88,7 @@ export function writeNginxSite(site: NginxSite): string {
   const main = path.join(dir, "nginx.conf");
   fs.writeFileSync(
     main,
-    `worker_processes ${site.workerProcesses ?? "auto"};
+    `${workersUser()}worker_processes ${site.workerProcesses ?? "auto"};
 pid ${dir}/nginx.pid;
 error_log ${dir}/nginx-error.log warn;
 events { worker_connections ${site.workerConnections ?? 768}; }

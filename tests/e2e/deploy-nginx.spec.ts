@@ -23,7 +23,6 @@ import { freePort } from "../free-port";
 import { NGINX, SITE_SERVERNAME, selfSignedCertificate, startNginx, writeNginxSite } from "../nginx-site";
 
 const root = process.cwd();
-// Outside tests/.tmp (the servers' folders there are 0700): nginx's workers write request bodies here.
 const dir = path.join(os.tmpdir(), `deploy-${process.pid}`);
 const e2eDatabase = path.join(root, "tests", ".tmp", `e2e-${process.env.E2E_PORT ?? 4173}`, "app.sqlite");
 const children: ChildProcess[] = [];
@@ -107,12 +106,8 @@ test.beforeAll(async () => {
     test.skip(!process.env.CI, `nginx is not installed at ${NGINX} (bash tests/ensure-nginx.sh)`);
     throw new Error(`nginx is missing at ${NGINX}`);
   }
-  // The deployment runs under systemd's default umask (022): nginx's workers read what its master and this
-  // test make. This process carries the product's 077 (db/index.ts, loaded with the e2e data helpers).
-  process.umask(0o022);
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(path.join(dir, "data"), { recursive: true });
-  fs.chmodSync(dir, 0o755);
   // The e2e run's demo database, copied online (the e2e server keeps running on it).
   const source = new Database(e2eDatabase, { readonly: true });
   await source.backup(path.join(dir, "data", "app.sqlite"));
@@ -528,5 +523,60 @@ test("answers are buffered by nginx, so a client that takes nothing holds no ser
     expect(spilled(download)).toBe(false);
   } finally {
     session.destroy();
+  }
+});
+
+test("this test's nginx reads the build wherever the checkout lies, even in a folder other users cannot enter", async () => {
+  // A checkout of its own inside a 0700 folder (as a home folder often is): the site and one built file.
+  const checkout = fs.mkdtempSync(path.join(os.tmpdir(), "checkout-"));
+  const nginxDir = path.join(checkout, "nginx");
+  let nginx: ChildProcess | undefined;
+  try {
+    fs.chmodSync(checkout, 0o700);
+    fs.mkdirSync(path.join(checkout, "deploy", "nginx"), { recursive: true });
+    fs.copyFileSync(
+      path.join(root, "deploy", "nginx", "campaign.conf"),
+      path.join(checkout, "deploy", "nginx", "campaign.conf"),
+    );
+    fs.mkdirSync(path.join(checkout, "build", "client", "assets"), { recursive: true });
+    fs.writeFileSync(path.join(checkout, "build", "client", "assets", "probe.txt"), "built");
+    fs.mkdirSync(nginxDir);
+    selfSignedCertificate(nginxDir);
+    const ports = { appPort: await freePort(), httpsPort: await freePort(), httpPort: await freePort() };
+    nginx = startNginx(
+      writeNginxSite({ root: checkout, buildDir: "build", dir: nginxDir, ...ports, workerProcesses: 1 }),
+    );
+    const get = () =>
+      new Promise<Answer>((resolve, reject) => {
+        const req = https.get(
+          {
+            host: "127.0.0.1",
+            port: ports.httpsPort,
+            path: "/assets/probe.txt",
+            servername: SITE_SERVERNAME,
+            headers: { Host: "localhost" },
+            rejectUnauthorized: false,
+          },
+          (res) => {
+            let body = "";
+            res.on("data", (c: Buffer) => (body += c.toString()));
+            res.on("end", () =>
+              resolve({ status: res.statusCode ?? 0, headers: res.headers, body, size: body.length }),
+            );
+          },
+        );
+        req.on("error", reject);
+      });
+    let answer: Answer | undefined;
+    await until(async () => Boolean((answer = await get())), "the second nginx", 10_000);
+    expect(answer!.status).toBe(200);
+    expect(answer!.body).toBe("built");
+  } finally {
+    if (nginx && nginx.exitCode === null && nginx.signalCode === null) {
+      const exited = new Promise((r) => nginx!.once("exit", r));
+      nginx.kill("SIGTERM");
+      await exited;
+    }
+    fs.rmSync(checkout, { recursive: true, force: true });
   }
 });
