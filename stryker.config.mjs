@@ -17,7 +17,7 @@ const config = {
     "app/utils/permissions.ts", // permissions
     "app/models/otp.server.ts", // one-time codes
     "app/utils/rate-limit.server.ts", // rate limits
-    "app/utils/body.server.ts", // the body reader and the update merge
+    "app/http/body.server.ts", // the body reader and the update merge
   ],
   reporters: ["clear-text", "progress", "html", "json"],
   htmlReporter: { fileName: "reports/mutation/index.html" },

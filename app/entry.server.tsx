@@ -4,10 +4,10 @@ import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
-import { BODY_LIMITS, tooLarge } from "./utils/body.server";
+import { BODY_LIMITS, tooLarge } from "./http/body.server";
 import { NonceProvider } from "./utils/nonce";
-export { DRAIN_BYTES } from "./utils/body.server";
-import { startBackgroundWork } from "./utils/workers.server";
+export { DRAIN_BYTES } from "./http/body.server";
+import { startBackgroundWork } from "./http/workers.server";
 
 const ABORT_DELAY = 5_000;
 
@@ -15,21 +15,21 @@ const ABORT_DELAY = 5_000;
 export const startWorkers = startBackgroundWork;
 
 /** The rendered public pages kept for every visitor (server.js asks before rendering). */
-export * as pageCache from "./utils/page-cache.server";
+export * as pageCache from "./http/page-cache.server";
 /** How server.js compresses answers: a page or JSON answer whole, anything else through the middleware. */
-export * as compression from "./utils/compression.server";
+export * as compression from "./http/compression.server";
 
 /** Called once by server.js: the event-loop delay monitor (read by the benchmark, and by a health check). */
 export { startEventLoopMonitor, eventLoopDelay } from "./utils/event-loop.server";
 
 /** What server.js applies before any route: the cross-site rule, the address header, the largest body any route reads. */
-export { isCrossSiteRequest } from "./utils/same-origin.server";
-export { ADDRESS_HEADER } from "./utils/auth.server";
+export { isCrossSiteRequest } from "./http/same-origin.server";
+export { ADDRESS_HEADER } from "./http/auth.server";
 export const MAX_BODY_BYTES = BODY_LIMITS.upload;
 /** The answer to a body over MAX_BODY_BYTES: the body reader's own 413 (nginx answers past its limit with the same). */
 export const TOO_LARGE_BODY = (({ message, errors }) => ({ message, errors }))(tooLarge(MAX_BODY_BYTES));
 /** The security headers of every answer and the request's CSP nonce (server.js applies it first). */
-export { securityHeaders } from "./utils/security-headers.server";
+export { securityHeaders } from "./http/security-headers.server";
 
 export function handleError(error: unknown, { request }: { request: Request }) {
   if (request.signal.aborted) return;

@@ -15,8 +15,8 @@ import {
 } from "@remix-run/react";
 import { ErrorPage, isBackOfficePath } from "~/components/ErrorPage";
 import { Toasts } from "~/components/Toasts";
-import { readToast, type Toast } from "~/utils/toast.server";
-import { getLanguage } from "~/utils/language.server";
+import { readToast, type Toast } from "~/http/toast.server";
+import { getLanguage } from "~/http/language.server";
 import { publicSettings } from "~/models/settings.server";
 import { t } from "~/utils/i18n";
 import { useNonce } from "~/utils/nonce";

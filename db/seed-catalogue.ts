@@ -9,7 +9,7 @@
 import sharp from "sharp";
 import { closeBranch, createBranch } from "~/models/branch.server";
 import { createBikeModel, retireBikeModel } from "~/models/bike-model.server";
-import type { Result } from "~/models/failure";
+import type { Result } from "~/utils/failure";
 import { uploadImages } from "~/models/file.server";
 import { SYSTEM_ACTOR } from "~/models/scope.server";
 import { createVideo } from "~/models/video.server";

@@ -5,7 +5,7 @@ import { db, schema } from "@db/index";
 import { makeBranch, makePreregistration } from "../../tests/fixtures";
 import { ALLOCATION_MESSAGES, allocationSchema } from "~/schemas/allocation";
 import { SYSTEM_ACTOR, type ScopedActor } from "~/models/scope.server";
-import type { Failure } from "~/models/failure";
+import type { Failure } from "~/utils/failure";
 import {
   createAllocation,
   deleteAllocation,

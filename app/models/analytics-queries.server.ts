@@ -7,7 +7,7 @@
 import { and, asc, count, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
-import { type AllocationType, ALLOCATION_TYPES } from "~/models/prize-constants";
+import { type AllocationType, ALLOCATION_TYPES } from "~/utils/prize-constants";
 import { branchCondition, type Scope, isHeadOffice } from "~/models/scope.server";
 import { daysBetween, MAX_RANGE_DAYS, type AnalyticsRangeInput } from "~/schemas/analytics";
 import { type PaymentMode } from "~/schemas/registration";

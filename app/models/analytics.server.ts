@@ -34,7 +34,7 @@
 import { eq } from "drizzle-orm";
 import { db, schema } from "@db/index";
 import { percentChange } from "~/models/dashboard.server";
-import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES, FIRST_THRILL } from "~/models/prize-constants";
+import { ALLOCATION_TYPE_LABELS, ALLOCATION_TYPES, FIRST_THRILL } from "~/utils/prize-constants";
 import { type Scope, isHeadOffice } from "~/models/scope.server";
 import { type AnalyticsRangeInput } from "~/schemas/analytics";
 import { SOURCE_OPTIONS } from "~/schemas/preregistration";

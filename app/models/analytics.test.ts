@@ -10,7 +10,7 @@ import { db, schema } from "@db/index";
 import { drawSecondThrill, drawThirdThrill } from "~/models/prize-draw.server";
 import { loader as apiLoader } from "~/routes/api.v1.analytics";
 import { analyticsRangeSchema, ANALYTICS_MESSAGES } from "~/schemas/analytics";
-import { issueToken } from "~/utils/api.server";
+import { issueToken } from "~/http/api.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { setClock } from "~/utils/time";
 import { makeAllocation, makeBikeModel, makeBranch, makePreregistration, makeUser } from "../../tests/fixtures";

@@ -3,7 +3,7 @@
  * database): the model (analytics.server.ts) fills them, the page and
  * GET /api/v1/analytics hand them out.
  */
-import type { AllocationType } from "./prize-constants";
+import type { AllocationType } from "~/utils/prize-constants";
 import type { PaymentMode } from "~/schemas/registration";
 
 /** a / b in percent, 2 decimals; null when b is 0. */

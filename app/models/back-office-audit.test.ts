@@ -11,7 +11,7 @@ import { action as apiLogin } from "~/routes/api.v1.auth.login";
 import { counterPreregistrationSchema } from "~/schemas/preregistration";
 import { broadcastSchema } from "~/schemas/broadcast";
 import type { RegistrationInput } from "~/schemas/registration";
-import { ADDRESS_HEADER } from "~/utils/auth.server";
+import { ADDRESS_HEADER } from "~/http/auth.server";
 import { kathmanduDate } from "~/utils/time";
 import {
   makeAllocation,
@@ -22,7 +22,7 @@ import {
   nextPhone,
 } from "../../tests/fixtures";
 import { createAllocation, deleteAllocation, updateAllocationCount } from "./allocation.server";
-import { amountsForType } from "./prize-constants";
+import { amountsForType } from "~/utils/prize-constants";
 import { closeBranch, createBranch, deleteBranch, reopenBranch, updateBranch } from "./branch.server";
 import {
   createBikeModel,
@@ -542,7 +542,7 @@ function refuse(action: string) {
 describe("every back-office change and its audit row", () => {
   it("covers every audit action the models write", () => {
     // Every `action: "area.verb"` of the models and the sign-in code.
-    const dirs = ["app/models", "app/utils"];
+    const dirs = ["app/models", "app/http"];
     const written = new Set<string>();
     for (const dir of dirs) {
       for (const file of fs.readdirSync(dir).filter((f) => f.endsWith(".server.ts"))) {

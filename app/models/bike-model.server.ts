@@ -22,7 +22,7 @@ import { likeContains, runTable, type TableParams, type TableResult } from "~/ut
 import { nowIso } from "~/utils/time";
 import { audit, diff } from "./audit.server";
 import { describeUsage } from "./branch.server";
-import { fail, FailureError, type Result } from "./failure";
+import { fail, FailureError, type Result } from "~/utils/failure";
 import { fileUrl, findPickerFile, FILE_ERRORS } from "./file.server";
 import type { ScopedActor } from "./scope.server";
 import { transact } from "./transaction.server";

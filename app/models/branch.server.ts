@@ -23,7 +23,7 @@ import { likeContains, runTable, type TableParams, type TableResult } from "~/ut
 import { nowIso } from "~/utils/time";
 import { randomSlug } from "~/utils/crypto.server";
 import { audit, diff } from "./audit.server";
-import { fail, FailureError, type Result } from "./failure";
+import { fail, FailureError, type Result } from "~/utils/failure";
 import { branchCondition, type Scope, type ScopedActor, isHeadOffice } from "./scope.server";
 import { transact } from "./transaction.server";
 

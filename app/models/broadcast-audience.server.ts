@@ -8,7 +8,7 @@
 import { and, eq, gt, inArray, isNull, sql, type SQL } from "drizzle-orm";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { db, schema, type Executor } from "@db/index";
-import { type FieldErrors } from "~/models/failure";
+import { type FieldErrors } from "~/utils/failure";
 import { BROADCAST_MESSAGES as MSG, type BroadcastInput, type BroadcastType } from "~/schemas/broadcast";
 import { normalizePhone } from "~/utils/phone";
 import { CAMPAIGN } from "./preregistration.server";

@@ -9,7 +9,7 @@
 import { and, count, desc, eq, getTableColumns, inArray, isNull, sql } from "drizzle-orm";
 import { db, schema } from "@db/index";
 import type { SmsBroadcast, SmsMessage } from "@db/schema";
-import { fail, type Result } from "~/models/failure";
+import { fail, type Result } from "~/utils/failure";
 import { type BroadcastType } from "~/schemas/broadcast";
 import { runTable, type TableParams, type TableResult, phoneSearch } from "~/utils/datatable.server";
 import { maskPhone } from "~/utils/phone";

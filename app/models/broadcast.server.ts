@@ -35,7 +35,7 @@ import { setImmediate as nextTurn } from "node:timers/promises";
 import { db, schema, type Executor } from "@db/index";
 import type { SmsBroadcast } from "@db/schema";
 import { audit, SYSTEM } from "~/models/audit.server";
-import { fail, FailureError, type Result } from "~/models/failure";
+import { fail, FailureError, type Result } from "~/utils/failure";
 import { gatewayCredit, type GatewayCredit } from "~/models/sms-provider.server";
 import { queueBroadcastChunk, wakeSmsWorker } from "~/models/sms.server";
 import { sentAgain } from "~/models/sms-outbox.server";

@@ -16,7 +16,7 @@ import { and, asc, count as countRows, eq, inArray, isNull, ne, or, sql } from "
 import { db, schema, type Executor, type Tx } from "@db/index";
 import type { User } from "@db/schema";
 import { audit, diff, type Changes } from "./audit.server";
-import { fail, FailureError, type FieldErrors, type Result } from "./failure";
+import { fail, FailureError, type FieldErrors, type Result } from "~/utils/failure";
 import { branchCondition, type Scope, type ScopedActor, isHeadOffice } from "./scope.server";
 import { transact } from "./transaction.server";
 import { hashPassword, randomSlug } from "~/utils/crypto.server";

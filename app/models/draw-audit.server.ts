@@ -10,7 +10,7 @@ import { likeContains, runTable, toTableParams, type PagingArgs, type TableResul
 import { label } from "~/utils/labels";
 import type { Column } from "~/utils/spreadsheet.server";
 import { displayDateTime, kathmanduBounds } from "~/utils/time";
-import type { AllocationType } from "./prize-constants";
+import type { AllocationType } from "~/utils/prize-constants";
 import { parseDrawAudit, type DrawAudit, type DrawOutcome, type PoolAudit, type Roll } from "./prize-draw.server";
 import { branchCondition, type Scope } from "./scope.server";
 

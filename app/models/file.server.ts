@@ -13,7 +13,7 @@ import { uploadsDir } from "~/utils/config.server";
 import { randomToken } from "~/utils/crypto.server";
 import { can, type Permission, type PermissionHolder } from "~/utils/permissions";
 import { audit, diff } from "./audit.server";
-import { fail, FailureError, type Failure, type Result } from "./failure";
+import { fail, FailureError, type Failure, type Result } from "~/utils/failure";
 import type { ScopedActor } from "./scope.server";
 import { transact } from "./transaction.server";
 

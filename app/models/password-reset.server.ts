@@ -7,7 +7,7 @@ import { wakeSmsWorker } from "./sms.server";
 import { findUserByEmail, passwordProblem, setPassword } from "./user.server";
 import { checkCodeIn, issueCodeIn } from "./otp.server";
 import type { Actor } from "./audit.server";
-import { fail, type Failure } from "./failure";
+import { fail, type Failure } from "~/utils/failure";
 
 export const RESET_CODE_INVALID = "The code is invalid or has expired.";
 

@@ -19,7 +19,7 @@ import { db, schema, type Executor, type Tx } from "@db/index";
 import { newestFirstPages } from "@db/page-reader";
 import type { Preregistration } from "@db/schema";
 import { audit, diff } from "~/models/audit.server";
-import { fail, FailureError, type Failure, type FieldErrors, type Result } from "~/models/failure";
+import { fail, FailureError, type Failure, type FieldErrors, type Result } from "~/utils/failure";
 import { fileUrl } from "~/models/file.server";
 import { latestCode } from "~/models/otp.server";
 import {
@@ -33,8 +33,8 @@ import {
   storeScreenshot,
   type Screenshot,
 } from "~/models/preregistration.server";
-import { STATUS_LABELS, type PreregistrationStatus } from "~/models/preregistration-status";
-import { firstThrill, totalPrize } from "~/models/prize-constants";
+import { STATUS_LABELS, type PreregistrationStatus } from "~/utils/preregistration-status";
+import { firstThrill, totalPrize } from "~/utils/prize-constants";
 import { countUpTo, liveCount } from "~/models/row-count.server";
 import { transact } from "~/models/transaction.server";
 import { ftsCondition, ftsQuery, newestMatches, newestMatchesAmong } from "~/models/fts-search.server";

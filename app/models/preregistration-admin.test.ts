@@ -10,7 +10,7 @@ import { issueCodeIn } from "~/models/otp.server";
 import type { ScopedActor } from "~/models/scope.server";
 import { preregistrationFiltersSchema } from "~/schemas/preregistration";
 import { parseTableParams } from "~/utils/datatable.server";
-import { parseQuery } from "~/utils/query.server";
+import { parseQuery } from "~/http/query.server";
 import { kathmanduDate } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration, nextPhone } from "../../tests/fixtures";
 import {

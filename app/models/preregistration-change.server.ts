@@ -16,7 +16,7 @@ import { db, schema, type Executor } from "@db/index";
 import type { Preregistration } from "@db/schema";
 import { OTP_MESSAGES, PREREGISTRATION_MESSAGES as M, type PreregistrationInput } from "~/schemas/preregistration";
 import { nowIso } from "~/utils/time";
-import { fail, type Result } from "./failure";
+import { fail, type Result } from "~/utils/failure";
 import { issueCodeIn } from "./otp.server";
 import {
   checkPreregistrationWrite,

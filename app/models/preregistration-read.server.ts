@@ -8,7 +8,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
 import type { Preregistration } from "@db/schema";
-import { firstThrill, totalPrize } from "~/models/prize-constants";
+import { firstThrill, totalPrize } from "~/utils/prize-constants";
 import { maskPhone } from "~/utils/phone";
 import { fileUrl } from "./file.server";
 import { canResendAt } from "./otp.server";

@@ -9,7 +9,7 @@ import { schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
 import type { Preregistration } from "@db/schema";
 import { drawSecondThrill, DrawError, type DrawResult } from "~/models/prize-draw.server";
-import { firstThrill, totalPrize } from "~/models/prize-constants";
+import { firstThrill, totalPrize } from "~/utils/prize-constants";
 import {
   CONTINUE_MESSAGES,
   COUNTER_VERIFY_MESSAGES as CV,
@@ -21,7 +21,7 @@ import { maskPhone } from "~/utils/phone";
 import { EVERY_SENDER, peek, take } from "~/utils/rate-limit.server";
 import { now } from "~/utils/time";
 import { audit, diff } from "./audit.server";
-import { fail, FailureError, type Result } from "./failure";
+import { fail, FailureError, type Result } from "~/utils/failure";
 import { canResendAt, checkCodeIn, currentCode, issueCodeIn, OTP_RULES } from "./otp.server";
 import type { ScopedActor } from "./scope.server";
 import { wakeSmsWorker } from "./sms.server";

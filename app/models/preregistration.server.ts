@@ -46,7 +46,7 @@ import { take, type LimitName } from "~/utils/rate-limit.server";
 import type { Referral } from "~/utils/share-link.server";
 import { nowIso } from "~/utils/time";
 import { audit, diff } from "./audit.server";
-import { fail, FailureError, type Failure, type FieldErrors, type Result } from "./failure";
+import { fail, FailureError, type Failure, type FieldErrors, type Result } from "~/utils/failure";
 import { getFile, storeUpload, UPLOAD_FAILED, UploadError } from "./file.server";
 import { issueCodeIn, OTP_RULES, type IssueRefusal } from "./otp.server";
 import { referralFor } from "./referrer.server";

@@ -13,7 +13,7 @@ import {
   preregistrationPatchSchema,
   publicPreregistrationSchema,
 } from "~/schemas/preregistration";
-import { parseValue } from "~/utils/body.server";
+import { parseValue } from "~/http/body.server";
 import { LIMITS } from "~/utils/rate-limit.server";
 import { setClock } from "~/utils/time";
 import type { ScopedActor } from "./scope.server";

@@ -13,7 +13,7 @@ import {
   prizeBreakdown,
   prizeLabel,
   totalPrize,
-} from "./prize-constants";
+} from "~/utils/prize-constants";
 import {
   DRAW_MESSAGES,
   DrawError,

@@ -10,11 +10,11 @@ import { eq, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
 import { audit, diff, type Actor } from "~/models/audit.server";
-import { fail, type FieldErrors, type Result } from "~/models/failure";
+import { fail, type FieldErrors, type Result } from "~/utils/failure";
 import { transact } from "~/models/transaction.server";
 import { BASE_TABLE_MESSAGES, baseTableSchema } from "~/schemas/base-table";
 import { nowIso } from "~/utils/time";
-import { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES, type BaseTableKind, type BaseTableRow } from "./base-tables";
+import { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES, type BaseTableKind, type BaseTableRow } from "~/utils/base-tables";
 
 export { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES, type BaseTableKind, type BaseTableRow };
 

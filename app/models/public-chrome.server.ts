@@ -3,7 +3,7 @@
  * the logo, the footer links, the brand website and the campaign state.
  */
 import type { Chrome, SocialLink } from "~/components/public/PublicShell";
-import { getLanguage } from "~/utils/language.server";
+import { getLanguage } from "~/http/language.server";
 import { fileUrl, getFile } from "./file.server";
 import { cachedPublic } from "./public-cache.server";
 import { getSetting, publicSettings } from "./settings.server";

@@ -16,7 +16,7 @@
 import { asc, count as countRows, eq, isNull, sql } from "drizzle-orm";
 import { db, schema, type Tx } from "@db/index";
 import { audit } from "./audit.server";
-import { fail, FailureError, type FieldErrors, type Result } from "./failure";
+import { fail, FailureError, type FieldErrors, type Result } from "~/utils/failure";
 import type { ScopedActor } from "./scope.server";
 import { transact } from "./transaction.server";
 import { permissionsOfRole } from "./user.server";

@@ -28,7 +28,7 @@ import type { Lang } from "~/utils/i18n";
 import { sanitizeRichText, toStoredHtml } from "~/utils/rich-text.server";
 import { displayDateTime, nowIso } from "~/utils/time";
 import { audit, diff } from "./audit.server";
-import { fail, FailureError, type FieldErrors, type Result } from "./failure";
+import { fail, FailureError, type FieldErrors, type Result } from "~/utils/failure";
 import { fileUrl, findPickerFile, FILE_ERRORS } from "./file.server";
 import type { ScopedActor } from "./scope.server";
 import { cachedPublic } from "./public-cache.server";

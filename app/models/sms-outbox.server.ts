@@ -8,7 +8,7 @@ import { and, count, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from "d
 import { db, schema } from "@db/index";
 import type { SmsMessage } from "@db/schema";
 import { diff, audit, type Actor } from "~/models/audit.server";
-import { fail, FailureError, type Result } from "~/models/failure";
+import { fail, FailureError, type Result } from "~/utils/failure";
 import { transact } from "~/models/transaction.server";
 import { config } from "~/utils/config.server";
 import { runTable, type TableParams, type TableResult, phoneSearch } from "~/utils/datatable.server";

@@ -15,7 +15,7 @@ import { alias } from "drizzle-orm/sqlite-core";
 import { db, schema, type Tx } from "@db/index";
 import type { TestRide } from "@db/schema";
 import { audit, diff } from "~/models/audit.server";
-import { fail, FailureError, type Failure, type FieldErrors, type Result } from "~/models/failure";
+import { fail, FailureError, type Failure, type FieldErrors, type Result } from "~/utils/failure";
 import { transact } from "~/models/transaction.server";
 import { isDateOrDateTime } from "~/schemas/primitives";
 import { TEST_RIDE_MESSAGES as TR, type TestRideFilters, type TestRideInput } from "~/schemas/test-ride";

@@ -6,7 +6,7 @@
  * rolls back and is thrown on.
  */
 import { db, type DB, type Tx } from "@db/index";
-import { FailureError, type Failure } from "./failure";
+import { FailureError, type Failure } from "~/utils/failure";
 
 export function transact<T>(fn: (tx: Tx) => T): T | Failure {
   try {

@@ -10,7 +10,7 @@ import { db, schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
 import { clear, hit } from "~/utils/rate-limit.server";
 import { audit, type Actor } from "./audit.server";
-import { fail, type Failure } from "./failure";
+import { fail, type Failure } from "~/utils/failure";
 import { transact } from "./transaction.server";
 import { DUMMY_PASSWORD_HASH, hashPassword, randomSlug, verifyPassword } from "~/utils/crypto.server";
 import { type Permission } from "~/utils/permissions";

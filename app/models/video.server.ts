@@ -16,7 +16,7 @@ import { randomSlug } from "~/utils/crypto.server";
 import { likeContains, likePrefix, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { nowIso } from "~/utils/time";
 import { audit, diff } from "./audit.server";
-import { fail, FailureError, type Result } from "./failure";
+import { fail, FailureError, type Result } from "~/utils/failure";
 import { fileUrl, FILE_ERRORS, findPickerFile } from "./file.server";
 import type { ScopedActor } from "./scope.server";
 import { transact } from "./transaction.server";

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
 

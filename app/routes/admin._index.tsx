@@ -10,10 +10,10 @@ import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
 import { dashboardStats } from "~/models/dashboard.server";
 import { formatChange } from "~/models/labels";
-import { prizeLabel } from "~/models/prize-constants";
+import { prizeLabel } from "~/utils/prize-constants";
 import { listRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { listPage } from "~/utils/list-query.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { listPage } from "~/http/list-query.server";
 import { displayDateTime } from "~/utils/time";
 import { isHeadOffice } from "~/models/scope.server";
 

@@ -11,8 +11,8 @@ import { rate, type Analytics, type Change } from "~/models/analytics";
 import { campaignAnalytics } from "~/models/analytics.server";
 import { formatChange } from "~/models/labels";
 import { analyticsRangeSchema } from "~/schemas/analytics";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseQuery } from "~/utils/query.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { parseQuery } from "~/http/query.server";
 import { kathmanduDate, shiftDate } from "~/utils/time";
 
 /** The permission this route needs, checked by every loader and action of the module. */

@@ -4,10 +4,10 @@ import { DataTable } from "~/components/DataTable";
 import { FilterDate, useFilterQuery, FilterSelect } from "~/components/TableFilters";
 import { auditFacets, listAudit, readableAudit, type ReadableAuditEntry as Row } from "~/models/audit.server";
 import { auditFiltersSchema } from "~/schemas/audit";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { EVERY_PERMISSION } from "~/utils/permissions";
-import { parseQuery } from "~/utils/query.server";
+import { parseQuery } from "~/http/query.server";
 import { displayDateTime } from "~/utils/time";
 
 /** The permission this route needs, checked by every loader and action of the module. */

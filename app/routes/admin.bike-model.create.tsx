@@ -1,15 +1,15 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BikeModelForm } from "~/components/catalogue/BikeModelForm";
-import { readPickerForm, withUpload } from "~/utils/picker-form.server";
+import { readPickerForm, withUpload } from "~/http/picker-form.server";
 import { pickerChoices } from "~/models/file.server";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { createBikeModel } from "~/models/bike-model.server";
 import { bikeModelSchema } from "~/schemas/bike-model";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue } from "~/utils/body.server";
-import { replyFailure } from "~/utils/http.server";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { parseValue } from "~/http/body.server";
+import { replyFailure } from "~/http/http.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
 

@@ -12,11 +12,11 @@ import {
   reopenBranch,
   type BranchDetail,
 } from "~/models/branch.server";
-import { failureStatus } from "~/models/failure";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { notFound, pageFailure } from "~/utils/http.server";
+import { failureStatus } from "~/utils/failure";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { notFound, pageFailure } from "~/http/http.server";
 import { displayDateTime } from "~/utils/time";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 import { DetailList, type DetailRow } from "~/components/DetailList";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";

@@ -4,10 +4,10 @@ import { BranchForm } from "~/components/catalogue/BranchForm";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { BRANCH_ERRORS, branchPlaces, getBranch, updateBranch } from "~/models/branch.server";
 import { branchSchema } from "~/schemas/branch";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue, readForm } from "~/utils/body.server";
-import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { parseValue, readForm } from "~/http/body.server";
+import { notFound, pageFailure, replyFailure } from "~/http/http.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
 

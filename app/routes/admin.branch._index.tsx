@@ -4,7 +4,7 @@ import { DataTable } from "~/components/DataTable";
 import { CreateLink } from "~/components/Guard";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { listBranchesTable, type BranchRow } from "~/models/branch.server";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";

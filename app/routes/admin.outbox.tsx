@@ -5,12 +5,12 @@ import { DataTable } from "~/components/DataTable";
 import { FilterDate, FilterSelect } from "~/components/TableFilters";
 import { outboxPage, retryOutboxMessage, type OutboxMessage } from "~/models/sms-outbox.server";
 import { outboxFiltersSchema, outboxRetrySchema, SMS_PURPOSES, SMS_STATUSES } from "~/schemas/sms";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { parseValue } from "~/http/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { parseQuery } from "~/utils/query.server";
+import { parseQuery } from "~/http/query.server";
 import { displayDateTime } from "~/utils/time";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "send-sms", intents: { retry: null } } as const satisfies RouteAccess;

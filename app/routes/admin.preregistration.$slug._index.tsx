@@ -16,12 +16,12 @@ import {
   mayRulePreregistration,
   preregistrationActions,
 } from "~/models/preregistration-admin.server";
-import { preregistrationNotFound } from "~/utils/http.server";
+import { preregistrationNotFound } from "~/http/http.server";
 import { grantsOfEntry } from "~/models/counter-grant.server";
 import { isHeadOffice } from "~/models/scope.server";
-import { STATUS_LABELS } from "~/models/preregistration-status";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { STATUS_LABELS } from "~/utils/preregistration-status";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = {

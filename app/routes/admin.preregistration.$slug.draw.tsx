@@ -5,11 +5,11 @@ import { DRAW_REVEAL_CSS, DrawReveal } from "~/components/DrawReveal";
 import { Guard } from "~/components/Guard";
 import { PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
 import { counterLinks } from "~/components/counter/styles";
-import { preregistrationNotFound } from "~/utils/http.server";
+import { preregistrationNotFound } from "~/http/http.server";
 import { findPreregistration } from "~/models/preregistration-admin.server";
 import { counterPrizeSummary } from "~/models/preregistration-verify.server";
-import { prizeLabel } from "~/models/prize-constants";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { prizeLabel } from "~/utils/prize-constants";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;

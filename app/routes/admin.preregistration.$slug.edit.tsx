@@ -12,11 +12,11 @@ import {
   updatePreregistration,
 } from "~/models/preregistration-admin.server";
 import { preregistrationEditSchema } from "~/schemas/preregistration";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { BODY_LIMITS, parseValue, readForm } from "~/utils/body.server";
-import { echoForm, fileField } from "~/utils/echo.server";
-import { replyFailure, preregistrationNotFound } from "~/utils/http.server";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { BODY_LIMITS, parseValue, readForm } from "~/http/body.server";
+import { echoForm, fileField } from "~/http/echo.server";
+import { replyFailure, preregistrationNotFound } from "~/http/http.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 import { isHeadOffice } from "~/models/scope.server";
 import { SaveCancel } from "~/components/FormActions";
 import { FormError } from "~/components/Field";

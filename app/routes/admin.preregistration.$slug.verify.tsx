@@ -9,11 +9,11 @@ import { findPreregistration } from "~/models/preregistration-admin.server";
 import { resendVerificationCode, verifyPreregistration } from "~/models/preregistration-verify.server";
 import { type Counter } from "~/models/preregistration.server";
 import { COUNTER_VERIFY_MESSAGES as CV, verifySchema } from "~/schemas/preregistration";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue } from "~/utils/body.server";
-import { replyFailure, preregistrationNotFound } from "~/utils/http.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { parseValue } from "~/http/body.server";
+import { replyFailure, preregistrationNotFound } from "~/http/http.server";
 import { maskPhone } from "~/utils/phone";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 import { CodeCard } from "~/components/counter/CodeCard";
 
 /** The permission this route needs, checked by every loader and action of the module. */

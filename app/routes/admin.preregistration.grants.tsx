@@ -8,8 +8,8 @@ import { listBranchOptions } from "~/models/branch.server";
 import { listGrants } from "~/models/counter-grant.server";
 import { isHeadOffice } from "~/models/scope.server";
 import { GRANT_FILTER_KEYS, grantFiltersSchema } from "~/schemas/grants";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { listPage, parseListQuery } from "~/utils/list-query.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { listPage, parseListQuery } from "~/http/list-query.server";
 import { maskPhone } from "~/utils/phone";
 import { titledOptions } from "~/utils/options";
 

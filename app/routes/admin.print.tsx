@@ -2,12 +2,12 @@ import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/nod
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { useEffect } from "react";
 import { counterLinks } from "~/components/counter/styles";
-import { prizeLabel } from "~/models/prize-constants";
-import { failureStatus } from "~/models/failure";
+import { prizeLabel } from "~/utils/prize-constants";
+import { failureStatus } from "~/utils/failure";
 import { parseRegistrationQuery } from "~/models/registration-list.server";
 import { printLimit, printSheet, type PrintCoupon } from "~/models/registration-print.server";
 import { publicChrome } from "~/models/public-chrome.server";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;

@@ -4,14 +4,14 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { Form, useActionData } from "@remix-run/react";
 import { FieldError, FormError } from "~/components/Field";
 import { useStaff } from "~/components/Guard";
-import { failureStatus } from "~/models/failure";
+import { failureStatus } from "~/utils/failure";
 import { changePassword } from "~/models/user.server";
-import { readForm } from "~/utils/body.server";
-import { retryHeaders } from "~/utils/http.server";
-import { currentSessionHash } from "~/utils/session.server";
+import { readForm } from "~/http/body.server";
+import { retryHeaders } from "~/http/http.server";
+import { currentSessionHash } from "~/http/session.server";
 import { changePasswordSchema } from "~/schemas/auth";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 import { DetailList } from "~/components/DetailList";
 
 /** The permission this route needs, checked by every loader and action of the module. */

@@ -5,8 +5,8 @@ import { DataTable } from "~/components/DataTable";
 import { FilterDate, FilterErrors, useFilterQuery } from "~/components/TableFilters";
 import { referrerReport, type ReferrerRow } from "~/models/referrer.server";
 import { referrerFiltersSchema, showReportDate } from "~/schemas/referrer";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { listPage, parseListQuery } from "~/utils/list-query.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { listPage, parseListQuery } from "~/http/list-query.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;

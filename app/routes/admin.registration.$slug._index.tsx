@@ -14,9 +14,9 @@ import { referrerText } from "~/models/labels";
 import { shareLinkOf } from "~/models/referrer.server";
 import { getRegistrationDetail } from "~/models/registration-list.server";
 import { PAYMENT_MODE_LABELS } from "~/schemas/registration";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { notFound } from "~/utils/http.server";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { notFound } from "~/http/http.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module, and its action's intents. */
 export const handle = {

@@ -5,12 +5,12 @@ import { DRAW_REVEAL_CSS, DrawReveal } from "~/components/DrawReveal";
 import { Guard } from "~/components/Guard";
 import { PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
 import { counterLinks } from "~/components/counter/styles";
-import { prizeLabel } from "~/models/prize-constants";
+import { prizeLabel } from "~/utils/prize-constants";
 import { drawCoupon } from "~/models/registration.server";
 import { findRegistration } from "~/models/registration-list.server";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { notFound, pageFailure } from "~/utils/http.server";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { notFound, pageFailure } from "~/http/http.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "create-registration", intents: { draw: null } } as const satisfies RouteAccess;

@@ -7,10 +7,10 @@ import { listBikeModels } from "~/models/bike-model.server";
 import { billWithoutPrefix, updateRegistration } from "~/models/registration.server";
 import { findRegistration } from "~/models/registration-list.server";
 import { registrationUpdateSchema } from "~/schemas/registration";
-import { requirePermission, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue, readForm } from "~/utils/body.server";
-import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { requirePermission, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { parseValue, readForm } from "~/http/body.server";
+import { notFound, pageFailure, replyFailure } from "~/http/http.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 import { SaveCancel } from "~/components/FormActions";
 
 /** The permission this route needs, checked by every loader and action of the module. */

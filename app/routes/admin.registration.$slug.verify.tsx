@@ -8,11 +8,11 @@ import { counterLinks } from "~/components/counter/styles";
 import { confirmRegistration, resetRegistrationCode } from "~/models/registration.server";
 import { findRegistration } from "~/models/registration-list.server";
 import { REGISTRATION_MESSAGES, registrationCodeSchema } from "~/schemas/registration";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue } from "~/utils/body.server";
-import { notFound, pageFailure, replyFailure } from "~/utils/http.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { parseValue } from "~/http/body.server";
+import { notFound, pageFailure, replyFailure } from "~/http/http.server";
 import { maskPhone } from "~/utils/phone";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 import { CodeCard } from "~/components/counter/CodeCard";
 
 /** The permission this route needs, checked by every loader and action of the module. */

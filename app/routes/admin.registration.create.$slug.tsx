@@ -9,11 +9,11 @@ import { listBikeModels } from "~/models/bike-model.server";
 import { findPreregistration } from "~/models/preregistration-admin.server";
 import { createRegistration } from "~/models/registration.server";
 import { REGISTRATION_MESSAGES, registrationSchema } from "~/schemas/registration";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue, readForm } from "~/utils/body.server";
-import { replyFailure } from "~/utils/http.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { parseValue, readForm } from "~/http/body.server";
+import { replyFailure } from "~/http/http.server";
 import { kathmanduDate } from "~/utils/time";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 import { SaveCancel } from "~/components/FormActions";
 
 /** The permission this route needs, checked by every loader and action of the module. */

@@ -5,8 +5,8 @@ import { DataTable } from "~/components/DataTable";
 import { FilterErrors } from "~/components/TableFilters";
 import { counterLinks } from "~/components/counter/styles";
 import { listDeletedRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { listPage } from "~/utils/list-query.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { listPage } from "~/http/list-query.server";
 import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */

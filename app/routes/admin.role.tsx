@@ -4,15 +4,15 @@ import { Form, Link, useActionData, useLoaderData, useNavigation } from "@remix-
 import { Fragment } from "react";
 import { Field, FieldError, FormError } from "~/components/Field";
 import { userLinks } from "~/components/user/styles";
-import type { FieldErrors } from "~/models/failure";
+import type { FieldErrors } from "~/utils/failure";
 import { createRole, listRoleMatrix, saveRoleMatrix } from "~/models/role.server";
 import { roleCreateSchema, roleMatrixFromForm } from "~/schemas/user";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { parseValue } from "~/http/body.server";
 import { EVERY_PERMISSION, PERMISSION_LABELS, PERMISSION_PURPOSE, PERMISSIONS } from "~/utils/permissions";
-import { failureStatus } from "~/models/failure";
-import { replyFailure } from "~/utils/http.server";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { failureStatus } from "~/utils/failure";
+import { replyFailure } from "~/http/http.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = {

@@ -6,13 +6,13 @@ import { rupees, typeLabel } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
 import { deleteAllocation, getAllocation, poolBranchOptions, updateAllocationCount } from "~/models/allocation.server";
-import { failureStatus } from "~/models/failure";
+import { failureStatus } from "~/utils/failure";
 import { allocationCountSchema } from "~/schemas/allocation";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue } from "~/utils/body.server";
-import { notFound, pageFailure } from "~/utils/http.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { parseValue } from "~/http/body.server";
+import { notFound, pageFailure } from "~/http/http.server";
 import { displayDateTime, displayDay } from "~/utils/time";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 import { DetailList } from "~/components/DetailList";
 
 /** The permission this route needs, checked by every loader and action of the module. */

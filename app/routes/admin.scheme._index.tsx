@@ -15,13 +15,13 @@ import {
   poolBranchOptions,
 } from "~/models/allocation.server";
 
-import { ALLOCATION_TYPE_OPTIONS } from "~/models/prize-constants";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { ALLOCATION_TYPE_OPTIONS } from "~/utils/prize-constants";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { schemePageFiltersSchema } from "~/schemas/allocation";
-import { parseQuery } from "~/utils/query.server";
+import { parseQuery } from "~/http/query.server";
 import { displayDay, kathmanduDate } from "~/utils/time";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 import { titledOptions } from "~/utils/options";
 
 /** The permission this route needs, checked by every loader and action of the module. */

@@ -10,18 +10,18 @@ import { schemeFormData } from "~/components/scheme/allocation-form";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
 import { createAllocation, poolBranchOptions } from "~/models/allocation.server";
-import { replyFailure } from "~/utils/http.server";
+import { replyFailure } from "~/http/http.server";
 import {
   ALLOCATION_TYPES,
   isAllocationType,
   prizeOptionsForType,
   typeNeedsBranch,
   ALLOCATION_TYPE_OPTIONS,
-} from "~/models/prize-constants";
+} from "~/utils/prize-constants";
 import { allocationSchema } from "~/schemas/allocation";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { kathmanduDate } from "~/utils/time";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 import { SaveCancel } from "~/components/FormActions";
 import { titledOptions } from "~/utils/options";
 

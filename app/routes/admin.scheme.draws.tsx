@@ -7,11 +7,11 @@ import { OUTCOME_LABELS, rupees, THRILL_LABELS, typeLabel } from "~/components/s
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
 import { poolBranchOptions } from "~/models/allocation.server";
-import { ALLOCATION_TYPE_OPTIONS } from "~/models/prize-constants";
+import { ALLOCATION_TYPE_OPTIONS } from "~/utils/prize-constants";
 import { listDraws, type DrawListRow } from "~/models/draw-audit.server";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { parseQuery } from "~/utils/query.server";
+import { parseQuery } from "~/http/query.server";
 import { drawFiltersSchema } from "~/schemas/draw";
 import { displayDateTime, displayDay } from "~/utils/time";
 import { titledOptions } from "~/utils/options";

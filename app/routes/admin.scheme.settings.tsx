@@ -6,7 +6,7 @@ import { FieldError, FormError } from "~/components/Field";
 import { rupees } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
-import { failureStatus } from "~/models/failure";
+import { failureStatus } from "~/utils/failure";
 import {
   baseTableMean,
   getBaseTable,
@@ -15,8 +15,8 @@ import {
   type BaseTableRow,
 } from "~/models/prize-settings.server";
 import { baseTableFormSchema, type BaseTableFormValue } from "~/schemas/base-table";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 /** The permission this route needs; its action saves one of the two base tables (the intent names it). */

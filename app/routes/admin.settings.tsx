@@ -2,7 +2,7 @@ import { useForm } from "@conform-to/react";
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, useActionData, useLoaderData, useNavigation } from "@remix-run/react";
 import type { FormReply } from "~/components/catalogue/form";
-import { readPickerForm, withUpload } from "~/utils/picker-form.server";
+import { readPickerForm, withUpload } from "~/http/picker-form.server";
 import { pickerChoices } from "~/models/file.server";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { Field, FieldError, FormError, TextareaField, textOf } from "~/components/Field";
@@ -26,12 +26,12 @@ import {
   type SettingField,
 } from "~/schemas/settings";
 import settingsStyles from "~/styles/settings.css?url";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue } from "~/utils/body.server";
-import { replyFailure } from "~/utils/http.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { parseValue } from "~/http/body.server";
+import { replyFailure } from "~/http/http.server";
 import { can, permissionRefusal } from "~/utils/permissions";
 import { htmlForEditing } from "~/utils/rich-text";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
 

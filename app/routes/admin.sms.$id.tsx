@@ -8,12 +8,12 @@ import { DataTable } from "~/components/DataTable";
 import { retryFailedMessages } from "~/models/broadcast.server";
 import { getBroadcast, listRecipients, type Recipient } from "~/models/broadcast-read.server";
 import { BROADCAST_TYPE_LABELS, recipientFiltersSchema, RECIPIENT_STATUSES } from "~/schemas/broadcast";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { notFound } from "~/utils/http.server";
+import { notFound } from "~/http/http.server";
 import { encodingLabel } from "~/utils/sms-parts";
 import { displayDateTime } from "~/utils/time";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "send-sms", intents: { retry: null } } as const satisfies RouteAccess;

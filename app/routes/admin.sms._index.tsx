@@ -14,15 +14,15 @@ import {
   type BroadcastView,
 } from "~/models/broadcast-read.server";
 import { listBranchOptions } from "~/models/branch.server";
-import { failureStatus, type Failure } from "~/models/failure";
+import { failureStatus, type Failure } from "~/utils/failure";
 import { BROADCAST_TYPE_LABELS, broadcastSchema } from "~/schemas/broadcast";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { parseValue } from "~/utils/body.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { parseValue } from "~/http/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { submissionResult } from "~/utils/http.server";
+import { submissionResult } from "~/http/http.server";
 import { displayDateTime } from "~/utils/time";
 import { onItsWay } from "~/schemas/broadcast";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */

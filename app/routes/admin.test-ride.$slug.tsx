@@ -4,9 +4,9 @@ import { DateText } from "~/components/DateText";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DeleteForm } from "~/components/ConfirmSubmit";
 import { deleteTestRide, getTestRide } from "~/models/test-ride.server";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { notFound, pageFailure } from "~/utils/http.server";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { notFound, pageFailure } from "~/http/http.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 import { DetailList } from "~/components/DetailList";
 
 /** The permission this route needs, checked by every loader and action of the module. */

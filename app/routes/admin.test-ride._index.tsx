@@ -7,8 +7,8 @@ import { FilterDate, FilterErrors, useFilterQuery } from "~/components/TableFilt
 import { counterLinks } from "~/components/counter/styles";
 import { listTestRides } from "~/models/test-ride.server";
 import { testRideFiltersSchema } from "~/schemas/test-ride";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { listPage, parseListQuery } from "~/utils/list-query.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { listPage, parseListQuery } from "~/http/list-query.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: null } satisfies RouteAccess;

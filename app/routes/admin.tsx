@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { Toasts } from "~/components/Toasts";
 import { Guard } from "~/components/Guard";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { SIDEBAR } from "~/utils/permissions";
 
 /** The permission this route needs, checked by every loader and action of the module. */

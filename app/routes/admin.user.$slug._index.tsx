@@ -4,10 +4,10 @@ import { DeleteForm } from "~/components/ConfirmSubmit";
 import { userLinks } from "~/components/user/styles";
 import { SEX_LABELS } from "~/schemas/user";
 import { deleteUser, findUser, holdsAll } from "~/models/dealer-user.server";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { notFound } from "~/utils/http.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { notFound } from "~/http/http.server";
 import { can } from "~/utils/permissions";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 import { DetailList, type DetailRow } from "~/components/DetailList";
 
 /** The permission this route needs, checked by every loader and action of the module. */

@@ -4,10 +4,10 @@ import { userLinks } from "~/components/user/styles";
 import { UserForm } from "~/components/user/UserForm";
 import { findUser, holdsAll, updateUser, USER_ERRORS, userFormOptions } from "~/models/dealer-user.server";
 import { PASSWORD_FIELDS, userUpdateSchema } from "~/schemas/user";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { readForm } from "~/utils/body.server";
-import { notFound, parseForm, replyFailure } from "~/utils/http.server";
-import { oops, redirectWithToast, success } from "~/utils/toast.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { readForm } from "~/http/body.server";
+import { notFound, parseForm, replyFailure } from "~/http/http.server";
+import { oops, redirectWithToast, success } from "~/http/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "update-user" } satisfies RouteAccess;

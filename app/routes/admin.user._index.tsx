@@ -7,10 +7,10 @@ import { userLinks } from "~/components/user/styles";
 import { listRoles } from "~/models/user.server";
 import { listUsers, userFormOptions, type UserRow } from "~/models/dealer-user.server";
 import { userFiltersSchema } from "~/schemas/user";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { EVERY_PERMISSION } from "~/utils/permissions";
-import { parseQuery } from "~/utils/query.server";
+import { parseQuery } from "~/http/query.server";
 import { isHeadOffice } from "~/models/scope.server";
 import { titledOptions } from "~/utils/options";
 

@@ -4,10 +4,10 @@ import { userLinks } from "~/components/user/styles";
 import { EMPTY_USER, UserForm } from "~/components/user/UserForm";
 import { addUser, userFormOptions } from "~/models/dealer-user.server";
 import { PASSWORD_FIELDS, userCreateSchema } from "~/schemas/user";
-import { parseForm, replyFailure } from "~/utils/http.server";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { readForm } from "~/utils/body.server";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { parseForm, replyFailure } from "~/http/http.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { readForm } from "~/http/body.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "create-user" } satisfies RouteAccess;

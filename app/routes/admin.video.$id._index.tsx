@@ -5,10 +5,10 @@ import { Guard } from "~/components/Guard";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { deleteVideo, getVideo, VIDEO_ERRORS } from "~/models/video.server";
 import { videoAmountLabel } from "~/schemas/video";
-import { requireIntent, requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
-import { notFound, pageFailure } from "~/utils/http.server";
+import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
+import { notFound, pageFailure } from "~/http/http.server";
 import { displayDateTime } from "~/utils/time";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 import { DetailList } from "~/components/DetailList";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";

@@ -7,9 +7,9 @@ import { CreateLink } from "~/components/Guard";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { listVideosTable, type VideoRow } from "~/models/video.server";
 import { VIDEO_AMOUNTS, videoAmountLabel, videoFiltersSchema } from "~/schemas/video";
-import { requireRouteAccess, type RouteAccess } from "~/utils/auth.server";
+import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { parseQuery } from "~/utils/query.server";
+import { parseQuery } from "~/http/query.server";
 
 export { AdminErrorBoundary as ErrorBoundary } from "~/components/AdminErrorBoundary";
 

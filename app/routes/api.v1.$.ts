@@ -1,5 +1,5 @@
-import { fail } from "~/models/failure";
-import { apiFailure } from "~/utils/http.server";
+import { fail } from "~/utils/failure";
+import { apiFailure } from "~/http/http.server";
 
 /** Any /api/v1 path that is not a call: a JSON 404, whatever the method. */
 const notACall = () => apiFailure(fail.notFound("Not found."));

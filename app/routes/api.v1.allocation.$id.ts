@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import type { Allocation } from "@db/schema";
 import { ALLOCATION_ERRORS, deleteAllocation, getAllocation, updateAllocationCount } from "~/models/allocation.server";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { allocationCountSchema } from "~/schemas/allocation";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { parseApiBody } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /** A pool as the API shows it: without its creator, with what remains. */
 export const presentAllocation = ({ created_by: _by, ...row }: Allocation) => ({

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createAllocation, listAllocations } from "~/models/allocation.server";
 import { allocationFiltersSchema, allocationSchema } from "~/schemas/allocation";
-import { apiData, requireApiUser, apiList } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
+import { apiData, requireApiUser, apiList } from "~/http/api.server";
+import { parseApiBody } from "~/http/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
-import { apiQuery } from "~/utils/query.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
+import { apiQuery } from "~/http/query.server";
 import { presentAllocation } from "./api.v1.allocation.$id";
 
 /** GET /api/v1/allocation: DataTables list with paid and remaining; filters type, branch_id, date (422 for a date that does not read). */

@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { campaignAnalytics } from "~/models/analytics.server";
 import { analyticsRangeSchema } from "~/schemas/analytics";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { apiQuery } from "~/utils/query.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { apiQuery } from "~/http/query.server";
 
 /**
  * GET /api/v1/analytics?from&to (send-sms): the figures of /admin/analytics as

@@ -2,9 +2,9 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { AUDIT_COLUMNS, exportAudit } from "~/models/audit.server";
 import { auditFiltersSchema } from "~/schemas/audit";
 import { EVERY_PERMISSION } from "~/utils/permissions";
-import { apiQuery } from "~/utils/query.server";
+import { apiQuery } from "~/http/query.server";
 import { xlsDownload } from "~/utils/spreadsheet.server";
-import { requireStaff } from "~/utils/staff-request.server";
+import { requireStaff } from "~/http/staff-request.server";
 
 /** GET /api/v1/audit/download?action&entity_type&user&from&to → AuditTrail.xls (users holding every permission). */
 export async function loader({ request }: LoaderFunctionArgs) {

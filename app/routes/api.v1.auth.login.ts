@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { loginSchema } from "~/schemas/auth";
-import { apiData, issueToken } from "~/utils/api.server";
-import { checkCredentials, clientAddress } from "~/utils/auth.server";
-import { parseApiBody } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, issueToken } from "~/http/api.server";
+import { checkCredentials, clientAddress } from "~/http/auth.server";
+import { parseApiBody } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /**
  * POST /api/v1/auth/login: email, password, remember_me → access_token and user (with its permissions).

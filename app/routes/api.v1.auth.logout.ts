@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { apiData, requireApiUser, revokeToken } from "~/utils/api.server";
+import { apiData, requireApiUser, revokeToken } from "~/http/api.server";
 
 /** POST /api/v1/auth/logout: revokes the bearer token. */
 export async function action({ request }: ActionFunctionArgs) {

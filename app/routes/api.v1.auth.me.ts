@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiData, requireApiUser } from "~/http/api.server";
 
 /** POST (or GET) /api/v1/auth/me: the user of the bearer token. */
 async function me(request: Request) {

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { restoreBikeModel, presentBikeModel } from "~/models/bike-model.server";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /** POST /api/v1/bike-model/{slug}/restore (update-bike-model): puts a retired model on sale again. 409 when it is on sale. 404 for an unknown slug. */
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -6,11 +6,11 @@ import {
   presentBikeModel,
   updateBikeModel,
 } from "~/models/bike-model.server";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { bikeModelSchema } from "~/schemas/bike-model";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { currentValues, parseApiUpdate } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { currentValues, parseApiUpdate } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/bike-model/{slug} (read-bike-model): the model with thumbnail,

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createBikeModel, listBikeModels, listBikeModelsTable, presentBikeModel } from "~/models/bike-model.server";
 import { bikeModelSchema } from "~/schemas/bike-model";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { parseApiBody } from "~/http/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/bike-model?all (public): every model on sale as {data: [...]}.

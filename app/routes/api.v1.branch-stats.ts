@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { branchStats } from "~/models/dashboard.server";
-import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiData, requireApiUser } from "~/http/api.server";
 
 /**
  * GET /api/v1/branch-stats: per branch (id, slug, title, city) its

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { closeBranch, presentBranch } from "~/models/branch.server";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /**
  * POST /api/v1/branch/{slug}/close (update-branch, head office): closes the branch: it leaves the public showrooms, the book-a-ride cascade and every new-record select at once; its records keep its name. 409 when already closed.

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { BRANCH_ERRORS, deleteBranch, getBranch, presentBranch, updateBranch } from "~/models/branch.server";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { branchSchema } from "~/schemas/branch";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { currentValues, parseApiUpdate } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { currentValues, parseApiUpdate } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/branch/{slug} (read-branch): the branch with registrations_count,

@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { BRANCH_COLUMNS, exportBranches } from "~/models/branch.server";
-import { requireStaff } from "~/utils/staff-request.server";
+import { requireStaff } from "~/http/staff-request.server";
 import { xlsDownload } from "~/utils/spreadsheet.server";
 
 /**

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createBranch, listBranchesTable, presentBranch } from "~/models/branch.server";
 import { branchSchema } from "~/schemas/branch";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { parseApiBody } from "~/http/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/branch (read-branch): the DataTables list {draw, data,

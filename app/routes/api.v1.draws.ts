@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listDraws } from "~/models/draw-audit.server";
-import { requireApiUser, apiList } from "~/utils/api.server";
+import { requireApiUser, apiList } from "~/http/api.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { apiQuery } from "~/utils/query.server";
+import { apiQuery } from "~/http/query.server";
 import { drawFiltersSchema } from "~/schemas/draw";
 
 /**

@@ -1,10 +1,10 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { codeSmsOf, findPublicEntry, ownerView, publicView } from "~/models/preregistration-read.server";
 import { OTP_MESSAGES } from "~/schemas/preregistration";
-import { apiData } from "~/utils/api.server";
-import { apiFailure } from "~/utils/http.server";
-import { ownsEntry } from "~/utils/owned-entries.server";
+import { apiData } from "~/http/api.server";
+import { apiFailure } from "~/http/http.server";
+import { ownsEntry } from "~/http/owned-entries.server";
 
 /**
  * GET /api/v1/enquiry/{id} ({id} = the public slug): the public view (masked

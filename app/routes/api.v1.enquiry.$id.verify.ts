@@ -1,13 +1,13 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { firstThrill, totalPrize } from "~/models/prize-constants";
+import { firstThrill, totalPrize } from "~/utils/prize-constants";
 import { publicView } from "~/models/preregistration-read.server";
 import { verifyPreregistration } from "~/models/preregistration-verify.server";
 import { verifySchema } from "~/schemas/preregistration";
-import { apiData } from "~/utils/api.server";
-import { clientAddress } from "~/utils/auth.server";
-import { parseValue, readApiBody } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
-import { ownEntry } from "~/utils/owned-entries.server";
+import { apiData } from "~/http/api.server";
+import { clientAddress } from "~/http/auth.server";
+import { parseValue, readApiBody } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
+import { ownEntry } from "~/http/owned-entries.server";
 
 export async function loader() {
   return methodNotAllowed();

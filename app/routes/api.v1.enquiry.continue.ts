@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { sendContinueCode } from "~/models/preregistration-verify.server";
 import { continueSendSchema } from "~/schemas/preregistration";
-import { apiData } from "~/utils/api.server";
-import { clientAddress } from "~/utils/auth.server";
-import { parseApiBody } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData } from "~/http/api.server";
+import { clientAddress } from "~/http/auth.server";
+import { parseApiBody } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 export async function loader() {
   return methodNotAllowed();

@@ -2,11 +2,11 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { checkContinueCode } from "~/models/preregistration-verify.server";
 import { ownerView } from "~/models/preregistration-read.server";
 import { CONTINUE_MESSAGES, continueVerifySchema } from "~/schemas/preregistration";
-import { apiData } from "~/utils/api.server";
-import { clientAddress } from "~/utils/auth.server";
-import { parseApiBody } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
-import { ownEntry } from "~/utils/owned-entries.server";
+import { apiData } from "~/http/api.server";
+import { clientAddress } from "~/http/auth.server";
+import { parseApiBody } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
+import { ownEntry } from "~/http/owned-entries.server";
 
 export async function loader() {
   return methodNotAllowed();

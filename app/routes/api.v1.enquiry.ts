@@ -1,14 +1,14 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { guardPublicPost } from "~/utils/public-guard.server";
+import { guardPublicPost } from "~/http/public-guard.server";
 import { createPreregistration } from "~/models/preregistration.server";
 import { publicView } from "~/models/preregistration-read.server";
 import { publicPreregistrationSchema } from "~/schemas/preregistration";
-import { apiData } from "~/utils/api.server";
-import { clientAddress } from "~/utils/auth.server";
-import { BODY_LIMITS, readApiBody } from "~/utils/body.server";
-import { fileField } from "~/utils/echo.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
-import { ownEntry } from "~/utils/owned-entries.server";
+import { apiData } from "~/http/api.server";
+import { clientAddress } from "~/http/auth.server";
+import { BODY_LIMITS, readApiBody } from "~/http/body.server";
+import { fileField } from "~/http/echo.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
+import { ownEntry } from "~/http/owned-entries.server";
 import { referralOf } from "~/utils/share-link.server";
 
 export async function loader() {

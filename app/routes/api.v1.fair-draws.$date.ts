@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { publishedDay } from "~/models/fair-draw.server";
-import { apiData, notFound, validationError } from "~/utils/api.server";
+import { apiData, notFound, validationError } from "~/http/api.server";
 
 /**
  * GET /api/v1/fair-draws/{date} (public): the day's full draw record as JSON (what

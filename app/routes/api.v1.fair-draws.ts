@@ -1,5 +1,5 @@
 import { listDays } from "~/models/fair-draw.server";
-import { apiData } from "~/utils/api.server";
+import { apiData } from "~/http/api.server";
 
 /** GET /api/v1/fair-draws (public): every committed day, newest first: commitment, chain head, number of draws, and the seed once the day is over. */
 export async function loader() {

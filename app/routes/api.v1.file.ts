@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { isPickerType, listPickerFiles, type PickerType, FILE_TYPE_MESSAGE } from "~/models/file.server";
-import { apiData, requirePickerUser } from "~/utils/api.server";
-import { apiFailure } from "~/utils/http.server";
+import { apiData, requirePickerUser } from "~/http/api.server";
+import { apiFailure } from "~/http/http.server";
 
 /**
  * GET /api/v1/file?type=bike-model|video|logo|general: the newest images of

@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { resendVerificationCode } from "~/models/preregistration-verify.server";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /**
  * POST /api/v1/preregistration/{id}/resend (the spec leaves the resend path

@@ -1,5 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import {
   deletePreregistration,
   getPreregistrationDetail,
@@ -8,10 +8,10 @@ import {
   updatePreregistration,
 } from "~/models/preregistration-admin.server";
 import { preregistrationEditSchema } from "~/schemas/preregistration";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { BODY_LIMITS, currentValues, overlayCurrent, parseValue, readApiBody } from "~/utils/body.server";
-import { fileField } from "~/utils/echo.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { BODY_LIMITS, currentValues, overlayCurrent, parseValue, readApiBody } from "~/http/body.server";
+import { fileField } from "~/http/echo.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { canSeeCodes } from "~/utils/permissions";
 
 /**

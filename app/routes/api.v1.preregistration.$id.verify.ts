@@ -2,9 +2,9 @@ import type { ActionFunctionArgs } from "@remix-run/node";
 import { findPreregistration } from "~/models/preregistration-admin.server";
 import { verifyPreregistration } from "~/models/preregistration-verify.server";
 import { verifySchema, COUNTER_VERIFY_MESSAGES as CV } from "~/schemas/preregistration";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { parseValue, readApiBody } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { parseValue, readApiBody } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { canSeeCodes } from "~/utils/permissions";
 
 /**

@@ -5,9 +5,9 @@ import {
   preregistrationSearchParam,
 } from "~/models/preregistration-admin.server";
 import { preregistrationFiltersSchema } from "~/schemas/preregistration";
-import { apiQuery } from "~/utils/query.server";
+import { apiQuery } from "~/http/query.server";
 import { xlsDownload } from "~/utils/spreadsheet.server";
-import { requireStaff } from "~/utils/staff-request.server";
+import { requireStaff } from "~/http/staff-request.server";
 
 /** GET /api/v1/preregistration/download?bike_model&branch&from&to&prize&status&phone → Preregistrations.xls; 422 for a filter the list would refuse. */
 export async function loader({ request }: LoaderFunctionArgs) {

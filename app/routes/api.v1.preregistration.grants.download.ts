@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { exportGrants, GRANT_COLUMNS } from "~/models/counter-grant.server";
 import { grantFiltersSchema } from "~/schemas/grants";
-import { apiQuery } from "~/utils/query.server";
+import { apiQuery } from "~/http/query.server";
 import { xlsDownload } from "~/utils/spreadsheet.server";
-import { requireStaff } from "~/utils/staff-request.server";
+import { requireStaff } from "~/http/staff-request.server";
 
 /**
  * GET /api/v1/preregistration/grants/download?branch&from&to (read-registration; bearer token or back-office

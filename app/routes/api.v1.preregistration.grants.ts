@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listGrants } from "~/models/counter-grant.server";
 import { grantFiltersSchema } from "~/schemas/grants";
-import { apiList, requireApiUser } from "~/utils/api.server";
-import { apiFailure } from "~/utils/http.server";
-import { parseListQuery } from "~/utils/list-query.server";
+import { apiList, requireApiUser } from "~/http/api.server";
+import { apiFailure } from "~/http/http.server";
+import { parseListQuery } from "~/http/list-query.server";
 
 /**
  * GET /api/v1/preregistration/grants?branch&from&to (read-registration) and the DataTables parameters: the

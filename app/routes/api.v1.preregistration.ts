@@ -7,12 +7,12 @@ import {
 } from "~/models/preregistration-admin.server";
 import { createPreregistration } from "~/models/preregistration.server";
 import { counterPreregistrationSchema, preregistrationFiltersSchema } from "~/schemas/preregistration";
-import { apiQuery } from "~/utils/query.server";
-import { apiData, requireApiUser, apiList } from "~/utils/api.server";
-import { BODY_LIMITS, parseValue, readApiBody } from "~/utils/body.server";
+import { apiQuery } from "~/http/query.server";
+import { apiData, requireApiUser, apiList } from "~/http/api.server";
+import { BODY_LIMITS, parseValue, readApiBody } from "~/http/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { fileField } from "~/utils/echo.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { fileField } from "~/http/echo.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { canSeeCodes } from "~/utils/permissions";
 
 /**

@@ -1,11 +1,11 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { exportReferrers, REFERRER_COLUMNS } from "~/models/referrer.server";
 import { referrerFiltersSchema } from "~/schemas/referrer";
-import { apiFailure } from "~/utils/http.server";
-import { parseQuery } from "~/utils/query.server";
+import { apiFailure } from "~/http/http.server";
+import { parseQuery } from "~/http/query.server";
 import { xlsDownload } from "~/utils/spreadsheet.server";
-import { requireStaff } from "~/utils/staff-request.server";
+import { requireStaff } from "~/http/staff-request.server";
 
 /**
  * GET /api/v1/referrer/download?from&to&search (read-registration) →

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { referrerReport } from "~/models/referrer.server";
 import { referrerFiltersSchema } from "~/schemas/referrer";
-import { requireApiUser } from "~/utils/api.server";
-import { apiFailure } from "~/utils/http.server";
-import { parseListQuery } from "~/utils/list-query.server";
+import { requireApiUser } from "~/http/api.server";
+import { apiFailure } from "~/http/http.server";
+import { parseListQuery } from "~/http/list-query.server";
 
 /**
  * GET /api/v1/referrer?from&to (read-registration) with the DataTables

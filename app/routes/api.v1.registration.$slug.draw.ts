@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { drawCoupon } from "~/models/registration.server";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /**
  * POST /api/v1/registration/{slug}/draw: the third-thrill draw of a confirmed

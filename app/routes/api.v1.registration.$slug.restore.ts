@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { restoreRegistration } from "~/models/registration.server";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /** POST /api/v1/registration/{slug}/restore: brings a deleted registration back (409 when its numbers were taken). */
 export async function action({ request, params }: ActionFunctionArgs) {

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { deleteRegistration, updateRegistration } from "~/models/registration.server";
 import { findRegistration, getRegistrationDetail } from "~/models/registration-list.server";
 import { REGISTRATION_MESSAGES, registrationUpdateSchema } from "~/schemas/registration";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { currentValues, parseApiUpdate } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { currentValues, parseApiUpdate } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { canSeeCodes } from "~/utils/permissions";
 
 /** GET /api/v1/registration/{slug}: one registration of the caller's scope (deleted ones too); the code only for staff who may see codes. */

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { confirmRegistration } from "~/models/registration.server";
 import { registrationCodeSchema } from "~/schemas/registration";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { parseApiBody } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /**
  * POST /api/v1/registration/{slug}/verify {code}: confirms the purchase with

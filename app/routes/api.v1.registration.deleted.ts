@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listDeletedRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
-import { requireApiUser, apiList } from "~/utils/api.server";
-import { apiFailure } from "~/utils/http.server";
+import { requireApiUser, apiList } from "~/http/api.server";
+import { apiFailure } from "~/http/http.server";
 
 /** GET /api/v1/registration/deleted: the trash (DataTables, page length 10), branch scoped; 422 for a bad filter. */
 export async function loader({ request }: LoaderFunctionArgs) {

@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { REGISTRATION_COLUMNS, registrationSheetPages } from "~/models/registration.server";
 import { parseRegistrationQuery } from "~/models/registration-list.server";
-import { bodyText, readApiBody } from "~/utils/body.server";
-import { apiFailure } from "~/utils/http.server";
+import { bodyText, readApiBody } from "~/http/body.server";
+import { apiFailure } from "~/http/http.server";
 import { xlsDownload } from "~/utils/spreadsheet.server";
-import type { Staff } from "~/utils/auth.server";
-import { requireStaff } from "~/utils/staff-request.server";
+import type { Staff } from "~/http/auth.server";
+import { requireStaff } from "~/http/staff-request.server";
 
 function download(request: Request, user: Staff, params: URLSearchParams) {
   // The list's own reading of its filters: one the list refuses is refused here too (422).

@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { parseRegistrationQuery } from "~/models/registration-list.server";
 import { printLimit, printRegistrations } from "~/models/registration-print.server";
-import { apiData } from "~/utils/api.server";
-import { apiFailure } from "~/utils/http.server";
-import { requireStaff } from "~/utils/staff-request.server";
+import { apiData } from "~/http/api.server";
+import { apiFailure } from "~/http/http.server";
+import { requireStaff } from "~/http/staff-request.server";
 
 /**
  * GET /api/v1/registration/print?{the print URL's query}: the print sheet's

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { searchRegistrants } from "~/models/registration-list.server";
 import { registrantSearchSchema } from "~/schemas/registration";
-import { apiData } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
-import { methodNotAllowed } from "~/utils/http.server";
-import { requireStaff } from "~/utils/staff-request.server";
+import { apiData } from "~/http/api.server";
+import { parseApiBody } from "~/http/body.server";
+import { methodNotAllowed } from "~/http/http.server";
+import { requireStaff } from "~/http/staff-request.server";
 
 /**
  * POST /api/v1/registration/search {q}: registered customers for the referrer

@@ -2,9 +2,9 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createRegistration } from "~/models/registration.server";
 import { listRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
 import { registrationApiSchema } from "~/schemas/registration";
-import { apiData, requireApiUser, apiList } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser, apiList } from "~/http/api.server";
+import { parseApiBody } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /** Rows returned at once with `all` (instead of a page of 10). */
 const ALL_LIMIT = 5000;

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listRoleMatrix } from "~/models/role.server";
 import { holdsAll } from "~/models/dealer-user.server";
-import { apiData, requireApiUser } from "~/utils/api.server";
+import { apiData, requireApiUser } from "~/http/api.server";
 
 /**
  * GET /api/v1/role (read-user): every role with its permission list, its number

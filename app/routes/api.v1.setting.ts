@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { publicSettings, updateSettings } from "~/models/settings.server";
 import { SETTINGS_MESSAGES, sentFields, settingsSchema, withClearedFields } from "~/schemas/settings";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { parseValue, readApiBody } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { parseValue, readApiBody } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /** Six texts of up to 100,000 characters each, urlencoded Nepali included. */
 const LIMIT = 4 * 1024 * 1024;

@@ -1,5 +1,5 @@
 import { publicSettings } from "~/models/settings.server";
-import { apiData } from "~/utils/api.server";
+import { apiData } from "~/http/api.server";
 
 /**
  * GET /api/v1/settings (public): logo (file id) and logo_url; the texts

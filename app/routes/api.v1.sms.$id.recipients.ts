@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { BROADCAST_NOT_FOUND, listRecipients } from "~/models/broadcast-read.server";
 import { recipientFiltersSchema } from "~/schemas/broadcast";
-import { apiError, requireApiUser, apiList } from "~/utils/api.server";
+import { apiError, requireApiUser, apiList } from "~/http/api.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { apiFailure } from "~/utils/http.server";
+import { apiFailure } from "~/http/http.server";
 
 /** GET /api/v1/sms/{id}/recipients (send-sms): the broadcast's messages with their status; status filter, phone search. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { retryFailedMessages } from "~/models/broadcast.server";
 import { BROADCAST_NOT_FOUND } from "~/models/broadcast-read.server";
-import { apiData, apiError, requireApiUser } from "~/utils/api.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, apiError, requireApiUser } from "~/http/api.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 export async function loader() {
   return methodNotAllowed();

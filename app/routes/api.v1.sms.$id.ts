@@ -1,6 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { BROADCAST_NOT_FOUND, getBroadcast } from "~/models/broadcast-read.server";
-import { apiData, apiError, requireApiUser } from "~/utils/api.server";
+import { apiData, apiError, requireApiUser } from "~/http/api.server";
 
 /** GET /api/v1/sms/{id} (send-sms): one broadcast with its counts (total, queued, sent, failed, skipped) and status. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

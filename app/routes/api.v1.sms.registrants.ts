@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { searchBroadcastRegistrants } from "~/models/broadcast-read.server";
 import { registrantQuerySchema } from "~/schemas/broadcast";
-import { apiData } from "~/utils/api.server";
-import { requireStaff } from "~/utils/staff-request.server";
+import { apiData } from "~/http/api.server";
+import { requireStaff } from "~/http/staff-request.server";
 
 /**
  * GET /api/v1/sms/registrants?q= (send-sms): registered customers for the

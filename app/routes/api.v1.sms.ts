@@ -2,10 +2,10 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { previewBroadcast, sendBroadcast } from "~/models/broadcast.server";
 import { listBroadcasts } from "~/models/broadcast-read.server";
 import { broadcastSchema, onItsWay } from "~/schemas/broadcast";
-import { apiData, requireApiUser, apiList } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
+import { apiData, requireApiUser, apiList } from "~/http/api.server";
+import { parseApiBody } from "~/http/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /** A typed list of 100,000 numbers as JSON is about 1.5 MB. */
 const BODY_LIMIT = 2 * 1024 * 1024;

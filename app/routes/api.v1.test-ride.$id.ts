@@ -1,8 +1,8 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { deleteTestRide, getTestRide, TEST_RIDE_NOT_FOUND } from "~/models/test-ride.server";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/test-ride/{id}: one booking of the caller's scope, by its slug

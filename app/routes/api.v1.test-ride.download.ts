@@ -1,8 +1,8 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { exportTestRides, TEST_RIDE_COLUMNS } from "~/models/test-ride.server";
 import { testRideFiltersSchema } from "~/schemas/test-ride";
-import { apiQuery } from "~/utils/query.server";
-import { requireStaff } from "~/utils/staff-request.server";
+import { apiQuery } from "~/http/query.server";
+import { requireStaff } from "~/http/staff-request.server";
 import { xlsDownload } from "~/utils/spreadsheet.server";
 
 /**

@@ -2,12 +2,12 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { bookTestRide, listTestRides, testRideByFormToken } from "~/models/test-ride.server";
 import { TEST_RIDE_MESSAGES, testRideFiltersSchema, testRideSchema } from "~/schemas/test-ride";
 import type { TestRide } from "@db/schema";
-import { apiData, requireApiUser, apiList } from "~/utils/api.server";
-import { clientAddress } from "~/utils/auth.server";
-import { parseValue, readApiBody } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
-import { parseListQuery } from "~/utils/list-query.server";
-import { chargeAddress, checkCaptcha, screenPublicForm } from "~/utils/public-guard.server";
+import { apiData, requireApiUser, apiList } from "~/http/api.server";
+import { clientAddress } from "~/http/auth.server";
+import { parseValue, readApiBody } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
+import { parseListQuery } from "~/http/list-query.server";
+import { chargeAddress, checkCaptcha, screenPublicForm } from "~/http/public-guard.server";
 import { referralOf } from "~/utils/share-link.server";
 
 /** GET /api/v1/test-ride: from, to and the DataTables parameters; branch scoped; 422 for a bad filter. */

@@ -1,9 +1,9 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { isPickerType, uploadImages, UPLOAD_FAILED, type UploadInput, FILE_TYPE_MESSAGE } from "~/models/file.server";
-import { apiData, requirePickerUser } from "~/utils/api.server";
-import { BODY_LIMITS, readBody } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requirePickerUser } from "~/http/api.server";
+import { BODY_LIMITS, readBody } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /**
  * POST /api/v1/upload (multipart: type, files[]): every image through the

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { deleteUser, findUser, updateUser, USER_ERRORS } from "~/models/dealer-user.server";
 import { userUpdateSchema } from "~/schemas/user";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { currentValues, parseApiUpdate } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { currentValues, parseApiUpdate } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { presentUser } from "./api.v1.user";
 
 /** GET /api/v1/user/{id} ({id} is the user's slug): one user the caller reaches, with permissions. */

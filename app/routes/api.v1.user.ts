@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { addUser, listUsers, type UserRow } from "~/models/dealer-user.server";
 import { userCreateSchema, userFiltersSchema } from "~/schemas/user";
-import { apiData, requireApiUser, apiList } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
+import { apiData, requireApiUser, apiList } from "~/http/api.server";
+import { parseApiBody } from "~/http/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
-import { apiQuery } from "~/utils/query.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
+import { apiQuery } from "~/http/query.server";
 
 /** A user as the API shows it: its slug is its id (never the sequential number), no password. */
 export const presentUser = <U extends UserRow>(user: U) => {

@@ -1,10 +1,10 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { deleteVideo, getVideo, presentVideo, updateVideo, VIDEO_ERRORS } from "~/models/video.server";
 import { videoSchema } from "~/schemas/video";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { currentValues, parseApiUpdate } from "~/utils/body.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { currentValues, parseApiUpdate } from "~/http/body.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /** GET /api/v1/video/{slug} (read-video): one video; 404 for an unknown slug. */
 export async function loader({ request, params }: LoaderFunctionArgs) {

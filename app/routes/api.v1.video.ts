@@ -1,11 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createVideo, listVideosTable, presentVideo } from "~/models/video.server";
 import { videoFiltersSchema, videoSchema } from "~/schemas/video";
-import { apiData, requireApiUser } from "~/utils/api.server";
-import { parseApiBody } from "~/utils/body.server";
+import { apiData, requireApiUser } from "~/http/api.server";
+import { parseApiBody } from "~/http/body.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { apiFailure, methodNotAllowed } from "~/utils/http.server";
-import { apiQuery } from "~/utils/query.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
+import { apiQuery } from "~/http/query.server";
 
 /**
  * GET /api/v1/video?amount=50000|100000|1000000 (read-video): the DataTables

@@ -1,5 +1,5 @@
 import { groupedVideos } from "~/models/video.server";
-import { apiData } from "~/utils/api.server";
+import { apiData } from "~/http/api.server";
 
 /** GET /api/v1/videos (public): winner videos grouped ten_lakhs, one_lakh, fifty_thousand. */
 export async function loader() {

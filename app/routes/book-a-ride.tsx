@@ -4,7 +4,7 @@ import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type 
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BookingForm, type BookingDefaults } from "~/components/public/BookingForm";
 import { publicChrome } from "~/models/public-chrome.server";
-import { captchaSiteKey } from "~/utils/captcha.server";
+import { captchaSiteKey } from "~/http/captcha.server";
 import { newFormToken } from "~/utils/crypto.server";
 import { publicLinks } from "~/components/public/links";
 import { ModalPage } from "~/components/public/PublicShell";
@@ -12,11 +12,11 @@ import { CASCADE_SCRIPT } from "~/components/public/scripts";
 import { listBikeModels } from "~/models/bike-model.server";
 import { bookingBranches, bookTestRide, testRideByFormToken } from "~/models/test-ride.server";
 import { testRideSchema } from "~/schemas/test-ride";
-import { clientAddress } from "~/utils/auth.server";
-import { parseValue, readForm, type Body } from "~/utils/body.server";
-import { readIntent, replyFailure } from "~/utils/http.server";
+import { clientAddress } from "~/http/auth.server";
+import { parseValue, readForm, type Body } from "~/http/body.server";
+import { readIntent, replyFailure } from "~/http/http.server";
 import { t } from "~/utils/i18n";
-import { chargeAddress, checkCaptcha, screenPublicForm } from "~/utils/public-guard.server";
+import { chargeAddress, checkCaptcha, screenPublicForm } from "~/http/public-guard.server";
 import { referralOf } from "~/utils/share-link.server";
 
 /** Served without scripts; its form books (the default) or narrows the place lists (refresh). */

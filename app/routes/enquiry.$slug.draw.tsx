@@ -10,11 +10,11 @@ import { drawReference } from "~/models/fair-draw.server";
 import { topPrize } from "~/models/landing.server";
 import { findPublicEntry, ownerDetails } from "~/models/preregistration-read.server";
 import { prizeSummary } from "~/models/preregistration-verify.server";
-import { notFound } from "~/utils/http.server";
+import { notFound } from "~/http/http.server";
 import { drawCongratulation, rupees, t } from "~/utils/i18n";
-import { ownsEntry } from "~/utils/owned-entries.server";
+import { ownsEntry } from "~/http/owned-entries.server";
 import { maskPhone } from "~/utils/phone";
-import { takeReveal } from "~/utils/reveal.server";
+import { takeReveal } from "~/http/reveal.server";
 
 export const handle = { scripts: false };
 export const links: LinksFunction = () => [...publicLinks(), { rel: "stylesheet", href: DRAW_REVEAL_CSS }];

@@ -15,13 +15,13 @@ import { resendVerificationCode, verifyPreregistration } from "~/models/preregis
 import { type Visitor } from "~/models/preregistration.server";
 import { latestCode } from "~/models/otp.server";
 import { verifySchema } from "~/schemas/preregistration";
-import { clientAddress } from "~/utils/auth.server";
-import { parseValue, readForm } from "~/utils/body.server";
-import { notFound, pageFailure, readIntent, replyFailure } from "~/utils/http.server";
+import { clientAddress } from "~/http/auth.server";
+import { parseValue, readForm } from "~/http/body.server";
+import { notFound, pageFailure, readIntent, replyFailure } from "~/http/http.server";
 import { t, tm, tn } from "~/utils/i18n";
-import { ownsEntry, redirectOwning } from "~/utils/owned-entries.server";
+import { ownsEntry, redirectOwning } from "~/http/owned-entries.server";
 import { maskPhone } from "~/utils/phone";
-import { withReveal } from "~/utils/reveal.server";
+import { withReveal } from "~/http/reveal.server";
 
 /** Served without scripts; its form checks the code (the default) or sends a new one. */
 export const handle = { scripts: false, intents: { verify: null, resend: null } } as const;

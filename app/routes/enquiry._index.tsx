@@ -1,16 +1,16 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { publicChrome } from "~/models/public-chrome.server";
-import { captchaSiteKey } from "~/utils/captcha.server";
+import { captchaSiteKey } from "~/http/captcha.server";
 import { newFormToken } from "~/utils/crypto.server";
-import { guardPublicPost } from "~/utils/public-guard.server";
+import { guardPublicPost } from "~/http/public-guard.server";
 import { publicLinks } from "~/components/public/links";
 import { PhoneConfirmStep, PreregistrationForm, type PreregResult } from "~/components/public/PreregistrationForm";
 import { ModalPage } from "~/components/public/PublicShell";
 import { PREREG_SCRIPT } from "~/components/public/scripts";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
-import { fail, type Failure } from "~/models/failure";
+import { fail, type Failure } from "~/utils/failure";
 import { changeableEntry, changePreregistration } from "~/models/preregistration-change.server";
 import {
   createPreregistration,
@@ -22,12 +22,12 @@ import {
 } from "~/models/preregistration.server";
 import { checkbox, publicPreregistrationSchema } from "~/schemas/preregistration";
 import { text } from "~/schemas/primitives";
-import { clientAddress } from "~/utils/auth.server";
-import { BODY_LIMITS, readBody } from "~/utils/body.server";
-import { echoForm, echoResult, fileField } from "~/utils/echo.server";
-import { pageFailure, readIntent, replyFailure } from "~/utils/http.server";
+import { clientAddress } from "~/http/auth.server";
+import { BODY_LIMITS, readBody } from "~/http/body.server";
+import { echoForm, echoResult, fileField } from "~/http/echo.server";
+import { pageFailure, readIntent, replyFailure } from "~/http/http.server";
 import { t } from "~/utils/i18n";
-import { ownsEntry, redirectOwning } from "~/utils/owned-entries.server";
+import { ownsEntry, redirectOwning } from "~/http/owned-entries.server";
 import { referralOf } from "~/utils/share-link.server";
 
 /** Served without scripts; its form's steps: review (the default), back, save. */

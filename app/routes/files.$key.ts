@@ -3,7 +3,7 @@ import { getFileByKey, PRIVATE_FILE_TYPES, readFileBytes } from "~/models/file.s
 import { isVariantWidth, variantBytes } from "~/models/image-variant.server";
 import { canOpenScreenshot } from "~/models/preregistration-admin.server";
 import { scopeOf } from "~/models/scope.server";
-import { getOptionalUser } from "~/utils/auth.server";
+import { getOptionalUser } from "~/http/auth.server";
 
 const notFound = () => new Response("Not Found", { status: 404 });
 

@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
-import { CROSS_SITE_MESSAGE } from "~/utils/same-origin.server";
+import { CROSS_SITE_MESSAGE } from "~/http/same-origin.server";
 
 export const meta: MetaFunction = () => [{ title: "Not allowed" }];
 

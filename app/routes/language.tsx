@@ -1,7 +1,7 @@
 import { redirect, type ActionFunctionArgs, type LoaderFunctionArgs } from "@remix-run/node";
-import { readForm } from "~/utils/body.server";
+import { readForm } from "~/http/body.server";
 import { isLang } from "~/utils/i18n";
-import { languageCookie } from "~/utils/language.server";
+import { languageCookie } from "~/http/language.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 
 function switchTo(lang: unknown, to: unknown) {

@@ -1,14 +1,14 @@
 import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { BODY_LIMITS, formRequest, readForm } from "~/utils/body.server";
+import { BODY_LIMITS, formRequest, readForm } from "~/http/body.server";
 import { Field, FormError } from "~/components/Field";
 import { useHydrated } from "~/components/useHydrated";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
 import { publicChrome } from "~/models/public-chrome.server";
 import { useState } from "react";
-import { authenticator, createUserSession, getOptionalUser, LoginError } from "~/utils/auth.server";
-import { replyFailure } from "~/utils/http.server";
+import { authenticator, createUserSession, getOptionalUser, LoginError } from "~/http/auth.server";
+import { replyFailure } from "~/http/http.server";
 import { safeRedirect } from "~/utils/safe-redirect";
 
 export const meta: MetaFunction = () => [{ title: "Login" }];

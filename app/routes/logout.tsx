@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
-import { logout } from "~/utils/auth.server";
+import { logout } from "~/http/auth.server";
 
 export async function action({ request }: ActionFunctionArgs) {
   return logout(request);

@@ -5,12 +5,12 @@ import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { FieldError } from "~/components/Field";
 import { requestPasswordReset, resetPassword } from "~/models/password-reset.server";
 import { resetPasswordSchema, resetRequestSchema } from "~/schemas/auth";
-import { fail } from "~/models/failure";
-import { clientAddress } from "~/utils/auth.server";
-import { readForm } from "~/utils/body.server";
-import { readIntent } from "~/utils/http.server";
+import { fail } from "~/utils/failure";
+import { clientAddress } from "~/http/auth.server";
+import { readForm } from "~/http/body.server";
+import { readIntent } from "~/http/http.server";
 import { hit } from "~/utils/rate-limit.server";
-import { redirectWithToast, success } from "~/utils/toast.server";
+import { redirectWithToast, success } from "~/http/toast.server";
 import { redirect } from "@remix-run/node";
 
 /** Its form asks for a code (send) or sets the new password with it (reset, the default). */

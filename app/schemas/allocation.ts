@@ -5,7 +5,7 @@
  * `parseWithZod(formData, { schema: allocationSchema })` from "@conform-to/zod/v4".
  */
 import { z } from "zod";
-import { ALLOCATION_TYPES, amountsForType, isAllocationType, typeNeedsBranch } from "~/models/prize-constants";
+import { ALLOCATION_TYPES, amountsForType, isAllocationType, typeNeedsBranch } from "~/utils/prize-constants";
 import {
   day,
   DAY_MESSAGE,

@@ -7,7 +7,7 @@
  * the row as shown, so it appears under its own input.
  */
 import { z } from "zod";
-import { BASE_TABLE_KINDS, type BaseTableRow } from "~/models/base-tables";
+import { BASE_TABLE_KINDS, type BaseTableRow } from "~/utils/base-tables";
 import { emptyToUndefined, toNumber } from "./primitives";
 
 export const BASE_TABLE_MESSAGES = {

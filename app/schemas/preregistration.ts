@@ -16,7 +16,7 @@
  * honeypot are checked by the public routes' guard before the model runs.
  */
 import { z } from "zod";
-import { PREREGISTRATION_STATUSES } from "~/models/preregistration-status";
+import { PREREGISTRATION_STATUSES } from "~/utils/preregistration-status";
 import {
   checkDateRange,
   dateRangeShape,

@@ -3,7 +3,7 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { DrawReveal } from "~/components/DrawReveal";
-import { firstThrill, totalPrize } from "~/models/prize-constants";
+import { firstThrill, totalPrize } from "~/utils/prize-constants";
 import { drawCongratulation, rupees, t, tm, type Lang } from "./i18n";
 
 const prizeOf = (amount: number, shared: boolean) => {

@@ -8,7 +8,7 @@
  * has its labels (and app/utils/labels.test.ts walks the enums at run time).
  */
 import type { Draw, Preregistration, Registration, SmsBroadcast, SmsMessage, TestRide, User } from "@db/schema";
-import type { AllocationType } from "~/models/prize-constants";
+import type { AllocationType } from "~/utils/prize-constants";
 import type { SMS_PURPOSES } from "~/schemas/sms";
 import type { Source } from "~/schemas/preregistration";
 

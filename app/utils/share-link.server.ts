@@ -7,7 +7,7 @@
  * (docs/decisions/0016-broadcasts-and-referrers.md).
  */
 import { secureCookies } from "./config.server";
-import { cookieName } from "./cookie-name.server";
+import { cookieName } from "~/http/cookie-name.server";
 
 export const SHARE_CODE = /^[0-9a-f]{20}$/;
 export const REFERRAL_COOKIE = cookieName("ref");

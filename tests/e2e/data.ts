@@ -10,7 +10,7 @@ import { createVideo, deleteVideo } from "~/models/video.server";
 import { SYSTEM_ACTOR } from "~/models/scope.server";
 import { createUser, findUserByEmail } from "~/models/user.server";
 import { videoSchema } from "~/schemas/video";
-import { startSession } from "~/utils/session.server";
+import { startSession } from "~/http/session.server";
 import type { Permission } from "~/utils/permissions";
 
 export {

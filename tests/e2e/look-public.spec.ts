@@ -6,7 +6,7 @@
 // thank-you page naming the booking).
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
-import { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES } from "../../app/models/base-tables";
+import { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES } from "../../app/utils/base-tables";
 import { kathmanduToday } from "../clock";
 import { ageCodes } from "./data";
 import { isJs, login, readDb, USERS } from "./helpers";

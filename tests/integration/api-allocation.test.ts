@@ -12,8 +12,8 @@ import { loader as listLoader, action as createAction } from "~/routes/api.v1.al
 import { loader as oneLoader, action as oneAction } from "~/routes/api.v1.allocation.$id";
 import { loader as drawsLoader } from "~/routes/api.v1.draws";
 import { loader as downloadLoader } from "~/routes/api.v1.draws.download";
-import { issueToken } from "~/utils/api.server";
-import { sessionStorage } from "~/utils/session.server";
+import { issueToken } from "~/http/api.server";
+import { sessionStorage } from "~/http/session.server";
 import { kathmanduDate } from "~/utils/time";
 import { makeAllocation, makeBranch, makePreregistration, makeUser } from "../fixtures";
 import { clearOfKathmanduMidnight } from "../clock";

@@ -7,7 +7,7 @@ import { action as meAction } from "~/routes/api.v1.auth.me";
 import { action as logoutAction } from "~/routes/api.v1.auth.logout";
 import { loader as rolesLoader } from "~/routes/api.v1.role";
 import { loader as settingsLoader } from "~/routes/api.v1.settings";
-import { ADDRESS_HEADER } from "~/utils/auth.server";
+import { ADDRESS_HEADER } from "~/http/auth.server";
 import { sha256 } from "~/utils/crypto.server";
 import { LIMITS } from "~/utils/rate-limit.server";
 import { makeBranch, makeUser } from "../fixtures";

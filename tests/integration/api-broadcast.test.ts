@@ -13,7 +13,7 @@ import { loader as smsOne } from "~/routes/api.v1.sms.$id";
 import { loader as smsRecipients } from "~/routes/api.v1.sms.$id.recipients";
 import { action as smsRetry } from "~/routes/api.v1.sms.$id.retry";
 import { loader as smsRegistrants } from "~/routes/api.v1.sms.registrants";
-import { issueToken } from "~/utils/api.server";
+import { issueToken } from "~/http/api.server";
 import { makeBranch, makeUser } from "../fixtures";
 import { makeRegistration, makeTestRide } from "../referral-fixtures";
 import { responseOf as call } from "../route-call";

@@ -34,7 +34,7 @@ import { action as preResend } from "~/routes/api.v1.preregistration.$id.resend"
 import { loader as preDownload } from "~/routes/api.v1.preregistration.download";
 import { loader as dashboardApi } from "~/routes/api.v1.dashboard";
 import { loader as branchStatsApi } from "~/routes/api.v1.branch-stats";
-import { issueToken } from "~/utils/api.server";
+import { issueToken } from "~/http/api.server";
 import { kathmanduDate } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration, makeUser, nextPhone, makeAllocation } from "../fixtures";
 import { clearOfKathmanduMidnight } from "../clock";

@@ -7,8 +7,8 @@ import { action as unknownAction, loader as unknownLoader } from "~/routes/api.v
 import { loader as registrationsXls } from "~/routes/api.v1.registration.download";
 import { db, schema } from "@db/index";
 import { createUser } from "~/models/user.server";
-import { issueToken } from "~/utils/api.server";
-import { sessionStorage } from "~/utils/session.server";
+import { issueToken } from "~/http/api.server";
+import { sessionStorage } from "~/http/session.server";
 import { makeBranch, makeUser } from "../fixtures";
 import { responseOf } from "../route-call";
 

@@ -13,7 +13,7 @@ import { loader as roleLoader } from "~/routes/api.v1.role";
 import { action as createAction, loader as listLoader } from "~/routes/api.v1.user";
 import { action as oneAction, loader as oneLoader } from "~/routes/api.v1.user.$id";
 import { USER_MESSAGES } from "~/schemas/user";
-import { issueToken } from "~/utils/api.server";
+import { issueToken } from "~/http/api.server";
 import { createUser } from "~/models/user.server";
 import { makeBranch, makeUser, nextPhone } from "../fixtures";
 import { responseOf as call } from "../route-call";

@@ -6,8 +6,8 @@ import { db, schema } from "@db/index";
 import { audit } from "~/models/audit.server";
 import { loader as auditLoader } from "~/routes/admin.audit";
 import { loader as downloadLoader } from "~/routes/api.v1.audit.download";
-import { issueToken } from "~/utils/api.server";
-import { sessionStorage } from "~/utils/session.server";
+import { issueToken } from "~/http/api.server";
+import { sessionStorage } from "~/http/session.server";
 import { makeBranch, makeUser } from "../fixtures";
 import { answerOf } from "../route-call";
 

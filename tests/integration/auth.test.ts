@@ -6,7 +6,7 @@ import { action as logoutAction } from "~/routes/logout";
 import { loader as adminLoader } from "~/routes/admin";
 import { action as profileAction } from "~/routes/admin.profile";
 import { verifyLogin } from "~/models/user.server";
-import { ADDRESS_HEADER } from "~/utils/auth.server";
+import { ADDRESS_HEADER } from "~/http/auth.server";
 import { makeBranch, makeUser } from "../fixtures";
 
 const ctx = { clientAddress: "10.0.0.1" };

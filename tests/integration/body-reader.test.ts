@@ -22,7 +22,7 @@ import {
   readBody,
   readForm,
   type Body,
-} from "~/utils/body.server";
+} from "~/http/body.server";
 
 const URL_ = "http://127.0.0.1/x";
 const post = (body: BodyInit | null, headers: Record<string, string> = {}) =>

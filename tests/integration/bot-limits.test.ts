@@ -25,7 +25,7 @@ import { loader as healthz } from "~/routes/healthz";
 import { action as notifyAction } from "~/routes/api.v1.registration.$slug.notify";
 import { publicPreregistrationSchema, OTP_MESSAGES } from "~/schemas/preregistration";
 import { REGISTRATION_MESSAGES, type RegistrationInput } from "~/schemas/registration";
-import { captchaStartupWarning, CAPTCHA_OFF_WARNING } from "~/utils/captcha.server";
+import { captchaStartupWarning, CAPTCHA_OFF_WARNING } from "~/http/captcha.server";
 import { addressKey, LIMITS, take } from "~/utils/rate-limit.server";
 import { setClock } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration, nextPhone } from "../fixtures";

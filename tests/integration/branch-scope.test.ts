@@ -8,7 +8,7 @@ import { loader as listLoader } from "~/routes/admin.test-ride._index";
 import { action as apiDeleteAction, loader as apiDetailLoader } from "~/routes/api.v1.test-ride.$id";
 import { loader as apiListLoader } from "~/routes/api.v1.test-ride";
 import { loader as downloadLoader } from "~/routes/api.v1.test-ride.download";
-import { issueToken } from "~/utils/api.server";
+import { issueToken } from "~/http/api.server";
 import { randomSlug } from "~/utils/crypto.server";
 import XLSX from "sheetjs-style";
 import { makeBikeModel, makeBranch, makeUser } from "../fixtures";

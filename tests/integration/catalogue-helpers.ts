@@ -2,8 +2,8 @@
 import sharp from "sharp";
 import { db, schema } from "@db/index";
 import { createUser } from "~/models/user.server";
-import { issueToken } from "~/utils/api.server";
-import { sessionStorage } from "~/utils/session.server";
+import { issueToken } from "~/http/api.server";
+import { sessionStorage } from "~/http/session.server";
 import { responseOf } from "../route-call";
 
 let n = 0;

@@ -17,7 +17,7 @@ import { action as enquiryAction } from "~/routes/api.v1.enquiry";
 import { loader as enquiryLoader } from "~/routes/api.v1.enquiry.$id";
 import { action as verifyAction } from "~/routes/api.v1.enquiry.$id.verify";
 import { action as verifyPageAction, loader as verifyPageLoader } from "~/routes/enquiry.$slug.verify";
-import { ADDRESS_HEADER } from "~/utils/auth.server";
+import { ADDRESS_HEADER } from "~/http/auth.server";
 import { t, type Lang } from "~/utils/i18n";
 import { setClock } from "~/utils/time";
 import { makeBranch, nextPhone } from "../fixtures";

@@ -12,7 +12,7 @@ import { loader as branchOne, action as branchSave } from "~/routes/api.v1.branc
 import { loader as modelOne, action as modelSave } from "~/routes/api.v1.bike-model.$slug";
 import { loader as userOne, action as userSave } from "~/routes/api.v1.user.$id";
 import { loader as videoOne, action as videoSave } from "~/routes/api.v1.video.$slug";
-import { issueToken } from "~/utils/api.server";
+import { issueToken } from "~/http/api.server";
 import { call, req } from "./catalogue-helpers";
 
 type Loader = Parameters<typeof call>[0];

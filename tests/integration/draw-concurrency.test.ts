@@ -12,7 +12,7 @@ import { Worker } from "node:worker_threads";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { databasePath, db, schema } from "@db/index";
-import { PRE_PRIZES, REGISTRATION_PRIZES } from "~/models/prize-constants";
+import { PRE_PRIZES, REGISTRATION_PRIZES } from "~/utils/prize-constants";
 import { makeBranch, makePreregistration } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
 

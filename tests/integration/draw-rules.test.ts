@@ -6,7 +6,7 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import {
   DRAW_MESSAGES,
   DrawError,

@@ -19,8 +19,8 @@ import { action as enquiryPage } from "~/routes/enquiry._index";
 import { action as continuePage } from "~/routes/enquiry.continue";
 import { action as verifyPageAction, loader as verifyPage } from "~/routes/enquiry.$slug.verify";
 import { loader as drawPage } from "~/routes/enquiry.$slug.draw";
-import { issueToken } from "~/utils/api.server";
-import { ADDRESS_HEADER } from "~/utils/auth.server";
+import { issueToken } from "~/http/api.server";
+import { ADDRESS_HEADER } from "~/http/auth.server";
 import { makeBranch, makePreregistration, makeUser, nextPhone } from "../fixtures";
 import { maskCitizenship } from "~/utils/citizenship";
 

@@ -4,7 +4,7 @@
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
-import { fail, FailureError } from "~/models/failure";
+import { fail, FailureError } from "~/utils/failure";
 import { transactTogether } from "~/models/transaction.server";
 
 const S = schema.settings;

@@ -14,7 +14,7 @@ import { preregistrationSchema } from "~/schemas/preregistration";
 import { registrationSchema } from "~/schemas/registration";
 import { testRideSchema } from "~/schemas/test-ride";
 import { userCreateSchema } from "~/schemas/user";
-import { issueToken } from "~/utils/api.server";
+import { issueToken } from "~/http/api.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { label, LABELS, withLabels, type Enumeration } from "~/utils/labels";
 import { makeBikeModel, makeBranch, makePreregistration, makeUser } from "../fixtures";

@@ -27,7 +27,7 @@ import { action as notifyApi } from "~/routes/api.v1.registration.$slug.notify";
 import { loader as preregistrationApi, action as counterApi } from "~/routes/api.v1.preregistration";
 import { action as resetPage } from "~/routes/reset-password";
 import { action as profilePage } from "~/routes/admin.profile";
-import { ADDRESS_HEADER } from "~/utils/auth.server";
+import { ADDRESS_HEADER } from "~/http/auth.server";
 import { config } from "~/utils/config.server";
 import { EVERY_SENDER, LIMITS, take, type LimitName } from "~/utils/rate-limit.server";
 import { now, setClock } from "~/utils/time";

@@ -5,8 +5,8 @@ import http from "node:http";
 import zlib from "node:zlib";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { databasePath } from "@db/index";
-import { cachedPage, clearPageCache, isShareable, keepPage, pageCacheKey, sendPage } from "~/utils/page-cache.server";
-import { pickEncoding } from "~/utils/compression.server";
+import { cachedPage, clearPageCache, isShareable, keepPage, pageCacheKey, sendPage } from "~/http/page-cache.server";
+import { pickEncoding } from "~/http/compression.server";
 
 const html = (body: string, headers: Record<string, string> = {}) =>
   new Response(body, { status: 200, headers: { "Content-Type": "text/html; charset=utf-8", ...headers } });

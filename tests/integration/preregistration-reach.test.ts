@@ -19,8 +19,8 @@ import { action as preVerify } from "~/routes/api.v1.preregistration.$id.verify"
 import { action as preResend } from "~/routes/api.v1.preregistration.$id.resend";
 import { loader as fileLoader } from "~/routes/files.$key";
 import { publicPreregistrationSchema } from "~/schemas/preregistration";
-import { issueToken } from "~/utils/api.server";
-import { createUserSession } from "~/utils/auth.server";
+import { issueToken } from "~/http/api.server";
+import { createUserSession } from "~/http/auth.server";
 import { makeBranch, makeUser, nextPhone } from "../fixtures";
 import { responseOf as call } from "../route-call";
 

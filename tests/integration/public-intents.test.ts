@@ -3,7 +3,7 @@
 // guessed to be one of them). The back office's are walked by route-table.test.ts.
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ADDRESS_HEADER } from "~/utils/auth.server";
+import { ADDRESS_HEADER } from "~/http/auth.server";
 import { answerOf } from "../route-call";
 
 type PublicModule = {

@@ -13,8 +13,8 @@ import { db, schema } from "@db/index";
 import { preregistrationScope } from "~/models/preregistration.server";
 import { branchCondition, type Scope } from "~/models/scope.server";
 import { getSessionUser } from "~/models/user.server";
-import { issueToken } from "~/utils/api.server";
-import { sessionStorage } from "~/utils/session.server";
+import { issueToken } from "~/http/api.server";
+import { sessionStorage } from "~/http/session.server";
 import { call, req } from "./catalogue-helpers";
 
 type Args = { request: Request; context: { clientAddress: string }; params: Record<string, string> };

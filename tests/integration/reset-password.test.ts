@@ -5,7 +5,7 @@ import { action } from "~/routes/reset-password";
 import { lastMessageTo } from "~/models/sms-outbox.server";
 import { RESET_ANSWER_MS } from "~/models/password-reset.server";
 import { LIMITS } from "~/utils/rate-limit.server";
-import { ADDRESS_HEADER } from "~/utils/auth.server";
+import { ADDRESS_HEADER } from "~/http/auth.server";
 import { verifyLogin } from "~/models/user.server";
 import { createUser, roleBySlug } from "~/models/user.server";
 

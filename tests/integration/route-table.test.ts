@@ -16,8 +16,8 @@ import {
   SEEDED_ROLES,
   type RouteRule,
 } from "~/utils/permissions";
-import { readToast } from "~/utils/toast.server";
-import { ADDRESS_HEADER } from "~/utils/auth.server";
+import { readToast } from "~/http/toast.server";
+import { ADDRESS_HEADER } from "~/http/auth.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { makeAllocation, makeBikeModel, makeBranch, makePreregistration, makeUser } from "../fixtures";
 import { makeRegistration, makeTestRide } from "../referral-fixtures";

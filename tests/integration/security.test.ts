@@ -3,10 +3,10 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
-import { checkCredentials } from "~/utils/auth.server";
-import { issueToken } from "~/utils/api.server";
-import { readBody, BODY_LIMITS, STREAMED_DRAIN_BYTES } from "~/utils/body.server";
-import { sessionStorage } from "~/utils/session.server";
+import { checkCredentials } from "~/http/auth.server";
+import { issueToken } from "~/http/api.server";
+import { readBody, BODY_LIMITS, STREAMED_DRAIN_BYTES } from "~/http/body.server";
+import { sessionStorage } from "~/http/session.server";
 import { sha256 } from "~/utils/crypto.server";
 import { changePassword, verifyLogin } from "~/models/user.server";
 import { makeBranch, makeUser } from "../fixtures";

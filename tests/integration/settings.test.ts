@@ -22,7 +22,7 @@ import { loader as getSettings } from "~/routes/api.v1.settings";
 import { loader as landing } from "~/routes/_index";
 import { loader as termsPage } from "~/routes/terms";
 import { DEFAULT_CLOSED_MESSAGE } from "~/schemas/settings";
-import { readToast } from "~/utils/toast.server";
+import { readToast } from "~/http/toast.server";
 import { call, req, smallPng, staffWith } from "./catalogue-helpers";
 
 type Staff = Awaited<ReturnType<typeof staffWith>>;

@@ -7,7 +7,7 @@ import { db, schema } from "@db/index";
 import { action as loginAction } from "~/routes/login";
 import { createUser, permissionsOfRole } from "~/models/user.server";
 import { ADMIN_ROUTES, EVERY_PERMISSION, PERMISSIONS, SIDEBAR } from "~/utils/permissions";
-import { readToast } from "~/utils/toast.server";
+import { readToast } from "~/http/toast.server";
 import { makeBranch } from "../fixtures";
 import { answerOf } from "../route-call";
 import { ADMIN_MODULES, LAYOUT, SPLAT } from "../admin-modules";

@@ -1,6 +1,6 @@
 // The toast cookie: read back through its zod schema; a signed value that is not a toast is cleared, never shown.
 import { describe, expect, it } from "vitest";
-import { oops, readToast, success, toastHeader } from "~/utils/toast.server";
+import { oops, readToast, success, toastHeader } from "~/http/toast.server";
 
 const withCookie = (setCookie: string) =>
   new Request("http://localhost/", { headers: { Cookie: setCookie.split(";")[0] } });

@@ -8,7 +8,7 @@ import { ANALYTICS_MESSAGES, analyticsRangeSchema } from "~/schemas/analytics";
 import { auditFiltersSchema } from "~/schemas/audit";
 import { DAY_MESSAGE, optionalDay, readDay } from "~/schemas/primitives";
 import { referrerFiltersSchema } from "~/schemas/referrer";
-import { parseQuery } from "~/utils/query.server";
+import { parseQuery } from "~/http/query.server";
 
 const issues = (r: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) =>
   r.success ? [] : r.error!.issues.map((i) => [i.path.join("."), i.message]);

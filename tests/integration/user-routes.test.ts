@@ -17,8 +17,8 @@ import * as editPage from "~/routes/admin.user.$slug.edit";
 import * as listPage from "~/routes/admin.user._index";
 import * as createPage from "~/routes/admin.user.create";
 import { ROLE_MESSAGES, USER_MESSAGES } from "~/schemas/user";
-import { sessionStorage } from "~/utils/session.server";
-import { readToast } from "~/utils/toast.server";
+import { sessionStorage } from "~/http/session.server";
+import { readToast } from "~/http/toast.server";
 import { makeBranch, makeUser, nextPhone } from "../fixtures";
 
 type Fn = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<unknown>;

@@ -9,9 +9,9 @@ import { SYSTEM_ACTOR, type ScopedActor } from "~/models/scope.server";
 import { changePassword, getSessionUser, passwordProblem, roleBySlug, verifyLogin } from "~/models/user.server";
 import { addUser, deleteUser, findUser, listUsers, updateUser, USER_ERRORS } from "~/models/dealer-user.server";
 import { ROLE_MESSAGES, USER_MESSAGES, userCreateSchema, userUpdateSchema } from "~/schemas/user";
-import { issueToken } from "~/utils/api.server";
+import { issueToken } from "~/http/api.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { sessionStorage } from "~/utils/session.server";
+import { sessionStorage } from "~/http/session.server";
 import { makeBranch, nextPhone } from "../fixtures";
 
 const PASSWORD = "Kathmandu-Bikes-42";

@@ -7,7 +7,7 @@ import { db, schema } from "@db/index";
 import { loader as regDownload } from "~/routes/api.v1.registration.download";
 import { loader as preDownload } from "~/routes/api.v1.preregistration.download";
 import { loader as regList } from "~/routes/api.v1.registration";
-import { issueToken } from "~/utils/api.server";
+import { issueToken } from "~/http/api.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { referrerText } from "~/models/labels";
 import { displayDateTime, displayDay } from "~/utils/time";

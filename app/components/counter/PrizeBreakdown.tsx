@@ -1,5 +1,5 @@
 /** First, second and third thrill with their total (spec 000 §9: total = first + second (+ third)). */
-import { prizeLabel } from "~/models/prize-constants";
+import { prizeLabel } from "~/utils/prize-constants";
 
 type Prizes = { first: number; second: number; third: number; total: number };
 

@@ -2,7 +2,7 @@
 // 001 §3: 8,000 to 18,000 in steps of 1,000, and 50,000 (not the pre-registration prize list). The
 // rendered select is checked end to end in tests/e2e/counter-privacy.spec.ts.
 import { describe, expect, it } from "vitest";
-import { PRE_PRIZES, REGISTRATION_PRE_PRIZES } from "~/models/prize-constants";
+import { PRE_PRIZES, REGISTRATION_PRE_PRIZES } from "~/utils/prize-constants";
 import { PRE_PRIZE_OPTIONS } from "./RegistrationFilters";
 
 describe("the registration list's Pre Prize filter", () => {

@@ -4,7 +4,7 @@
  */
 import { useSearchParams } from "@remix-run/react";
 import { FilterDate, FilterErrors, FilterSelect } from "~/components/TableFilters";
-import { REGISTRATION_PRE_PRIZES, REGISTRATION_PRIZES } from "~/models/prize-constants";
+import { REGISTRATION_PRE_PRIZES, REGISTRATION_PRIZES } from "~/utils/prize-constants";
 import { PAYMENT_MODE_LABELS, PAYMENT_MODES } from "~/schemas/registration";
 import { titledOptions } from "~/utils/options";
 

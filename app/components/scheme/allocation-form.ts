@@ -4,7 +4,7 @@
  * still posts a value); a hidden field's value is not part of the scheme, so it
  * is dropped before parsing, in the browser and on the server alike.
  */
-import { typeNeedsBranch, isAllocationType } from "~/models/prize-constants";
+import { typeNeedsBranch, isAllocationType } from "~/utils/prize-constants";
 
 export function schemeFormData(form: FormData): FormData {
   const type = form.get("type");

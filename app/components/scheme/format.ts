@@ -1,6 +1,6 @@
 /** Display helpers of the scheme screens (client-safe). */
 import { englishLabels } from "~/utils/labels";
-import { ALLOCATION_TYPE_LABELS, isAllocationType } from "~/models/prize-constants";
+import { ALLOCATION_TYPE_LABELS, isAllocationType } from "~/utils/prize-constants";
 import { formatRupees } from "~/utils/rupees";
 
 export const typeLabel = (type: string) => (isAllocationType(type) ? ALLOCATION_TYPE_LABELS[type] : type);

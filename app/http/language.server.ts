@@ -1,5 +1,5 @@
 /** The visitor's language (English or Nepali), remembered in a cookie. */
-import { secureCookies } from "./config.server";
+import { secureCookies } from "~/utils/config.server";
 import { cookieName } from "./cookie-name.server";
 
 export type Language = "en" | "ne";

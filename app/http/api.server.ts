@@ -9,11 +9,11 @@ import { pickerTypesFor, type PickerType } from "~/models/file.server";
 import { scopeOf } from "~/models/scope.server";
 import { getSessionUser } from "~/models/user.server";
 import { clientAddress, getOptionalUser, type Staff } from "./auth.server";
-import { config } from "./config.server";
-import { randomToken, sha256 } from "./crypto.server";
-import { can, type Requirement } from "./permissions";
-import { withLabels } from "./labels";
-import { nowIso } from "./time";
+import { config } from "~/utils/config.server";
+import { randomToken, sha256 } from "~/utils/crypto.server";
+import { can, type Requirement } from "~/utils/permissions";
+import { withLabels } from "~/utils/labels";
+import { nowIso } from "~/utils/time";
 
 /** A success: `{data, message}`, with any top-level fields an old client reads (`access_token`). */
 /** A record's answer: enumerated values carry their `*_label` (app/utils/labels.ts). */

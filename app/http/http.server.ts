@@ -8,7 +8,7 @@ import type { SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data } from "@remix-run/node";
 import type { z } from "zod";
-import { failureStatus, type Failure } from "~/models/failure";
+import { failureStatus, type Failure } from "~/utils/failure";
 import { oops, redirectWithToast } from "./toast.server";
 
 /** Retry-After for a rate limit; Connection: close for a body too large to read to its end. */

@@ -9,10 +9,10 @@ import { createCookie, createSessionStorage } from "@remix-run/node";
 import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { db, schema } from "@db/index";
 import { prepared } from "@db/prepared";
-import { config, secureCookies, sessionSecrets } from "./config.server";
+import { config, secureCookies, sessionSecrets } from "~/utils/config.server";
 import { cookieName } from "./cookie-name.server";
-import { randomToken, sha256 } from "./crypto.server";
-import { nowIso } from "./time";
+import { randomToken, sha256 } from "~/utils/crypto.server";
+import { nowIso } from "~/utils/time";
 
 export const sessionCookie = createCookie(cookieName("session", "__session"), {
   httpOnly: true,

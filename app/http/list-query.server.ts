@@ -6,10 +6,10 @@
  */
 import { data } from "@remix-run/node";
 import { z } from "zod";
-import { fail, failureStatus, type FieldErrors, type Result } from "~/models/failure";
+import { fail, failureStatus, type FieldErrors, type Result } from "~/utils/failure";
 import { foldHours } from "~/schemas/primitives";
 import { issuesToErrors } from "./body.server";
-import { parseTableParams, type TableParams, type TableResult } from "./datatable.server";
+import { parseTableParams, type TableParams, type TableResult } from "~/utils/datatable.server";
 
 export const TABLE_MESSAGES = {
   draw: "The draw counter must be a whole number.",

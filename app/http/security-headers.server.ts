@@ -18,7 +18,7 @@ import helmet, { type HelmetOptions } from "helmet";
 import crypto from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import onHeaders from "on-headers";
-import { config, secureCookies } from "./config.server";
+import { config, secureCookies } from "~/utils/config.server";
 
 export type SecurityOptions = {
   /** Served over HTTPS (HSTS, upgrade-insecure-requests). */

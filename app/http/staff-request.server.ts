@@ -6,10 +6,10 @@
  * rules (/login, then /admin).
  */
 import { apiFailure } from "./http.server";
-import { fail } from "~/models/failure";
+import { fail } from "~/utils/failure";
 import { requireApiUser } from "./api.server";
 import { getOptionalUser, requirePermission, type Staff } from "./auth.server";
-import { can, type Requirement } from "./permissions";
+import { can, type Requirement } from "~/utils/permissions";
 
 function wantsJson(request: Request): boolean {
   const accept = request.headers.get("Accept") ?? "";

@@ -16,7 +16,7 @@
 import { parseWithZod } from "@conform-to/zod/v4";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import type { z } from "zod";
-import { fail, type Failure, type FieldErrors } from "~/models/failure";
+import { fail, type Failure, type FieldErrors } from "~/utils/failure";
 import { apiFailure, pageFailure } from "./http.server";
 import { parseJsonOffThread } from "./json-worker.server";
 

@@ -4,7 +4,7 @@
  */
 import { createCookie, redirect } from "@remix-run/node";
 import { z } from "zod";
-import { secureCookies, sessionSecrets } from "./config.server";
+import { secureCookies, sessionSecrets } from "~/utils/config.server";
 import { cookieName } from "./cookie-name.server";
 
 const toastSchema = z.object({

@@ -8,10 +8,10 @@
  */
 import type { z } from "zod";
 import type { Tx } from "@db/index";
-import { fail, type Failure } from "~/models/failure";
+import { fail, type Failure } from "~/utils/failure";
 import { bodyText, parseValue, type Body, type Parsed } from "./body.server";
 import { CAPTCHA_FIELD, CAPTCHA_MESSAGE, honeypotTripped, HONEYPOT_FIELD, verifyCaptcha } from "./captcha.server";
-import { hit, peek, take, type LimitName } from "./rate-limit.server";
+import { hit, peek, take, type LimitName } from "~/utils/rate-limit.server";
 
 const REJECTED_MESSAGE = "Your form could not be accepted. Please try again.";
 

@@ -5,7 +5,7 @@
  * rest, so a second visit never looks like a new draw.
  */
 import { createCookie } from "@remix-run/node";
-import { secureCookies } from "./config.server";
+import { secureCookies } from "~/utils/config.server";
 import { cookieName } from "./cookie-name.server";
 
 export const revealCookie = createCookie(cookieName("reveal"), {

@@ -9,7 +9,7 @@
  * holder nothing new.
  */
 import { createCookie, redirect } from "@remix-run/node";
-import { secureCookies, sessionSecrets } from "./config.server";
+import { secureCookies, sessionSecrets } from "~/utils/config.server";
 import { cookieName } from "./cookie-name.server";
 
 /** How many entries one browser remembers (a family sharing a phone; a few tries). */

@@ -4,7 +4,7 @@
  * Path=/ and no Domain, so a subdomain or a plain-http page cannot plant or shadow it.
  * Over plain http (development, tests) browsers refuse Secure cookies, so the plain name.
  */
-import { secureCookies } from "./config.server";
+import { secureCookies } from "~/utils/config.server";
 
 export const cookieName = (name: string, plain: string = name, secure: boolean = secureCookies) =>
   secure ? `__Host-${name}` : plain;

@@ -2,7 +2,7 @@
 import { captchaStartupWarning } from "./captcha.server";
 import { resumeBroadcasts } from "~/models/broadcast.server";
 import { startSmsWorker } from "~/models/sms-worker.server";
-import { purgeExpiredLimits } from "./rate-limit.server";
+import { purgeExpiredLimits } from "~/utils/rate-limit.server";
 import { purgeExpiredSessions } from "./session.server";
 
 /**

@@ -3,7 +3,7 @@
  * the server reads it: urlencoded, or multipart with the no-JavaScript upload
  * stored first through the image rules.
  */
-import { fail, type Failure } from "~/models/failure";
+import { fail, type Failure } from "~/utils/failure";
 import { uploadFailure, uploadImages, UPLOAD_FAILED, type PickerType } from "~/models/file.server";
 import type { ScopedActor } from "~/models/scope.server";
 import { BODY_LIMITS, readBody } from "./body.server";

@@ -2,7 +2,7 @@
  * Abuse checks for public forms: Google reCAPTCHA (g-recaptcha-response) when a
  * site key and secret are configured, and a hidden honeypot field otherwise.
  */
-import { config } from "./config.server";
+import { config } from "~/utils/config.server";
 
 /** The form field the reCAPTCHA widget posts. */
 export const CAPTCHA_FIELD = "g-recaptcha-response";

@@ -5,7 +5,7 @@
  * messages (`apiQuery`).
  */
 import type { z } from "zod";
-import { fail, type FieldErrors } from "~/models/failure";
+import { fail, type FieldErrors } from "~/utils/failure";
 import { foldHours } from "~/schemas/primitives";
 import { issuesToErrors } from "./body.server";
 import { apiFailure } from "./http.server";

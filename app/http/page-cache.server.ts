@@ -23,8 +23,8 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { publicVersion } from "~/models/public-cache.server";
 import { compressWhole, pickEncoding, type Encoding } from "./compression.server";
-import { newFormToken } from "./crypto.server";
-import { kathmanduDate } from "./time";
+import { newFormToken } from "~/utils/crypto.server";
+import { kathmanduDate } from "~/utils/time";
 
 const gzip = promisify(zlib.gzip);
 const brotli = promisify(zlib.brotliCompress);
