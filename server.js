@@ -30,7 +30,7 @@ const {
 const app = express();
 app.disable("x-powered-by");
 // First, so pages, API answers, downloads, static files and the refusals below all carry them
-// (app/utils/security-headers.server.ts).
+// (app/http/security-headers.server.ts).
 app.use(securityHeaders());
 
 /** The methods the app serves; any other (TRACE, CONNECT, PROPFIND, …) is 405 with Allow, JSON on API paths. */
@@ -78,7 +78,7 @@ app.use((req, res, next) => {
   next();
 });
 
-/** A state-changing request from another site (one rule, app/utils/same-origin.server.ts). */
+/** A state-changing request from another site (one rule, app/http/same-origin.server.ts). */
 const isCrossSite = (req) =>
   isCrossSiteRequest(req.method, { get: (name) => req.get(name) ?? null }, req.get("host") ?? null);
 
@@ -218,7 +218,7 @@ async function readUpTo(reader, max) {
   }
 }
 
-/** A whole answer, compressed in one go as the client accepts (app/utils/compression.server.ts), with its length. */
+/** A whole answer, compressed in one go as the client accepts (app/http/compression.server.ts), with its length. */
 function sendWhole(res, body) {
   const encoding =
     body.length >= encoder.COMPRESS_MIN_BYTES ? encoder.pickEncoding(res.req.headers["accept-encoding"]) : "identity";
@@ -233,7 +233,7 @@ function sendWhole(res, body) {
 const handleRequest = createRequestHandler(build, process.env.NODE_ENV);
 app.all("*", async (req, res, next) => {
   try {
-    // The public pages every visitor sees alike are kept rendered (app/utils/page-cache.server.ts).
+    // The public pages every visitor sees alike are kept rendered (app/http/page-cache.server.ts).
     const key = pageCache.pageCacheKey(req.method, req.originalUrl, req.headers.cookie);
     const page = key && pageCache.cachedPage(key);
     const sendKept = (kept) =>

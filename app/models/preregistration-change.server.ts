@@ -9,7 +9,7 @@
  * open campaign, the address's and the new phone's limits, references, one
  * entry per phone, one pending purchase per citizenship/PAN), in one
  * IMMEDIATE transaction with the code and its SMS. The route checks
- * that the browser owns the entry (app/utils/owned-entries.server.ts).
+ * that the browser owns the entry (app/http/owned-entries.server.ts).
  */
 import { and, eq, isNull } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";

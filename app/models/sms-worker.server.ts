@@ -1,5 +1,5 @@
 /**
- * The background SMS sender of one process (started by app/utils/workers.server.ts):
+ * The background SMS sender of one process (started by app/http/workers.server.ts):
  * it takes over its slot's earlier claims, then claims due messages (codes first)
  * and hands them to the provider at SMS_RATE_PER_SECOND, with the event loop free
  * between steps; its stop lets the message with the provider finish and puts the

@@ -22,7 +22,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  * win today, the bikes), its state, the way to the pre-registration form
  * (/enquiry) and to every public modal. It holds nothing of one visitor (the
  * form and its token live on /enquiry), so one rendering serves everyone
- * (app/utils/page-cache.server.ts; decision 4).
+ * (app/http/page-cache.server.ts; decision 4).
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const utm = new URL(request.url).searchParams.get("utm_source")?.slice(0, 100) ?? "";

@@ -25,7 +25,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?
  * thrill, and the total; then what to do next (the showroom with this phone, a
  * test ride), the entry's reference to say at the counter (it also finds the draw on /fair-draws) and a way to share the campaign. The roll
  * plays on the visit that follows the verification; any later visit shows the
- * result at rest (app/utils/reveal.server.ts). Anyone with the address sees the
+ * result at rest (app/http/reveal.server.ts). Anyone with the address sees the
  * masked phone and the prize; the entry's details only the browser that
  * created or proved it.
  */

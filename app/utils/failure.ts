@@ -1,7 +1,7 @@
 /**
  * The one outcome type of the models. A model function that can refuse returns
  * `{ ok: true, ...what it made } | Failure`; it never returns an HTTP status.
- * The routes turn a Failure into a page (app/utils/http.server.ts `pageFailure`,
+ * The routes turn a Failure into a page (app/http/http.server.ts `pageFailure`,
  * `replyFailure`) or a JSON answer (`apiFailure`), both through `failureStatus`,
  * so the same failure answers the same status in both.
  *

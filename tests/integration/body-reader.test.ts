@@ -1,5 +1,5 @@
 /**
- * The body reader (app/utils/body.server.ts) called directly: which content types read as what, the
+ * The body reader (app/http/body.server.ts) called directly: which content types read as what, the
  * size limit and its message, a big JSON body parsed by a worker (whole, its long lists sent back in
  * slices) and its schema read a whole turn after its parse, an oversized
  * body read on to its end (up to STREAMED_DRAIN_BYTES) so the client sees the 413, each refusal's

@@ -1,6 +1,6 @@
 /**
  * The details a visitor typed, shown on the verify and draw pages only to the
- * browser that created or proved the entry (app/utils/owned-entries.server.ts).
+ * browser that created or proved the entry (app/http/owned-entries.server.ts).
  */
 import type { OwnerDetails } from "~/models/preregistration-read.server";
 import { t, type Lang } from "~/utils/i18n";
