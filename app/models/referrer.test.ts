@@ -9,7 +9,7 @@ import { publicPreregistrationSchema } from "~/schemas/preregistration";
 import { referrerFiltersSchema } from "~/schemas/referrer";
 import { testRideSchema } from "~/schemas/test-ride";
 import { parseTableParams } from "~/utils/datatable.server";
-import { referralOf } from "~/utils/share-link.server";
+import { referralOf } from "~/http/referral.server";
 import { kathmanduBounds } from "~/utils/time";
 import { makeBikeModel, makeBranch, makeUser, nextPhone } from "../../tests/fixtures";
 import { makeRegistration, makeTestRide } from "../../tests/referral-fixtures";

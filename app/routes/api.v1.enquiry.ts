@@ -9,7 +9,7 @@ import { BODY_LIMITS, readApiBody } from "~/http/body.server";
 import { fileField } from "~/http/echo.server";
 import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { ownEntry } from "~/http/owned-entries.server";
-import { referralOf } from "~/utils/share-link.server";
+import { referralOf } from "~/http/referral.server";
 
 export async function loader() {
   return methodNotAllowed();

@@ -8,7 +8,7 @@ import { parseValue, readApiBody } from "~/http/body.server";
 import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { parseListQuery } from "~/http/list-query.server";
 import { chargeAddress, checkCaptcha, screenPublicForm } from "~/http/public-guard.server";
-import { referralOf } from "~/utils/share-link.server";
+import { referralOf } from "~/http/referral.server";
 
 /** GET /api/v1/test-ride: from, to and the DataTables parameters; branch scoped; 422 for a bad filter. */
 export async function loader({ request }: LoaderFunctionArgs) {

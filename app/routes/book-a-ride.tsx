@@ -17,7 +17,7 @@ import { parseValue, readForm, type Body } from "~/http/body.server";
 import { readIntent, replyFailure } from "~/http/http.server";
 import { t } from "~/utils/i18n";
 import { chargeAddress, checkCaptcha, screenPublicForm } from "~/http/public-guard.server";
-import { referralOf } from "~/utils/share-link.server";
+import { referralOf } from "~/http/referral.server";
 
 /** Served without scripts; its form books (the default) or narrows the place lists (refresh). */
 export const handle = { scripts: false, intents: { book: null, refresh: null } } as const;

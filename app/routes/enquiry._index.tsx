@@ -28,7 +28,7 @@ import { echoForm, echoResult, fileField } from "~/http/echo.server";
 import { pageFailure, readIntent, replyFailure } from "~/http/http.server";
 import { t } from "~/utils/i18n";
 import { ownsEntry, redirectOwning } from "~/http/owned-entries.server";
-import { referralOf } from "~/utils/share-link.server";
+import { referralOf } from "~/http/referral.server";
 
 /** Served without scripts; its form's steps: review (the default), back, save. */
 export const handle = { scripts: false, intents: { review: null, back: null, save: null } } as const;

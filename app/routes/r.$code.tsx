@@ -1,6 +1,7 @@
 import { redirect, type LoaderFunctionArgs } from "@remix-run/node";
 import { findSharer } from "~/models/referrer.server";
-import { cleanSource, referralCookie } from "~/utils/share-link.server";
+import { referralCookie } from "~/http/referral.server";
+import { cleanSource } from "~/utils/share-link.server";
 
 /**
  * GET /r/{code}: a registered customer's share link. A code of a live

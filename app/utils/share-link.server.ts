@@ -2,16 +2,11 @@
  * A registered customer's share link: /r/{code}, where the code is 80 random
  * bits kept on their registration (never their id, slug or phone). Opening it
  * sets a small cookie naming the code (and the link's utm_source) for a week
- * and goes to the landing page; a test ride booked or a pre-registration made
- * in that browser then records the customer as its referrer
- * (docs/decisions/0016-broadcasts-and-referrers.md).
+ * (app/http/referral.server.ts) and goes to the landing page; a test ride booked
+ * or a pre-registration made in that browser then records the customer as its
+ * referrer (docs/decisions/0016-broadcasts-and-referrers.md).
  */
-import { secureCookies } from "./config.server";
-import { cookieName } from "~/http/cookie-name.server";
-
 export const SHARE_CODE = /^[0-9a-f]{20}$/;
-export const REFERRAL_COOKIE = cookieName("ref");
-export const REFERRAL_MAX_AGE = 7 * 24 * 3600;
 /** The utm_source of a visit through a share link, unless the link says otherwise. */
 export const REFERRAL_SOURCE = "referral";
 const SOURCE = /^[A-Za-z0-9_.-]{1,40}$/;
@@ -30,23 +25,3 @@ export const shareLink = (code: string) => `${publicBaseUrl()}/r/${code}`;
 /** A utm_source that may be kept (letters, digits, - _ .), else the default. */
 export const cleanSource = (value: string | null | undefined) =>
   value && SOURCE.test(value) ? value : REFERRAL_SOURCE;
-
-export function referralCookie(referral: Referral): string {
-  const value = `${referral.code}~${cleanSource(referral.source)}`;
-  return `${REFERRAL_COOKIE}=${value}; Path=/; Max-Age=${REFERRAL_MAX_AGE}; HttpOnly; SameSite=Lax${secureCookies ? "; Secure" : ""}`;
-}
-
-/** The referral a visitor came with (the share link's cookie), or null. */
-export function referralOf(request: Request): Referral | null {
-  const cookie = request.headers.get("Cookie") ?? "";
-  for (const part of cookie.split(";")) {
-    const eq = part.indexOf("=");
-    if (eq < 0 || part.slice(0, eq).trim() !== REFERRAL_COOKIE) continue;
-    const [code, source] = part
-      .slice(eq + 1)
-      .trim()
-      .split("~");
-    if (SHARE_CODE.test(code)) return { code, source: cleanSource(source) };
-  }
-  return null;
-}
