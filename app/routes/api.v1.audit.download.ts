@@ -3,7 +3,7 @@ import { AUDIT_COLUMNS, exportAudit } from "~/models/audit.server";
 import { auditFiltersSchema } from "~/schemas/audit";
 import { EVERY_PERMISSION } from "~/utils/permissions";
 import { apiQuery } from "~/http/query.server";
-import { xlsDownload } from "~/utils/spreadsheet.server";
+import { xlsDownload } from "~/http/xls-download.server";
 import { requireStaff } from "~/http/staff-request.server";
 
 /** GET /api/v1/audit/download?action&entity_type&user&from&to → AuditTrail.xls (users holding every permission). */

@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { BRANCH_COLUMNS, exportBranches } from "~/models/branch.server";
 import { requireStaff } from "~/http/staff-request.server";
-import { xlsDownload } from "~/utils/spreadsheet.server";
+import { xlsDownload } from "~/http/xls-download.server";
 
 /**
  * GET /api/v1/branch/export?search= (read-branch) → Branches.xls: the list's

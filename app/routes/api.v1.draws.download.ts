@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { DRAW_COLUMNS, exportDraws } from "~/models/draw-audit.server";
 import { drawFiltersSchema } from "~/schemas/draw";
 import { requireStaff } from "~/http/staff-request.server";
-import { xlsDownload } from "~/utils/spreadsheet.server";
+import { xlsDownload } from "~/http/xls-download.server";
 import { apiQuery } from "~/http/query.server";
 
 /** GET /api/v1/draws/download?from&to (day, or day and hour)&pool_type&branch_id&outcome&search → Draws.xls (bearer token or back-office session). */

@@ -6,7 +6,7 @@ import {
 } from "~/models/preregistration-admin.server";
 import { preregistrationFiltersSchema } from "~/schemas/preregistration";
 import { apiQuery } from "~/http/query.server";
-import { xlsDownload } from "~/utils/spreadsheet.server";
+import { xlsDownload } from "~/http/xls-download.server";
 import { requireStaff } from "~/http/staff-request.server";
 
 /** GET /api/v1/preregistration/download?bike_model&branch&from&to&prize&status&phone → Preregistrations.xls; 422 for a filter the list would refuse. */

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { exportGrants, GRANT_COLUMNS } from "~/models/counter-grant.server";
 import { grantFiltersSchema } from "~/schemas/grants";
 import { apiQuery } from "~/http/query.server";
-import { xlsDownload } from "~/utils/spreadsheet.server";
+import { xlsDownload } from "~/http/xls-download.server";
 import { requireStaff } from "~/http/staff-request.server";
 
 /**

@@ -4,7 +4,7 @@ import { exportReferrers, REFERRER_COLUMNS } from "~/models/referrer.server";
 import { referrerFiltersSchema } from "~/schemas/referrer";
 import { apiFailure } from "~/http/http.server";
 import { parseQuery } from "~/http/query.server";
-import { xlsDownload } from "~/utils/spreadsheet.server";
+import { xlsDownload } from "~/http/xls-download.server";
 import { requireStaff } from "~/http/staff-request.server";
 
 /**

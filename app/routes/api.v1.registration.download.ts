@@ -3,7 +3,7 @@ import { REGISTRATION_COLUMNS, registrationSheetPages } from "~/models/registrat
 import { parseRegistrationQuery } from "~/models/registration-list.server";
 import { bodyText, readApiBody } from "~/http/body.server";
 import { apiFailure } from "~/http/http.server";
-import { xlsDownload } from "~/utils/spreadsheet.server";
+import { xlsDownload } from "~/http/xls-download.server";
 import type { Staff } from "~/http/auth.server";
 import { requireStaff } from "~/http/staff-request.server";
 

@@ -3,7 +3,7 @@ import { exportTestRides, TEST_RIDE_COLUMNS } from "~/models/test-ride.server";
 import { testRideFiltersSchema } from "~/schemas/test-ride";
 import { apiQuery } from "~/http/query.server";
 import { requireStaff } from "~/http/staff-request.server";
-import { xlsDownload } from "~/utils/spreadsheet.server";
+import { xlsDownload } from "~/http/xls-download.server";
 
 /**
  * GET /api/v1/test-ride/download?from&to (a day or a day and hour; from_hour/to_hour as the list's form

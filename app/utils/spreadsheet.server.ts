@@ -9,6 +9,7 @@
  * cells (LABELSST), which spreadsheets never evaluate, so "=1+1", "-5" or
  * "@x" stay text without being rewritten (docs/decisions/0011-streamed-xls.md).
  * A list longer than one sheet (65,535 data rows) continues on further sheets.
+ * The download's Response is app/http/xls-download.server.ts's.
  */
 import path from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -89,32 +90,4 @@ export async function writeXls<Row>(
     await book.discard();
     throw e;
   }
-}
-
-/** A download response with the spec's file name (Registrations.xls, Branches.xls, ...), streamed. */
-export function xlsResponse(file: XlsFile, filename: string): Response {
-  return new Response(file.body, {
-    headers: {
-      "Content-Type": "application/vnd.ms-excel",
-      "Content-Disposition": `attachment; filename="${filename}"`,
-      "Content-Length": String(file.size),
-      "Cache-Control": "no-store",
-    },
-  });
-}
-
-/** What every download route does: write the rows (paced, cancellable with the request) and answer the file. */
-export async function xlsDownload<Row>(
-  request: Request,
-  {
-    filename,
-    sheet,
-    columns,
-    rows,
-  }: { filename: string; sheet: string; columns: readonly Column<Row>[]; rows: Iterable<Row> | RowPages<Row> },
-): Promise<Response> {
-  const file = await writeXls(sheet, columns, rows, { signal: request.signal });
-  // A client that goes away before the body is read leaves nothing open.
-  request.signal.addEventListener("abort", () => void file.discard(), { once: true });
-  return xlsResponse(file, filename);
 }

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import XLSX from "sheetjs-style";
 import { describe, expect, it } from "vitest";
-import { exportTmpDir, writeXls, xlsResponse, type Column } from "./spreadsheet.server";
+import { xlsResponse } from "~/http/xls-download.server";
+import { exportTmpDir, writeXls, type Column } from "./spreadsheet.server";
 
 type R = { name: string; amount: number };
 const cols: Column<R>[] = [
