@@ -8,6 +8,7 @@ import { data } from "@remix-run/node";
 import { z } from "zod";
 import { fail, failureStatus, type FieldErrors, type Result } from "~/utils/failure";
 import { foldHours } from "~/schemas/primitives";
+import { registrationFiltersSchema } from "~/schemas/registration";
 import { issuesToErrors } from "./body.server";
 import { parseTableParams, type TableParams, type TableResult } from "~/utils/datatable.server";
 
@@ -93,4 +94,13 @@ export function listPage<F, Row, P extends object = object>(
   }
   const table = list(query.table, query.filters);
   return { ...(page as P), table, filters: query.filters, filterErrors: null };
+}
+
+/**
+ * A registration list's query string (the page, the trash, the dashboard, the API, the download and
+ * the print sheet): its search is DataTables' search[value], the page's search, or q.
+ */
+export function parseRegistrationQuery(params: URLSearchParams) {
+  const search = params.get("search[value]") ?? params.get("search") ?? params.get("q");
+  return parseListQuery(params, registrationFiltersSchema, { search });
 }

@@ -15,10 +15,9 @@ import { fileUrl } from "~/models/file.server";
 import { latestCode } from "~/models/otp.server";
 import { referrerText } from "~/models/labels";
 import { FIRST_THRILL, prizeBreakdown } from "~/utils/prize-constants";
-import { registrationFiltersSchema, type RegistrationFilters } from "~/schemas/registration";
+import type { RegistrationFilters } from "~/schemas/registration";
 import { cappedCount, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
-import { parseListQuery } from "~/http/list-query.server";
 import { maskPhone, normalizePhone } from "~/utils/phone";
 import { displayDateTime, displayDay, kathmanduBounds } from "~/utils/time";
 import { ftsCondition, ftsQuery, newestMatches } from "./fts-search.server";
@@ -52,11 +51,6 @@ const searchCondition = (term: string | undefined) => (term ? (registrationSearc
 
 /** Total prize (first + second + third) as SQL, for the `prize` filter; the rule itself is prizeBreakdown's. */
 const totalPrizeSql = sql`(case when ${P.shared} = 1 and ${P.is_verified} = 1 then ${FIRST_THRILL} else 0 end + coalesce(${P.prize}, 0) + coalesce(${R.coupon_amount}, 0))`;
-
-/** The search term of a list's query string: DataTables' search[value], the page's search, or q. */
-export function registrationSearchTerm(params: URLSearchParams): string | null {
-  return params.get("search[value]") ?? params.get("search") ?? params.get("q");
-}
 
 const given = (v: number | undefined | null): v is number => v !== null && v !== undefined;
 
@@ -499,9 +493,4 @@ export function searchRegistrants(scope: Scope, q: string, limit = 10): Registra
     ...own,
     { value: null, label: `Registered customer at another branch (${maskPhone(phone)})`, slug: null, phone },
   ].slice(0, limit);
-}
-
-/** A registration list's query string: the table parameters and the filters, or the field errors. */
-export function parseRegistrationQuery(params: URLSearchParams) {
-  return parseListQuery(params, registrationFiltersSchema, { search: registrationSearchTerm(params) });
 }

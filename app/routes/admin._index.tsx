@@ -11,9 +11,9 @@ import { listBranchOptions } from "~/models/branch.server";
 import { dashboardStats } from "~/models/dashboard.server";
 import { formatChange } from "~/models/labels";
 import { prizeLabel } from "~/utils/prize-constants";
-import { listRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
+import { listRegistrations } from "~/models/registration-list.server";
 import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
-import { listPage } from "~/http/list-query.server";
+import { listPage, parseRegistrationQuery } from "~/http/list-query.server";
 import { displayDateTime } from "~/utils/time";
 import { isHeadOffice } from "~/models/scope.server";
 

@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { counterLinks } from "~/components/counter/styles";
 import { prizeLabel } from "~/utils/prize-constants";
 import { failureStatus } from "~/utils/failure";
-import { parseRegistrationQuery } from "~/models/registration-list.server";
+import { parseRegistrationQuery } from "~/http/list-query.server";
 import { printLimit, printSheet, type PrintCoupon } from "~/models/registration-print.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";

@@ -9,10 +9,10 @@ import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
 import { prizeLabel } from "~/utils/prize-constants";
-import { listRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
+import { listRegistrations } from "~/models/registration-list.server";
 import { REGISTRATION_FILTER_KEYS } from "~/schemas/registration";
 import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
-import { listPage } from "~/http/list-query.server";
+import { listPage, parseRegistrationQuery } from "~/http/list-query.server";
 import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */

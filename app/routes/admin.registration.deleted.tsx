@@ -4,9 +4,9 @@ import { useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { FilterErrors } from "~/components/TableFilters";
 import { counterLinks } from "~/components/counter/styles";
-import { listDeletedRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
+import { listDeletedRegistrations } from "~/models/registration-list.server";
 import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
-import { listPage } from "~/http/list-query.server";
+import { listPage, parseRegistrationQuery } from "~/http/list-query.server";
 import { isHeadOffice } from "~/models/scope.server";
 
 /** The permission this route needs, checked by every loader and action of the module. */

@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { listDeletedRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
+import { parseRegistrationQuery } from "~/http/list-query.server";
+import { listDeletedRegistrations } from "~/models/registration-list.server";
 import { requireApiUser, apiList } from "~/http/api.server";
 import { apiFailure } from "~/http/http.server";
 

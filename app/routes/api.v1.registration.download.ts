@@ -1,6 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { REGISTRATION_COLUMNS, registrationSheetPages } from "~/models/registration.server";
-import { parseRegistrationQuery } from "~/models/registration-list.server";
+import { parseRegistrationQuery } from "~/http/list-query.server";
 import { bodyText, readApiBody } from "~/http/body.server";
 import { apiFailure } from "~/http/http.server";
 import { xlsDownload } from "~/http/xls-download.server";

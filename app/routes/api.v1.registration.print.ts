@@ -1,5 +1,5 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { parseRegistrationQuery } from "~/models/registration-list.server";
+import { parseRegistrationQuery } from "~/http/list-query.server";
 import { printLimit, printRegistrations } from "~/models/registration-print.server";
 import { apiData } from "~/http/api.server";
 import { apiFailure } from "~/http/http.server";

@@ -1,6 +1,7 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { createRegistration } from "~/models/registration.server";
-import { listRegistrations, parseRegistrationQuery } from "~/models/registration-list.server";
+import { parseRegistrationQuery } from "~/http/list-query.server";
+import { listRegistrations } from "~/models/registration-list.server";
 import { registrationApiSchema } from "~/schemas/registration";
 import { apiData, requireApiUser, apiList } from "~/http/api.server";
 import { parseApiBody } from "~/http/body.server";
