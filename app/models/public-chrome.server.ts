@@ -2,11 +2,24 @@
  * What every public page needs around its content: the visitor's language,
  * the logo, the footer links, the brand website and the campaign state.
  */
-import type { Chrome, SocialLink } from "~/components/public/PublicShell";
-import { getLanguage } from "~/http/language.server";
+import type { Lang } from "~/utils/i18n";
 import { fileUrl, getFile } from "./file.server";
 import { cachedPublic } from "./public-cache.server";
 import { getSetting, publicSettings } from "./settings.server";
+
+export type SocialLink = { label: string; url: string };
+
+export type Chrome = {
+  lang: Lang;
+  /** The current address (for the language links to return to). */
+  path: string;
+  logoUrl: string | null;
+  /** The logo's size at 36 px high, when known. */
+  logoSize?: { width: number; height: number } | null;
+  social: SocialLink[];
+  website: string;
+  registrationOpen: boolean;
+};
 
 const DEFAULT_SOCIAL: SocialLink[] = [
   { label: "Facebook", url: "https://www.facebook.com/" },
@@ -34,24 +47,16 @@ function logoSize(value: unknown): { width: number; height: number } | null {
   });
 }
 
-/** The current address without the ?lang= switch, for the language links to come back to. */
-function currentPath(url: URL): string {
-  const params = new URLSearchParams(url.search);
-  params.delete("lang");
-  const search = params.toString();
-  return url.pathname + (search ? `?${search}` : "");
-}
-
-export function publicChrome(request: Request): Chrome {
-  const url = new URL(request.url);
+/** A public page's frame in the visitor's language; `path` is the address its language links return to. */
+export function publicChrome({ lang, path }: { lang: Lang; path: string }): Chrome {
   const settings = publicSettings();
   const { social, website } = cachedPublic("settings:links", () => ({
     social: getSetting<unknown>("social_links", null),
     website: getSetting<unknown>("website", null),
   }));
   return {
-    lang: getLanguage(request),
-    path: currentPath(url),
+    lang,
+    path,
     logoUrl: logoUrl(settings.logo),
     logoSize: logoSize(settings.logo),
     social: Array.isArray(social)

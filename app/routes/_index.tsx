@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 // Book a Ride opens here as a dialog: its cascade script runs from this page (app/browser/common.ts).
@@ -26,7 +27,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  */
 export async function loader({ request }: LoaderFunctionArgs) {
   const utm = new URL(request.url).searchParams.get("utm_source")?.slice(0, 100) ?? "";
-  const chrome = publicChrome(request);
+  const chrome = publicChrome(pageLanguage(request));
   return data({ chrome, ...landingSettings(chrome.lang), utm, prize: topPrize(), bikes: landingBikes() });
 }
 

@@ -6,6 +6,7 @@ import { prizeLabel } from "~/utils/prize-constants";
 import { failureStatus } from "~/utils/failure";
 import { parseRegistrationQuery } from "~/http/list-query.server";
 import { printLimit, printSheet, type PrintCoupon } from "~/models/registration-print.server";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 
@@ -22,7 +23,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
   const limit = printLimit(params.get("limit"));
-  const logoUrl = publicChrome(request).logoUrl;
+  const logoUrl = publicChrome(pageLanguage(request)).logoUrl;
   const query = parseRegistrationQuery(params);
   if (!query.ok) {
     const none = [] as PrintCoupon[];

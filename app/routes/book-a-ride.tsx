@@ -3,6 +3,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BookingForm, type BookingDefaults } from "~/components/public/BookingForm";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { captchaSiteKey } from "~/http/captcha.server";
 import { newFormToken } from "~/utils/crypto.server";
@@ -44,7 +45,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   };
   return data(
     {
-      chrome: publicChrome(request),
+      chrome: publicChrome(pageLanguage(request)),
       models,
       allBranches: bookingBranches(),
       defaultValue,

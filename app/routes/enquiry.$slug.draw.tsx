@@ -1,6 +1,7 @@
 import { data, redirect, type LinksFunction, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { DRAW_REVEAL_CSS, DRAW_REVEAL_SCRIPT, DrawReveal } from "~/components/DrawReveal";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { EntryDetails } from "~/components/public/EntryDetails";
 import { publicLinks } from "~/components/public/links";
@@ -41,7 +42,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   headers.set("Cache-Control", "private, no-cache");
   return data(
     {
-      chrome: publicChrome(request),
+      chrome: publicChrome(pageLanguage(request)),
       phone: maskPhone(entry.phone),
       reference: entry.ref ?? drawReference(entry.slug),
       roll: reveal.roll,

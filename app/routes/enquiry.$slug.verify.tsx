@@ -1,6 +1,7 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { useForm, type SubmissionResult } from "@conform-to/react";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { CodeSmsNotice } from "~/components/public/CodeSmsNotice";
@@ -42,7 +43,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const { resendAt, codeSms } = verificationState(entry);
   return data(
     {
-      chrome: publicChrome(request),
+      chrome: publicChrome(pageLanguage(request)),
       slug: entry.slug,
       phone: maskPhone(entry.phone),
       resendAt,

@@ -1,5 +1,6 @@
 import { data, redirect, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useActionData, useLoaderData } from "@remix-run/react";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { captchaSiteKey } from "~/http/captcha.server";
 import { newFormToken } from "~/utils/crypto.server";
@@ -70,7 +71,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
     {
       change: entry?.slug ?? null,
       prefill,
-      chrome: publicChrome(request),
+      chrome: publicChrome(pageLanguage(request)),
       models: listBikeModels().map(({ id, title }) => ({ id, title })),
       branches: listBranchOptions(),
       formToken: newFormToken(),

@@ -2,6 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Field } from "~/components/Field";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { FormBanner } from "~/components/public/PreregistrationForm";
@@ -35,7 +36,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  * registered; nothing of an entry shows before the right code.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  return data({ chrome: publicChrome(request) }, { headers: { "Cache-Control": "private, no-cache" } });
+  return data({ chrome: publicChrome(pageLanguage(request)) }, { headers: { "Cache-Control": "private, no-cache" } });
 }
 
 type Result = SubmissionResult<string[]>;

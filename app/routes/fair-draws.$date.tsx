@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { PublicShell } from "~/components/public/PublicShell";
@@ -19,7 +20,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const date = params.date ?? "";
   const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? publishedDay(date) : null;
   if (!day) throw new Response("Not Found", { status: 404 });
-  return data({ chrome: publicChrome(request), day });
+  return data({ chrome: publicChrome(pageLanguage(request)), day });
 }
 
 export default function FairDrawDay() {

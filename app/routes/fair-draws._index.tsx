@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { PublicShell } from "~/components/public/PublicShell";
@@ -16,7 +17,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const typed = new URL(request.url).searchParams.get("ref")?.slice(0, 40) ?? "";
   const ref = typed ? normaliseReference(typed) : null;
   return data({
-    chrome: publicChrome(request),
+    chrome: publicChrome(pageLanguage(request)),
     days: listDays(),
     search: typed ? { typed, valid: ref !== null, found: ref ? drawsByReference(ref) : [] } : null,
   });

@@ -5,6 +5,7 @@ import { BODY_LIMITS, formRequest, readForm } from "~/http/body.server";
 import { Field, FormError } from "~/components/Field";
 import { useHydrated } from "~/components/useHydrated";
 import { Form, Link, useActionData, useLoaderData, useNavigation, useSearchParams } from "@remix-run/react";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { useState } from "react";
 import { authenticator, createUserSession, getOptionalUser, LoginError } from "~/http/auth.server";
@@ -17,7 +18,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await getOptionalUser(request);
   if (user) throw redirect(safeRedirect(new URL(request.url).searchParams.get("redirectTo"), "/admin"));
   // The brand's logo from settings (the same one the public site shows), or a text mark without one.
-  return { logoUrl: publicChrome(request).logoUrl };
+  return { logoUrl: publicChrome(pageLanguage(request)).logoUrl };
 }
 
 export async function action({ request }: ActionFunctionArgs) {

@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { ModalPage } from "~/components/public/PublicShell";
@@ -14,7 +15,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?
 export async function loader({ request }: LoaderFunctionArgs) {
   const q = new URL(request.url).searchParams;
   return data({
-    chrome: publicChrome(request),
+    chrome: publicChrome(pageLanguage(request)),
     ...findShowrooms({ state: q.get("state"), district: q.get("district") }),
   });
 }

@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { settingsText } from "~/models/settings.server";
@@ -11,7 +12,7 @@ export const links = publicLinks;
 export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?.chrome.lang ?? "en", "nav.terms") }];
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  const chrome = publicChrome(request);
+  const chrome = publicChrome(pageLanguage(request));
   return data({ chrome, html: settingsText("terms", chrome.lang) });
 }
 

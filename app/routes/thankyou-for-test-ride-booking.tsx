@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { ModalPage } from "~/components/public/PublicShell";
@@ -14,7 +15,7 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
 /** The thank-you of a booking: the spec's test-ride wording, or its twin for a purchase booking (?type=BOOKING). */
 export async function loader({ request }: LoaderFunctionArgs) {
   const booking = new URL(request.url).searchParams.get("type") === "BOOKING";
-  return data({ chrome: publicChrome(request), booking });
+  return data({ chrome: publicChrome(pageLanguage(request)), booking });
 }
 
 export default function ThankYou() {

@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
+import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
 import { PublicShell } from "~/components/public/PublicShell";
@@ -18,7 +19,12 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [
  * against this campaign's top prize; each thumbnail opens its video in a new tab.
  */
 export async function loader({ request }: LoaderFunctionArgs) {
-  return data({ chrome: publicChrome(request), groups: groupedVideos(), order: VIDEO_GROUP_ORDER, prize: topPrize() });
+  return data({
+    chrome: publicChrome(pageLanguage(request)),
+    groups: groupedVideos(),
+    order: VIDEO_GROUP_ORDER,
+    prize: topPrize(),
+  });
 }
 
 export default function WinnerList() {

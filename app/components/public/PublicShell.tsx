@@ -1,22 +1,9 @@
 /** The frame of every public page: logo, language switch, content, footer links, and the common script. */
 import type { ReactNode } from "react";
+import type { Chrome } from "~/models/public-chrome.server";
 import { t, type Lang } from "~/utils/i18n";
 import { useNonce } from "~/utils/nonce";
 import { COMMON_SCRIPT, type PublicScript } from "./scripts";
-
-export type SocialLink = { label: string; url: string };
-
-export type Chrome = {
-  lang: Lang;
-  /** The current address (for the language links to return to). */
-  path: string;
-  logoUrl: string | null;
-  /** The logo's size at 36 px high, when known. */
-  logoSize?: { width: number; height: number } | null;
-  social: SocialLink[];
-  website: string;
-  registrationOpen: boolean;
-};
 
 /** A page script: a built one (./scripts) or inline code (such as DRAW_REVEAL_SCRIPT). */
 export type PageScript = PublicScript | string;

@@ -1,6 +1,7 @@
 /** Scheme details, terms and conditions, privacy policy: a settings text (sanitised HTML) in a modal page. */
 import { t, type TextKey } from "~/utils/i18n";
-import { ModalPage, type Chrome } from "./PublicShell";
+import type { Chrome } from "~/models/public-chrome.server";
+import { ModalPage } from "./PublicShell";
 
 export function TextModal({ chrome, titleKey, html }: { chrome: Chrome; titleKey: TextKey; html: string }) {
   return (
