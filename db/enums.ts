@@ -29,3 +29,22 @@ export const BROADCAST_TYPES = ["ALL", "BRANCH", "REGISTRANTS", "MOBILE"] as con
 
 /** sms_messages.status (a broadcast's recipients and the outbox alike). */
 export const SMS_STATUSES = ["queued", "sent", "failed"] as const;
+
+/** sms_messages.purpose (a text column: the sender writes only these). */
+export const SMS_PURPOSES = ["otp", "purchase-code", "notify", "password-reset", "broadcast"] as const;
+
+/** preregistrations.source, the sources of information (a text column: the form admits only these). */
+export const SOURCE_OPTIONS = [
+  "NEWSPAPER",
+  "SOCIAL MEDIA",
+  "RADIO",
+  "TVC",
+  "EXISTING CUSTOMER",
+  "LEAFLET",
+  "EXCHANGE MELA",
+  "ROAD SHOW",
+  "BRAND WEBSITE",
+  "ONLINE MEDIA",
+  "TEST RIDE",
+  "OTHERS",
+] as const;

@@ -29,21 +29,9 @@ import {
   toNumber,
 } from "~/schemas/primitives";
 import { normalizePhone } from "~/utils/phone";
+import { SOURCE_OPTIONS } from "@db/enums";
 
-export const SOURCE_OPTIONS = [
-  "NEWSPAPER",
-  "SOCIAL MEDIA",
-  "RADIO",
-  "TVC",
-  "EXISTING CUSTOMER",
-  "LEAFLET",
-  "EXCHANGE MELA",
-  "ROAD SHOW",
-  "BRAND WEBSITE",
-  "ONLINE MEDIA",
-  "TEST RIDE",
-  "OTHERS",
-] as const;
+export { SOURCE_OPTIONS };
 
 export type Source = (typeof SOURCE_OPTIONS)[number];
 

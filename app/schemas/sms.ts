@@ -5,12 +5,11 @@
  * filter. Never an error page.
  */
 import { z } from "zod";
-import { SMS_STATUSES } from "@db/enums";
+import { SMS_PURPOSES, SMS_STATUSES } from "@db/enums";
 import { checkReadableRange, DAY_MESSAGE, optionalChoice, optionalDate, requiredId } from "./primitives";
 
-/** The stored statuses: sms_messages.status's own list. */
-export { SMS_STATUSES };
-export const SMS_PURPOSES = ["otp", "purchase-code", "notify", "password-reset", "broadcast"] as const;
+/** The stored statuses: sms_messages.status's own list; the purposes, sms_messages.purpose's. */
+export { SMS_PURPOSES, SMS_STATUSES };
 
 export const outboxFiltersSchema = z
   .object({

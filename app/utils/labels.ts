@@ -3,14 +3,12 @@
  * enumeration, value → { en, ne }. Lists, details, the .xls downloads and the
  * API's `*_label` fields all read them from here, so a stored code (CASH_EXCHANGE,
  * TESTRIDE, registration_branch) is never what a person reads.
- * Client-safe: no server imports. Each table is typed by its column or schema,
- * so a value added to db/schema.ts or app/schemas/* fails to compile until it
- * has its labels (and app/utils/labels.test.ts walks the enums at run time).
+ * Client-safe: no server imports. Each table is typed by its column or its list
+ * in db/enums.ts, so a value added to db/schema.ts or db/enums.ts fails to compile
+ * until it has its labels (and tests/integration/labels.test.ts walks the enums at run time).
  */
 import type { Draw, Preregistration, Registration, SmsBroadcast, SmsMessage, TestRide, User } from "@db/schema";
-import type { AllocationType } from "~/utils/prize-constants";
-import type { SMS_PURPOSES } from "~/schemas/sms";
-import type { Source } from "~/schemas/preregistration";
+import type { ALLOCATION_TYPES, SMS_PURPOSES, SOURCE_OPTIONS } from "@db/enums";
 
 export type Label = { en: string; ne: string };
 export type Lang = keyof Label;
@@ -25,7 +23,7 @@ const PAYMENT_MODE: Record<Registration["payment_mode"], Label> = {
 };
 
 /** Sources of information: the public form's options (both languages) and the staff screens. */
-const SOURCE: Record<Source, Label> = {
+const SOURCE: Record<(typeof SOURCE_OPTIONS)[number], Label> = {
   NEWSPAPER: { en: "Newspaper", ne: "पत्रपत्रिका" },
   "SOCIAL MEDIA": { en: "Social media", ne: "सामाजिक सञ्जाल" },
   RADIO: { en: "Radio", ne: "रेडियो" },
@@ -63,7 +61,7 @@ const SEX: Record<User["sex"], Label> = {
   OTHERS: { en: "Others", ne: "अन्य" },
 };
 
-const ALLOCATION_TYPE: Record<AllocationType, Label> = {
+const ALLOCATION_TYPE: Record<(typeof ALLOCATION_TYPES)[number], Label> = {
   preregistration_public: { en: "Pre-registration (public)", ne: "पूर्व-दर्ता (सार्वजनिक)" },
   preregistration_branch: { en: "Pre-registration (branch)", ne: "पूर्व-दर्ता (शाखा)" },
   registration_branch: { en: "Registration (branch)", ne: "दर्ता (शाखा)" },
