@@ -1,7 +1,7 @@
 // Lint rules of the project: the recommended JavaScript and TypeScript rules, React hooks, and
 // the rules that keep the house in order: no unused code, no floating promise (type-aware, over
-// the TypeScript of app/, db/, scripts/ and tests/), no server code in the UI's rooms, no test
-// that counts a crash as an answer. Unused exports and files are knip's (npm run lint).
+// the TypeScript of app/, db/, scripts/ and tests/), no server code in the UI's rooms, no import from
+// a higher floor of app/, no test that counts a crash as an answer. Unused exports and files are knip's (npm run lint).
 import js from "@eslint/js";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
@@ -56,7 +56,9 @@ const noCrashAsAnswer = {
 const noServerFile = {
   meta: {
     type: "problem",
-    messages: { server: "app/components holds UI only: server code goes to app/models (data) or app/utils (HTTP)." },
+    messages: {
+      server: "app/components holds UI only: server code goes to app/models (data) or app/http (the request edge).",
+    },
   },
   create(context) {
     return { Program: (node) => context.report({ node, messageId: "server" }) };
@@ -158,6 +160,32 @@ export default tseslint.config(
       ],
     },
   },
+  // The floors of app/, top to bottom: the pages (app/routes, with app/components and app/browser beside
+  // them), app/http (the request edge), app/models, app/schemas, app/utils, then db. A module imports from
+  // its own floor and those below it, never from one above (docs/decisions/0007-house-rules.md;
+  // tests/integration/layers.test.ts walks the whole import graph, circles included).
+  ...Object.entries({
+    "app/http": ["routes", "components", "browser"],
+    "app/models": ["http", "routes", "components", "browser"],
+    "app/schemas": ["models", "http", "routes", "components", "browser"],
+    "app/utils": ["schemas", "models", "http", "routes", "components", "browser"],
+  }).map(([floor, above]) => ({
+    files: [`${floor}/**/*.{ts,tsx}`],
+    ignores: [`${floor}/**/*.test.{ts,tsx}`],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            {
+              regex: `^(~/|(\\.\\./)+)(${above.join("|")})/`,
+              message: `${floor} stands below app/${above.join(", app/")}: it never imports from them.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
   {
     // End-to-end data is made through the models (tests/e2e/data.ts); the server's database is opened
     // read-only, once (helpers.ts). The deployment test copies it for a server of its own.
