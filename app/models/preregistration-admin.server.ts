@@ -2,8 +2,8 @@
  * The back office's view of pre-registrations: the paged list with its filters
  * and search, the download rows, the detail with the code shown only to staff
  * allowed to see codes, "found at the counter", edit and delete. Creating,
- * verifying and drawing go through app/models/preregistration.server.ts, which
- * also holds the one reach rule (`preregistrationScope`) used by every query here.
+ * verifying and drawing go through app/models/preregistration.server.ts; the one
+ * reach rule (`preregistrationScope`), used by every query here, is app/models/preregistration-reach.server.ts's.
  *
  * Branch scope (docs/decisions/0005-counter-journey.md): head office reaches
  * every pre-registration; a branch user those made at its branch and the
@@ -22,17 +22,14 @@ import { audit, diff } from "~/models/audit.server";
 import { fail, FailureError, type Failure, type FieldErrors, type Result } from "~/utils/failure";
 import { fileUrl } from "~/models/file.server";
 import { latestCode } from "~/models/otp.server";
+import { CAMPAIGN, referenceErrors, storeScreenshot, type Screenshot } from "~/models/preregistration.server";
 import {
-  CAMPAIGN,
-  grantCounterAccess,
-  preregistrationOwnerScope,
   branchReachCount,
   branchReachIds,
+  grantCounterAccess,
+  preregistrationOwnerScope,
   preregistrationScope,
-  referenceErrors,
-  storeScreenshot,
-  type Screenshot,
-} from "~/models/preregistration.server";
+} from "~/models/preregistration-reach.server";
 import { STATUS_LABELS, type PreregistrationStatus } from "~/utils/preregistration-status";
 import { firstThrill, totalPrize } from "~/utils/prize-constants";
 import { countUpTo, liveCount } from "~/models/row-count.server";

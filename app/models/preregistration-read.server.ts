@@ -14,7 +14,7 @@ import { fileUrl } from "./file.server";
 import { canResendAt } from "./otp.server";
 import type { Scope } from "./scope.server";
 import { codeDelivery } from "./sms.server";
-import { preregistrationScope, rowBySlug } from "./preregistration.server";
+import { preregistrationScope, rowBySlug } from "./preregistration-reach.server";
 import { maskCitizenship } from "~/utils/citizenship";
 
 const { preregistrations: P, bikeModels, branches, registrations } = schema;

@@ -34,10 +34,10 @@ import {
   type Visitor,
   otpText,
   pendingPurchaseOf,
-  rowBySlug,
   scopeOfChannel,
   takeLimits,
 } from "./preregistration.server";
+import { rowBySlug } from "./preregistration-reach.server";
 
 const { preregistrations: P } = schema;
 const ENTITY = "preregistration";

@@ -8,7 +8,7 @@
 import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
-import { grantCounterAccess } from "~/models/preregistration.server";
+import { grantCounterAccess } from "~/models/preregistration-reach.server";
 import type { ScopedActor } from "~/models/scope.server";
 import { transact } from "~/models/transaction.server";
 import { usage } from "~/utils/rate-limit.server";

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import { eq, type SQL } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
-import { preregistrationScope } from "~/models/preregistration.server";
+import { preregistrationScope } from "~/models/preregistration-reach.server";
 import { branchCondition, type Scope } from "~/models/scope.server";
 import { getSessionUser } from "~/models/user.server";
 import { issueToken } from "~/http/api.server";

@@ -4,7 +4,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { listPreregistrations } from "~/models/preregistration-admin.server";
-import { preregistrationScope } from "~/models/preregistration.server";
+import { preregistrationScope } from "~/models/preregistration-reach.server";
 import { liveCount } from "~/models/row-count.server";
 import { HEAD_OFFICE } from "~/models/scope.server";
 import { parseTableParams } from "~/utils/datatable.server";
