@@ -4,11 +4,12 @@
  * the range and the previous period, reading in slices of days with the event
  * loop free between them, and one grouped scan per table and slice.
  */
-import { and, asc, count, eq, gte, inArray, isNull, lt, lte, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, gte, inArray, isNull, lt, lte, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
 import { type AllocationType, ALLOCATION_TYPES } from "~/utils/prize-constants";
-import { branchCondition, type Scope, isHeadOffice } from "~/models/scope.server";
+import { branchCondition, type Scope } from "~/models/scope.server";
+import { preregistrationOwnerScope } from "~/models/preregistration-reach.server";
 import { daysBetween, MAX_RANGE_DAYS, type AnalyticsRangeInput } from "~/schemas/analytics";
 import { type PaymentMode } from "~/schemas/registration";
 import { kathmanduDate, kathmanduDayRange, now as clockNow, shiftDate } from "~/utils/time";
@@ -22,16 +23,6 @@ const { preregistrations: P, registrations: R, testRides: T, draws: D, allocatio
 const kathmanduDay = (column: SQLiteColumn) => sql<string>`date(${column}, '+5 hours', '+45 minutes')`;
 
 export const num = (v: unknown) => Number(v ?? 0);
-
-/**
- * The pre-registrations a branch owns: made at it, or public ones naming it as
- * nearest showroom. Two indexable terms ((branch_id, created_at) and
- * (nearest_branch_id, created_at)), so SQLite answers the OR with two range scans.
- */
-export function preregistrationOwnerScope(scope: Scope): SQL | undefined {
-  if (isHeadOffice(scope)) return undefined;
-  return or(eq(P.branch_id, scope.branchId), and(isNull(P.branch_id), eq(P.nearest_branch_id, scope.branchId)));
-}
 
 /** The branch that owns a pre-registration: where it was made, else its nearest showroom. */
 const preOwner = sql<number | null>`coalesce(${P.branch_id}, ${P.nearest_branch_id})`;

@@ -64,7 +64,6 @@ import {
   firstCreated,
   num,
   preregistrationCube,
-  preregistrationOwnerScope,
   previousRange,
   registrationCube,
   resolveRange,
@@ -74,6 +73,7 @@ import {
   sumCount,
   testRideCube,
 } from "./analytics-queries.server";
+import { preregistrationOwnerScope } from "./preregistration-reach.server";
 
 const { preregistrations: P, branches, bikeModels } = schema;
 

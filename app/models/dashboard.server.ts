@@ -17,7 +17,7 @@ import { and, count, eq, gte, isNull, lt, sql, type SQL } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { db, schema } from "@db/index";
 import { kathmanduDate, kathmanduDayRange, now as clockNow, shiftDate } from "~/utils/time";
-import { preregistrationListScope } from "./preregistration-admin.server";
+import { preregistrationScope } from "./preregistration-reach.server";
 import { branchCondition, type Scope, isHeadOffice } from "./scope.server";
 
 const { registrations: R, preregistrations: P, testRides: T, branches } = schema;
@@ -72,7 +72,7 @@ export function dashboardStats(scope: Scope, at: Date = clockNow()): DashboardSt
     days,
   );
   const pre = counter(
-    { table: P, created: P.created_at, where: [isNull(P.deleted_at), preregistrationListScope(scope)] },
+    { table: P, created: P.created_at, where: [isNull(P.deleted_at), preregistrationScope(scope)] },
     days,
   );
   const rides = counter(
@@ -139,7 +139,7 @@ export function branchStats(scope: Scope, at: Date = clockNow()): BranchStatsRow
     db
       .select({ branch_id: preOwner, n: count() })
       .from(P)
-      .where(and(isNull(P.deleted_at), preregistrationListScope(scope)))
+      .where(and(isNull(P.deleted_at), preregistrationScope(scope)))
       .groupBy(preOwner)
       .all(),
     "n",

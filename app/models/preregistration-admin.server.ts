@@ -50,19 +50,13 @@ const ENTITY = "preregistration";
 
 // ---------------------------------------------------------------- scope
 
-/** Rows a branch user's lists show: the one reach rule. */
-export const preregistrationListScope = (scope: Scope): SQL | undefined => preregistrationScope(scope);
-
-/** Rows a branch user may open by slug: the same rule as the lists. */
-export const preregistrationAccessScope = (scope: Scope): SQL | undefined => preregistrationScope(scope);
-
 /** Whether staff of this scope may see a proof screenshot: it belongs to a pre-registration they reach. */
 export function canOpenScreenshot(scope: Scope, fileId: number): boolean {
   if (isHeadOffice(scope)) return true;
   return !!db
     .select({ id: P.id })
     .from(P)
-    .where(and(eq(P.screenshot_id, fileId), preregistrationAccessScope(scope)))
+    .where(and(eq(P.screenshot_id, fileId), preregistrationScope(scope)))
     .get();
 }
 
@@ -258,7 +252,7 @@ export function listPreregistrations(
     {
       orderable: { id: P.id, created_at: P.created_at, name: P.name, prize: P.prize, phone: P.phone },
       defaultOrder: { column: "id", dir: "desc" },
-      base: [isNull(P.deleted_at), preregistrationListScope(scope)],
+      base: [isNull(P.deleted_at), preregistrationScope(scope)],
       filters: [...filterConditions(filters, scope), filters.phone ? preregistrationSearch(filters.phone) : undefined],
       count: (where, limit) => countUpTo(P, where, limit),
       capped: true,
@@ -282,7 +276,7 @@ export async function* exportPreregistrations(
 ): AsyncGenerator<PreregistrationRow[]> {
   const where = and(
     isNull(P.deleted_at),
-    preregistrationListScope(scope),
+    preregistrationScope(scope),
     ...filterConditions(filters, scope),
     filters.phone ? preregistrationSearch(filters.phone) : undefined,
   );
@@ -334,7 +328,7 @@ export function findPreregistration(
 ): PreregistrationRow | null {
   if (!slug) return null;
   const row = joined()
-    .where(and(eq(P.slug, slug), withDeleted ? undefined : isNull(P.deleted_at), preregistrationAccessScope(scope)))
+    .where(and(eq(P.slug, slug), withDeleted ? undefined : isNull(P.deleted_at), preregistrationScope(scope)))
     .get();
   return row ? shape(row) : null;
 }
@@ -346,7 +340,7 @@ export function storedPreregistration(scope: Scope, slug: string): Preregistrati
     db
       .select()
       .from(P)
-      .where(and(eq(P.slug, slug), isNull(P.deleted_at), preregistrationAccessScope(scope)))
+      .where(and(eq(P.slug, slug), isNull(P.deleted_at), preregistrationScope(scope)))
       .get() ?? null
   );
 }
@@ -404,7 +398,7 @@ function reachable(tx: Tx, scope: Scope, slug: string) {
     ? tx
         .select()
         .from(P)
-        .where(and(eq(P.slug, slug), isNull(P.deleted_at), preregistrationAccessScope(scope)))
+        .where(and(eq(P.slug, slug), isNull(P.deleted_at), preregistrationScope(scope)))
         .get()
     : undefined;
   if (!row) throw new FailureError(fail.notFound(A.notFound));

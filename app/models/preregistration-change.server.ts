@@ -20,6 +20,7 @@ import { fail, type Result } from "~/utils/failure";
 import { issueCodeIn } from "./otp.server";
 import {
   checkPreregistrationWrite,
+  fileOf,
   formColumns,
   otpText,
   resolveScreenshotRef,
@@ -46,8 +47,6 @@ export function changeableEntry(slug: string, exec: Executor = db): Preregistrat
 }
 
 export type Changed = { preregistration: Preregistration; phoneChanged: boolean; codeSent: boolean };
-
-const fileOf = (file: File | null | undefined): File | null => (file instanceof File && file.size > 0 ? file : null);
 
 /** Replaces the values of an unverified public entry; a new phone gets a fresh code. */
 export async function changePreregistration(

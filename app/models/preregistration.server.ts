@@ -106,7 +106,9 @@ export function resolveScreenshotRef(ref: string | null | undefined, exec: Execu
   return used ? null : id;
 }
 
-const fileOf = (file: File | null | undefined): File | null => (file instanceof File && file.size > 0 ? file : null);
+/** The screenshot chosen, if any: a form whose file input was left empty sends an empty file. */
+export const fileOf = (file: File | null | undefined): File | null =>
+  file instanceof File && file.size > 0 ? file : null;
 
 /** Stores an uploaded proof screenshot (bounded to 720 x 1280); a refused file is a failure under `screenshot`. */
 export async function storeScreenshot(file: File, userId: number | null): Promise<Result<{ id: number }>> {

@@ -15,7 +15,7 @@ import { makeBikeModel, makeBranch, makeUser, nextPhone } from "../../tests/fixt
 import { makeRegistration, makeTestRide } from "../../tests/referral-fixtures";
 import { createPreregistration } from "./preregistration.server";
 import { exportReferrers, referrerReport, type ReferrerRow } from "./referrer.server";
-import { createRegistration, prizeSummary } from "./registration.server";
+import { createRegistration, prizeSmsText } from "./registration.server";
 import { bookTestRide, listTestRides } from "./test-ride.server";
 
 const { registrations: R, preregistrations: P } = schema;
@@ -167,7 +167,7 @@ describe("share links", () => {
     expect(bought.registration).toMatchObject({ registration_id: referrer.id, referred_by: referrer.name });
     // The purchase SMS carries the buyer's own share link.
     const own = db.select({ c: R.share_code }).from(R).where(eq(R.id, bought.registration.id)).get()!.c!;
-    expect(prizeSummary(bought.registration)).toContain(`/r/${own}`);
+    expect(prizeSmsText(bought.registration)).toContain(`/r/${own}`);
   });
 });
 

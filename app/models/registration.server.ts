@@ -36,7 +36,7 @@ import {
 } from "~/schemas/registration";
 import { normalizePhone } from "~/utils/phone";
 import { kathmanduDate, now as clockNow } from "~/utils/time";
-import { preregistrationAccessScope } from "./preregistration-admin.server";
+import { preregistrationScope } from "./preregistration-reach.server";
 import { inheritedReferrer, shareLinkOf } from "./referrer.server";
 import { findRegistration, type RegistrationRow } from "./registration-list.server";
 import { branchCondition, type Scope, type ScopedActor, isHeadOffice } from "./scope.server";
@@ -77,7 +77,7 @@ const purchaseCodeText = (code: string) =>
   `Your purchase confirmation code is ${code}. Give it to the showroom staff to confirm your purchase. Valid for 10 minutes.`;
 
 /** The prize summary SMS, with the customer's share link (invite friends to a test ride). */
-export function prizeSummary(r: Pick<RegistrationRow, "id" | "name" | "prizes" | "coupon_code">): string {
+export function prizeSmsText(r: Pick<RegistrationRow, "id" | "name" | "prizes" | "coupon_code">): string {
   const p = r.prizes;
   const parts = [
     p.first ? `First Thrill ${prizeLabel(p.first)}` : null,
@@ -276,7 +276,7 @@ export async function createRegistration(
     const pre = tx
       .select()
       .from(P)
-      .where(and(eq(P.slug, preregistrationSlug), isNull(P.deleted_at), preregistrationAccessScope(actor.scope)))
+      .where(and(eq(P.slug, preregistrationSlug), isNull(P.deleted_at), preregistrationScope(actor.scope)))
       .get();
     if (!pre) throw new FailureError(fail.notFound(M.preregistrationNotFound));
     if (!pre.is_verified) throw new FailureError(fail.conflict(M.notVerified));
@@ -460,7 +460,7 @@ export function drawCoupon(
     if (after.send_sms) {
       queueMessage(tx, {
         to: after.phone,
-        text: prizeSummary(shown(actor.scope, slug)),
+        text: prizeSmsText(shown(actor.scope, slug)),
         purpose: "notify",
         subjectId: after.id,
       });
@@ -490,7 +490,7 @@ export function notifyRegistration(actor: ScopedActor, slug: string): Result<{ s
     }
     const sms = queueMessage(tx, {
       to: reg.phone,
-      text: prizeSummary(shown(actor.scope, slug)),
+      text: prizeSmsText(shown(actor.scope, slug)),
       purpose: "notify",
       subjectId: reg.id, // the outbox's reach: the registration's branch
     });
