@@ -12,7 +12,7 @@ import { getDb, schema } from "./index";
 import { prepareBroadcast, sendBroadcast } from "~/models/broadcast.server";
 import { createPreregistration } from "~/models/preregistration.server";
 import type { ScopedActor } from "~/models/scope.server";
-import { sendQueued } from "~/models/sms.server";
+import { sendQueued } from "~/models/sms-delivery.server";
 import { type SmsProvider } from "~/models/sms-provider.server";
 import { bookTestRide } from "~/models/test-ride.server";
 import { broadcastSchema } from "~/schemas/broadcast";

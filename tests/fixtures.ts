@@ -5,7 +5,8 @@
 import { and, asc, eq } from "drizzle-orm";
 import { db, schema } from "@db/index";
 import type { CodePurpose } from "~/models/otp.server";
-import { sendSms, type SendSmsInput } from "~/models/sms.server";
+import type { SendSmsInput } from "~/models/sms.server";
+import { sendSms } from "~/models/sms-delivery.server";
 import { createUser, roleBySlug } from "~/models/user.server";
 import { createAllocation } from "~/models/allocation.server";
 import { SYSTEM_ACTOR } from "~/models/scope.server";

@@ -28,7 +28,7 @@
  * numbers are counted as they are stored (a typed list is counted at once);
  * the last chunk records the total and a second audit row. The SMS worker
  * sends them at SMS_RATE_PER_SECOND, after codes and single notices, and
- * moves the broadcast's sent and failed counts (app/models/sms.server.ts).
+ * moves the broadcast's sent and failed counts (app/models/sms-delivery.server.ts).
  */
 import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
 import { setImmediate as nextTurn } from "node:timers/promises";

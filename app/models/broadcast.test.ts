@@ -20,7 +20,8 @@ import { audiencePlans, distinctSorted, type Audience } from "./broadcast-audien
 import { getBroadcast, listBroadcasts, listRecipients, searchBroadcastRegistrants } from "./broadcast-read.server";
 import type { ScopedActor } from "./scope.server";
 import { gatewayCredit, gatewayCreditUrl, type SmsProvider } from "./sms-provider.server";
-import { queueBroadcastChunk, queueMessage, sendQueued } from "./sms.server";
+import { queueBroadcastChunk, queueMessage } from "./sms.server";
+import { sendQueued } from "./sms-delivery.server";
 
 const { smsMessages: M, smsBroadcasts: B, auditLog } = schema;
 

@@ -2,7 +2,7 @@
  * The SMS outbox as staff read it (spec 001: /admin/outbox): the messages in the
  * viewer's reach (head office every one; a branch its own customers'), codes
  * masked for staff who may not see them, and "Send again" for a failed notice.
- * The queue and the worker are app/models/sms.server.ts.
+ * The queue is app/models/sms.server.ts, the delivery app/models/sms-delivery.server.ts.
  */
 import { and, count, desc, eq, gt, gte, inArray, lt, or, sql, type SQL } from "drizzle-orm";
 import { db, schema } from "@db/index";

@@ -2,8 +2,8 @@
  * Where an SMS goes out (SMS_PROVIDER): the outbox (kept in the database, shown at
  * /admin/outbox) or the Nepali SMS gateway over HTTPS, with the reading of the
  * gateway's replies (which failures may pass, which concern the message itself),
- * and the gateway account's credit for the broadcast preview. The queue and the
- * worker that hand messages to a provider are app/models/sms.server.ts.
+ * and the gateway account's credit for the broadcast preview. The queue is
+ * app/models/sms.server.ts; the hand-over to a provider, app/models/sms-delivery.server.ts.
  */
 import { config } from "~/utils/config.server";
 

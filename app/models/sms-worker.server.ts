@@ -3,20 +3,21 @@
  * it takes over its slot's earlier claims, then claims due messages (codes first)
  * and hands them to the provider at SMS_RATE_PER_SECOND, with the event loop free
  * between steps; its stop lets the message with the provider finish and puts the
- * rest back in the queue. The queue's rules are app/models/sms.server.ts.
+ * rest back in the queue. The queue is app/models/sms.server.ts; the claims and
+ * the hand-over, app/models/sms-delivery.server.ts.
  */
 import type { SmsMessage } from "@db/schema";
 import { smsProvider, type SmsProvider } from "./sms-provider.server";
+import { onSmsQueued } from "./sms.server";
 import {
   claimSms,
   hasDueSms,
   MAX_CLAIM,
-  onSmsQueued,
   recoverSmsClaims,
   sendClaimed,
   smsWorkerId,
   smsWorkerSlot,
-} from "./sms.server";
+} from "./sms-delivery.server";
 
 export type SmsWorkerOptions = {
   /** Messages per second, all purposes together (SMS_RATE_PER_SECOND). */

@@ -8,24 +8,21 @@ import { parseTableParams } from "~/utils/datatable.server";
 import { setClock } from "~/utils/time";
 import { HEAD_OFFICE } from "~/models/scope.server";
 import { PERMISSIONS } from "~/utils/permissions";
+import { codeDelivery, queueMessage, queueSms, queueSmsInChunks } from "./sms.server";
 import {
   CLAIM_LEASE_MS,
   claimSms,
-  codeDelivery,
   dueRows,
   EXPIRED_ERROR,
   INTERRUPTED_ERROR,
   hasDueSms,
   MAX_CLAIM,
   MAX_CLAIM_LOOK,
-  queueMessage,
-  queueSms,
-  queueSmsInChunks,
   SMS_RETRY,
   sendQueued,
   sendSms,
   smsWorkerId,
-} from "./sms.server";
+} from "./sms-delivery.server";
 import { startSmsWorker } from "./sms-worker.server";
 import { GATEWAY_TIMEOUT_MS, httpGatewayProvider, type SmsProvider } from "./sms-provider.server";
 import { lastMessageTo, listOutbox, outboxPage, retryOutboxMessage } from "./sms-outbox.server";

@@ -5,7 +5,7 @@ import { and, eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { prepareBroadcast } from "~/models/broadcast.server";
-import { sendQueued } from "~/models/sms.server";
+import { sendQueued } from "~/models/sms-delivery.server";
 import { loader as referrerLoader } from "~/routes/api.v1.referrer";
 import { loader as referrerDownload } from "~/routes/api.v1.referrer.download";
 import { action as smsAction, loader as smsList } from "~/routes/api.v1.sms";

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { CodeSmsNotice } from "~/components/public/CodeSmsNotice";
 import { accessText, sendContinueCode } from "~/models/preregistration-verify.server";
 import { setSetting } from "~/models/settings.server";
-import { EXPIRED_ERROR, sendQueued } from "~/models/sms.server";
+import { EXPIRED_ERROR, sendQueued } from "~/models/sms-delivery.server";
 import { httpGatewayProvider } from "~/models/sms-provider.server";
 import { lastMessageTo } from "~/models/sms-outbox.server";
 import { action as enquiryAction } from "~/routes/api.v1.enquiry";

@@ -14,7 +14,7 @@ import path from "node:path";
 import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { db, schema } from "@db/index";
-import { CLAIM_LEASE_MS, INTERRUPTED_ERROR } from "~/models/sms.server";
+import { CLAIM_LEASE_MS, INTERRUPTED_ERROR } from "~/models/sms-delivery.server";
 import { startSmsWorker } from "~/models/sms-worker.server";
 import { httpGatewayProvider } from "~/models/sms-provider.server";
 
