@@ -12,7 +12,6 @@ import { and, asc, count as countRows, desc, eq, isNull, lte, or, sql, type SQL 
 import { db, schema, type Tx } from "@db/index";
 import type { Allocation } from "@db/schema";
 import { audit, diff } from "~/models/audit.server";
-import { listBranchOptions } from "~/models/branch.server";
 import { fail, FailureError, type Result } from "~/utils/failure";
 import { ALLOCATION_TYPES, type AllocationType } from "~/utils/prize-constants";
 import { orderPools, poolsOf, type PoolState } from "~/models/prize-draw.server";
@@ -238,11 +237,6 @@ export function updateAllocationCount(
     });
     return { ok: true as const, allocation };
   });
-}
-
-/** `{ id, title }` of the branches whose pools the scope reaches, for the scheme screens' selects. */
-export function poolBranchOptions(scope: Scope): { id: number; title: string }[] {
-  return listBranchOptions().filter((b) => isHeadOffice(scope) || b.id === scope.branchId);
 }
 
 // ---------------------------------------------------------------- payout preview

@@ -92,6 +92,14 @@ export function listBranchOptions({
   return options(or(isOpen, and(eq(branches.id, keep), isNull(branches.deleted_at))));
 }
 
+/**
+ * `{ id, title }` of the open branches a scope reaches (head office: every one; a branch: its own),
+ * for the selects of the scheme and SMS screens.
+ */
+export function branchOptionsInScope(scope: Scope): { id: number; title: string }[] {
+  return listBranchOptions().filter((b) => isHeadOffice(scope) || b.id === scope.branchId);
+}
+
 /** An open branch by id, or null. */
 export function findActiveBranch(id: number): PublicBranch | null {
   return (

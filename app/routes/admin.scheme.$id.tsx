@@ -5,7 +5,8 @@ import { Field } from "~/components/Field";
 import { rupees, typeLabel } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
-import { deleteAllocation, getAllocation, poolBranchOptions, updateAllocationCount } from "~/models/allocation.server";
+import { deleteAllocation, getAllocation, updateAllocationCount } from "~/models/allocation.server";
+import { branchOptionsInScope } from "~/models/branch.server";
 import { failureStatus } from "~/utils/failure";
 import { allocationCountSchema } from "~/schemas/allocation";
 import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
@@ -30,7 +31,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   if (!row) throw notFound();
   const { created_by: _by, ...scheme } = row;
   const branch =
-    scheme.branch_id === null ? null : poolBranchOptions(user.scope).find((b) => b.id === scheme.branch_id);
+    scheme.branch_id === null ? null : branchOptionsInScope(user.scope).find((b) => b.id === scheme.branch_id);
   return { scheme: { ...scheme, remaining: scheme.count - scheme.paid, branch: branch?.title ?? null } };
 }
 

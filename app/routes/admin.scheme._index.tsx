@@ -7,13 +7,8 @@ import { rupees, typeLabel } from "~/components/scheme/format";
 import { PayoutPreview } from "~/components/scheme/PayoutPreview";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
-import {
-  type AllocationRow,
-  deleteAllocation,
-  listAllocations,
-  payoutPreview,
-  poolBranchOptions,
-} from "~/models/allocation.server";
+import { type AllocationRow, deleteAllocation, listAllocations, payoutPreview } from "~/models/allocation.server";
+import { branchOptionsInScope } from "~/models/branch.server";
 
 import { ALLOCATION_TYPE_OPTIONS } from "~/utils/prize-constants";
 import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
@@ -37,7 +32,7 @@ const LIST_KEYS = ["type", "branch_id", "date", "search"];
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  const branches = poolBranchOptions(user.scope);
+  const branches = branchOptionsInScope(user.scope);
 
   const { value: filters, errors } = parseQuery(params, schemePageFiltersSchema);
   const { preview_date, preview_branch, entries, ...listFilters } = filters;

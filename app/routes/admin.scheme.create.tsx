@@ -9,7 +9,8 @@ import { Field, FormError, SelectField, textOf } from "~/components/Field";
 import { schemeFormData } from "~/components/scheme/allocation-form";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
-import { createAllocation, poolBranchOptions } from "~/models/allocation.server";
+import { createAllocation } from "~/models/allocation.server";
+import { branchOptionsInScope } from "~/models/branch.server";
 import { replyFailure } from "~/http/http.server";
 import {
   ALLOCATION_TYPES,
@@ -39,7 +40,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   const type = params.get("type");
   return {
-    branches: poolBranchOptions(user.scope),
+    branches: branchOptionsInScope(user.scope),
     defaults: {
       type: isAllocationType(type) ? type : ALLOCATION_TYPES[0],
       branch_id: params.get("branch_id") ?? "",

@@ -6,9 +6,9 @@ import { DrawAudit } from "~/components/scheme/DrawAudit";
 import { OUTCOME_LABELS, rupees, THRILL_LABELS, typeLabel } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
-import { poolBranchOptions } from "~/models/allocation.server";
 import { ALLOCATION_TYPE_OPTIONS } from "~/utils/prize-constants";
 import { listDraws, type DrawListRow } from "~/models/draw-audit.server";
+import { branchOptionsInScope } from "~/models/branch.server";
 import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { parseQuery } from "~/http/query.server";
@@ -31,7 +31,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { value: filters, errors } = parseQuery(params, drawFiltersSchema);
   return {
     table: listDraws(user.scope, parseTableParams(params), filters),
-    branches: poolBranchOptions(user.scope),
+    branches: branchOptionsInScope(user.scope),
     errors,
   };
 }

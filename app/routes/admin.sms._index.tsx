@@ -13,7 +13,7 @@ import {
   searchBroadcastRegistrants,
   type BroadcastView,
 } from "~/models/broadcast-read.server";
-import { listBranchOptions } from "~/models/branch.server";
+import { branchOptionsInScope } from "~/models/branch.server";
 import { failureStatus, type Failure } from "~/utils/failure";
 import { BROADCAST_TYPE_LABELS, broadcastSchema } from "~/schemas/broadcast";
 import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
@@ -23,9 +23,7 @@ import { submissionResult } from "~/http/http.server";
 import { displayDateTime } from "~/utils/time";
 import { onItsWay } from "~/schemas/broadcast";
 import { redirectWithToast, success } from "~/http/toast.server";
-import { isHeadOffice } from "~/models/scope.server";
 
-/** The permission this route needs, checked by every loader and action of the module. */
 /** The permission this route needs, and its form's steps: preview (the default), back, search a customer, send. */
 export const handle = {
   permission: "send-sms",
@@ -42,7 +40,7 @@ const FORM_LIMIT = 2 * 1024 * 1024;
 export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
   const params = new URL(request.url).searchParams;
-  const branches = listBranchOptions().filter((b) => isHeadOffice(user.scope) || b.id === user.scope.branchId);
+  const branches = branchOptionsInScope(user.scope);
   const table = listBroadcasts(user.scope, parseTableParams(params));
   return { branches, table, active: table.data.some((b) => b.status !== "done") };
 }
