@@ -1,5 +1,5 @@
 /**
- * Who an SMS broadcast reaches (spec 001 §2.10; DECISIONS.md, SMS), and the
+ * Who an SMS broadcast reaches (spec 001 §2.10; decision 16), and the
  * checks on the staff's choice. The rules are in broadcast.server.ts's header;
  * here they are written as SQL "arms" (registrations, pre-registrations, a
  * typed list), read in phone order so a number reached twice is counted and

@@ -4,7 +4,7 @@
  * Who it reaches is written in broadcast-audience.server.ts; its history and
  * recipients are read in broadcast-read.server.ts.
  *
- * Who it reaches (DECISIONS.md, SMS):
+ * Who it reaches (decision 16, "Who a broadcast reaches"):
  * - ALL: every distinct phone of a live registration or a verified
  *   pre-registration (not deleted);
  * - BRANCH: the same, limited to the chosen branches: a registration's

@@ -3,7 +3,7 @@
  * (a confirmed registration). Every caller (public verify, admin verify,
  * registration draw, the JSON API) goes through drawSecondThrill / drawThirdThrill.
  *
- * Algorithm (docs: DECISIONS.md, "The prize draw"):
+ * Algorithm (docs/decisions/0006-prize-engine.md):
  * 1. The entry's pools: allocations of its pool type, branch and Kathmandu date
  *    with paid < count, highest amount first (ties: lower id first).
  * 2. One roll per pool in that order; the entry wins a pool when roll < probability/100.
