@@ -17,7 +17,7 @@ import { makeAllocation, makeBikeModel, makeBranch, makePreregistration, makeUse
 import { campaignAnalytics } from "./analytics.server";
 import { previousRange, resolveRange, slices } from "./analytics-queries.server";
 import type { Analytics } from "./analytics";
-import { responseOf } from "../../tests/route-call";
+import { responseOf } from "../../tests/route-helpers";
 
 const NOW = new Date("2026-11-23T06:00:00.000Z"); // 2026-11-23 11:45 in Kathmandu
 const RANGE = { from: "2026-11-20", to: "2026-11-22" };

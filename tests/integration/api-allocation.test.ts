@@ -17,27 +17,16 @@ import { sessionStorage } from "~/http/session.server";
 import { kathmanduDate } from "~/utils/time";
 import { makeAllocation, makeBranch, makePreregistration, makeUser } from "../fixtures";
 import { clearOfKathmanduMidnight } from "../clock";
-import { responseOf as call } from "../route-call";
-
-const context = { clientAddress: "127.0.0.1" };
-const req = (method: string, url: string, token?: string, body?: unknown) =>
-  new Request(`http://localhost${url}`, {
-    method,
-    headers: {
-      ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
+import { context, req, responseOf } from "../route-helpers";
 
 const list = (query: string, token?: string) =>
-  call(listLoader({ request: req("GET", `/api/v1/allocation${query}`, token), context, params: {} }));
+  responseOf(listLoader({ request: req("GET", `/api/v1/allocation${query}`, { token }), context, params: {} }));
 const create = (body: unknown, token?: string) =>
-  call(createAction({ request: req("POST", "/api/v1/allocation", token, body), context, params: {} }));
+  responseOf(createAction({ request: req("POST", "/api/v1/allocation", { token, json: body }), context, params: {} }));
 const one = (method: string, id: number | string, token?: string, body?: unknown) => {
-  const request = req(method, `/api/v1/allocation/${id}`, token, body);
+  const request = req(method, `/api/v1/allocation/${id}`, { token, json: body });
   const args = { request, context, params: { id: String(id) } };
-  return call(method === "GET" ? oneLoader(args) : oneAction(args));
+  return responseOf(method === "GET" ? oneLoader(args) : oneAction(args));
 };
 
 let adminToken: string;
@@ -81,7 +70,7 @@ describe("POST /api/v1/allocation", () => {
       headers: { Authorization: `Bearer ${adminToken}` },
       body: new URLSearchParams({ type: "preregistration_public", amount: "4000", date: DATE }),
     });
-    const res = await call(createAction({ request, context, params: {} }));
+    const res = await responseOf(createAction({ request, context, params: {} }));
     expect(res.status).toBe(201);
     const { data } = await res.json();
     expect(data).toMatchObject({ type: "preregistration_public", branch_id: null, count: 1, probability: 0 });
@@ -213,9 +202,9 @@ describe("GET, PATCH and DELETE /api/v1/allocation/{id}", () => {
 
 describe("the draw audit API", () => {
   it("GET /api/v1/draws lists draws with their pools and rolls; branch staff get 403", async () => {
-    const res = await call(
+    const res = await responseOf(
       drawsLoader({
-        request: req("GET", "/api/v1/draws?outcome=pool&pool_type=preregistration_public", adminToken),
+        request: req("GET", "/api/v1/draws?outcome=pool&pool_type=preregistration_public", { token: adminToken }),
         context,
         params: {},
       }),
@@ -227,21 +216,27 @@ describe("the draw audit API", () => {
     expect(draw).toMatchObject({ thrill: 2, outcome: "pool", amount: 50000 });
     expect(draw.pools[0]).toMatchObject({ amount: 50000, remaining: 2, probability: 100 });
     expect(draw.rolls[0]).toMatchObject({ stage: "pool", win: true });
-    const denied = await call(drawsLoader({ request: req("GET", "/api/v1/draws", staffToken), context, params: {} }));
+    const denied = await responseOf(
+      drawsLoader({ request: req("GET", "/api/v1/draws", { token: staffToken }), context, params: {} }),
+    );
     expect(denied.status).toBe(403);
   });
 
   it("GET /api/v1/draws/download answers Draws.xls; 403 for branch staff", async () => {
-    const res = await call(
-      downloadLoader({ request: req("GET", "/api/v1/draws/download?outcome=pool", adminToken), context, params: {} }),
+    const res = await responseOf(
+      downloadLoader({
+        request: req("GET", "/api/v1/draws/download?outcome=pool", { token: adminToken }),
+        context,
+        params: {},
+      }),
     );
     expect(res.status).toBe(200);
     expect(res.headers.get("Content-Type")).toBe("application/vnd.ms-excel");
     expect(res.headers.get("Content-Disposition")).toBe('attachment; filename="Draws.xls"');
     const bytes = new Uint8Array(await res.arrayBuffer());
     expect([...bytes.slice(0, 4)]).toEqual([0xd0, 0xcf, 0x11, 0xe0]); // a compound (BIFF8) file
-    const denied = await call(
-      downloadLoader({ request: req("GET", "/api/v1/draws/download", staffToken), context, params: {} }),
+    const denied = await responseOf(
+      downloadLoader({ request: req("GET", "/api/v1/draws/download", { token: staffToken }), context, params: {} }),
     );
     expect(denied.status).toBe(403);
   });
@@ -283,7 +278,7 @@ describe("a branch user holding manage-allocation, and another branch's pool", (
       headers: { Cookie: branchCookie, Origin: "http://localhost" },
       body: body ? new URLSearchParams(body) : undefined,
     });
-    const out = await call(fn({ request, context, params: { id: String(id) } }));
+    const out = await responseOf(fn({ request, context, params: { id: String(id) } }));
     return out instanceof Response ? out.status : 200;
   };
 

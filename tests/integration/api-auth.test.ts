@@ -11,7 +11,7 @@ import { ADDRESS_HEADER } from "~/http/auth.server";
 import { sha256 } from "~/utils/crypto.server";
 import { LIMITS } from "~/utils/rate-limit.server";
 import { makeBranch, makeUser } from "../fixtures";
-import { responseOf as call } from "../route-call";
+import { responseOf } from "../route-helpers";
 
 const ctx = { clientAddress: "10.3.0.1" };
 const json = (url: string, body: unknown, token?: string) =>
@@ -27,7 +27,7 @@ let admin: Awaited<ReturnType<typeof makeUser>>;
 let staff: Awaited<ReturnType<typeof makeUser>>;
 
 async function tokenFor(email: string, password: string, remember = false) {
-  const res = await call(
+  const res = await responseOf(
     loginAction({
       request: json("/api/v1/auth/login", { email, password, remember_me: remember }),
       context: ctx,
@@ -66,7 +66,7 @@ describe("POST /api/v1/auth/login", () => {
   });
 
   it("answers 422 with the errors map for invalid input", async () => {
-    const res = await call(
+    const res = await responseOf(
       loginAction({ request: json("/api/v1/auth/login", { email: "not-an-email" }), context: ctx, params: {} }),
     );
     expect(res.status).toBe(422);
@@ -79,7 +79,7 @@ describe("POST /api/v1/auth/login", () => {
   it("locks the account after repeated wrong passwords: 429 with a numeric Retry-After and {message}, even for the right password", async () => {
     const user = await makeUser("branch-staff", makeBranch().id);
     const from = (address: string, password: string) =>
-      call(
+      responseOf(
         loginAction({
           request: new Request("http://localhost/api/v1/auth/login", {
             method: "POST",
@@ -127,7 +127,7 @@ describe("POST /api/v1/auth/login", () => {
 describe("bearer tokens", () => {
   it("/auth/me answers the user of the token", async () => {
     const { body } = await tokenFor(staff.email, staff.password);
-    const res = await call(
+    const res = await responseOf(
       meAction({ request: json("/api/v1/auth/me", {}, body.access_token), context: ctx, params: {} }),
     );
     expect(res.status).toBe(200);
@@ -138,17 +138,20 @@ describe("bearer tokens", () => {
   });
 
   it("401 without a token, with a made-up token, after logout and after expiry", async () => {
-    expect((await call(meAction({ request: json("/api/v1/auth/me", {}), context: ctx, params: {} }))).status).toBe(401);
     expect(
-      (await call(meAction({ request: json("/api/v1/auth/me", {}, "made-up"), context: ctx, params: {} }))).status,
+      (await responseOf(meAction({ request: json("/api/v1/auth/me", {}), context: ctx, params: {} }))).status,
+    ).toBe(401);
+    expect(
+      (await responseOf(meAction({ request: json("/api/v1/auth/me", {}, "made-up"), context: ctx, params: {} })))
+        .status,
     ).toBe(401);
 
     const { body } = await tokenFor(staff.email, staff.password);
-    const out = await call(
+    const out = await responseOf(
       logoutAction({ request: json("/api/v1/auth/logout", {}, body.access_token), context: ctx, params: {} }),
     );
     expect(out.status).toBe(200);
-    const after = await call(
+    const after = await responseOf(
       meAction({ request: json("/api/v1/auth/me", {}, body.access_token), context: ctx, params: {} }),
     );
     expect(after.status).toBe(401);
@@ -160,24 +163,26 @@ describe("bearer tokens", () => {
       .where(eq(schema.apiTokens.token_hash, sha256(other)))
       .run();
     expect(
-      (await call(meAction({ request: json("/api/v1/auth/me", {}, other), context: ctx, params: {} }))).status,
+      (await responseOf(meAction({ request: json("/api/v1/auth/me", {}, other), context: ctx, params: {} }))).status,
     ).toBe(401);
   });
 
   it("403 for a permission-gated call without the permission, 200 with it", async () => {
     const staffToken = (await tokenFor(staff.email, staff.password)).body.access_token;
-    const denied = await call(rolesLoader({ request: get("/api/v1/role", staffToken), context: ctx, params: {} }));
+    const denied = await responseOf(
+      rolesLoader({ request: get("/api/v1/role", staffToken), context: ctx, params: {} }),
+    );
     expect(denied.status).toBe(403);
     expect((await denied.json()).message).toBe("This action is unauthorized.");
     const adminToken = (await tokenFor(admin.email, admin.password)).body.access_token;
-    const ok = await call(rolesLoader({ request: get("/api/v1/role", adminToken), context: ctx, params: {} }));
+    const ok = await responseOf(rolesLoader({ request: get("/api/v1/role", adminToken), context: ctx, params: {} }));
     expect(ok.status).toBe(200);
     const roles = (await ok.json()).data as { slug: string; permissions: string[] }[];
     expect(roles.map((r) => r.slug)).toEqual(expect.arrayContaining(["super-admin", "branch-manager", "branch-staff"]));
   });
 
   it("GET /api/v1/settings is public and answers {data, message}", async () => {
-    const res = await call(settingsLoader());
+    const res = await responseOf(settingsLoader());
     const body = await res.json();
     expect(body.data).toHaveProperty("scheme");
     expect(body.data).toHaveProperty("logo");

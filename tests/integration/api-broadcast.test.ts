@@ -16,23 +16,12 @@ import { loader as smsRegistrants } from "~/routes/api.v1.sms.registrants";
 import { issueToken } from "~/http/api.server";
 import { makeBranch, makeUser } from "../fixtures";
 import { makeRegistration, makeTestRide } from "../referral-fixtures";
-import { responseOf as call } from "../route-call";
-
-const context = { clientAddress: "127.0.0.1" };
-const req = (method: string, url: string, token?: string, body?: unknown) =>
-  new Request(`http://localhost${url}`, {
-    method,
-    headers: {
-      ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
+import { context, req, responseOf } from "../route-helpers";
 
 const post = (body: unknown, token?: string, query = "") =>
-  call(smsAction({ request: req("POST", `/api/v1/sms${query}`, token, body), context, params: {} }));
+  responseOf(smsAction({ request: req("POST", `/api/v1/sms${query}`, { token, json: body }), context, params: {} }));
 const get = (fn: typeof smsList, url: string, token?: string, params: Record<string, string> = {}) =>
-  call(fn({ request: req("GET", url, token), context, params }));
+  responseOf(fn({ request: req("GET", url, { token }), context, params }));
 
 let admin: string;
 /** Branch staff hold read-registration but not send-sms. */
@@ -142,13 +131,21 @@ describe("POST /api/v1/sms", () => {
     const failed = await get(smsRecipients, `/api/v1/sms/${id}/recipients?status=failed`, admin, { id: String(id) });
     expect((await failed.json()).data.map((r: { to: string }) => r.to)).toEqual(["9841000022"]);
 
-    const retry = await call(
-      smsRetry({ request: req("POST", `/api/v1/sms/${id}/retry`, admin), context, params: { id: String(id) } }),
+    const retry = await responseOf(
+      smsRetry({
+        request: req("POST", `/api/v1/sms/${id}/retry`, { token: admin }),
+        context,
+        params: { id: String(id) },
+      }),
     );
     expect(retry.status).toBe(200);
     expect((await retry.json()).data).toEqual({ requeued: 1 });
-    const again = await call(
-      smsRetry({ request: req("POST", `/api/v1/sms/${id}/retry`, admin), context, params: { id: String(id) } }),
+    const again = await responseOf(
+      smsRetry({
+        request: req("POST", `/api/v1/sms/${id}/retry`, { token: admin }),
+        context,
+        params: { id: String(id) },
+      }),
     );
     expect(again.status).toBe(409);
     const audit = db
@@ -188,8 +185,12 @@ describe("GET /api/v1/referrer", () => {
       message: "Enter the date as yyyy/MM/dd.",
       errors: { from: ["Enter the date as yyyy/MM/dd."] },
     });
-    const download = await call(
-      referrerDownload({ request: req("GET", "/api/v1/referrer/download?to=yesterday", admin), context, params: {} }),
+    const download = await responseOf(
+      referrerDownload({
+        request: req("GET", "/api/v1/referrer/download?to=yesterday", { token: admin }),
+        context,
+        params: {},
+      }),
     );
     expect(download.status).toBe(422);
   });
@@ -230,8 +231,8 @@ describe("GET /api/v1/referrer", () => {
     expect(titles).toContain("Mina Referrer");
     expect(titles).not.toContain("Tara Referrer");
 
-    const file = await call(
-      referrerDownload({ request: req("GET", "/api/v1/referrer/download", admin), context, params: {} }),
+    const file = await responseOf(
+      referrerDownload({ request: req("GET", "/api/v1/referrer/download", { token: admin }), context, params: {} }),
     );
     expect(file.status).toBe(200);
     expect(file.headers.get("Content-Disposition")).toBe('attachment; filename="Referrers.xls"');

@@ -23,7 +23,8 @@ import { action as videoAction, loader as videoList } from "~/routes/api.v1.vide
 import { action as videoOneAction, loader as videoOne } from "~/routes/api.v1.video.$slug";
 import { loader as videos } from "~/routes/api.v1.videos";
 import { makeBikeModel, makeBranch, makePreregistration } from "../fixtures";
-import { call, req, smallPng, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
+import { smallPng } from "./images";
 
 type Tokens = Record<string, string>;
 const t: Tokens = {};

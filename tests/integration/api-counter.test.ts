@@ -38,11 +38,11 @@ import { issueToken } from "~/http/api.server";
 import { kathmanduDate } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration, makeUser, nextPhone, makeAllocation } from "../fixtures";
 import { clearOfKathmanduMidnight } from "../clock";
-import { responseOf as call } from "../route-call";
+import { responseOf } from "../route-helpers";
 
 const ctx = { clientAddress: "10.9.0.1" };
 const json = async (p: unknown) => {
-  const res = await call(p);
+  const res = await responseOf(p);
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions read JSON bodies of many shapes field by field
   return { status: res.status, body: (await res.json()) as Record<string, any> };
 };
@@ -283,12 +283,18 @@ describe("registration journey by API", () => {
     const reg = await registrationAt(a.id, staffAId);
     const slug = reg.slug;
     expect(
-      (await call(regWrite(args(api(`/api/v1/registration/${slug}`, tokens.staffA, { method: "DELETE" }), { slug }))))
-        .status,
+      (
+        await responseOf(
+          regWrite(args(api(`/api/v1/registration/${slug}`, tokens.staffA, { method: "DELETE" }), { slug })),
+        )
+      ).status,
     ).toBe(403);
     expect(
-      (await call(regWrite(args(api(`/api/v1/registration/${slug}`, tokens.managerA, { method: "DELETE" }), { slug }))))
-        .status,
+      (
+        await responseOf(
+          regWrite(args(api(`/api/v1/registration/${slug}`, tokens.managerA, { method: "DELETE" }), { slug })),
+        )
+      ).status,
     ).toBe(200);
     const trash = await json(regDeleted(args(api("/api/v1/registration/deleted", tokens.managerA))));
     expect(trash.body.data.map((r: { slug: string }) => r.slug)).toContain(slug);
@@ -300,9 +306,9 @@ describe("registration journey by API", () => {
   });
 
   it("refuses callers without a token or permission", async () => {
-    expect((await call(regList(args(new Request("http://localhost/api/v1/registration"))))).status).toBe(401);
-    expect((await call(regList(args(api("/api/v1/registration", tokens.nobody))))).status).toBe(403);
-    expect((await call(preList(args(api("/api/v1/preregistration", tokens.nobody))))).status).toBe(403);
+    expect((await responseOf(regList(args(new Request("http://localhost/api/v1/registration"))))).status).toBe(401);
+    expect((await responseOf(regList(args(api("/api/v1/registration", tokens.nobody))))).status).toBe(403);
+    expect((await responseOf(preList(args(api("/api/v1/preregistration", tokens.nobody))))).status).toBe(403);
   });
 });
 
@@ -379,18 +385,29 @@ describe("pre-registration API", () => {
 describe("branch scope", () => {
   it("API: another branch's registration cannot be seen, edited, deleted, printed or downloaded", async () => {
     const slug = theirReg.slug;
-    expect((await call(regOne(args(api(`/api/v1/registration/${slug}`, tokens.staffA), { slug })))).status).toBe(404);
+    expect((await responseOf(regOne(args(api(`/api/v1/registration/${slug}`, tokens.staffA), { slug })))).status).toBe(
+      404,
+    );
     expect(
-      (await call(regWrite(args(api(`/api/v1/registration/${slug}`, tokens.staffA, { json: regValues() }), { slug }))))
-        .status,
+      (
+        await responseOf(
+          regWrite(args(api(`/api/v1/registration/${slug}`, tokens.staffA, { json: regValues() }), { slug })),
+        )
+      ).status,
     ).toBe(404);
     expect(
-      (await call(regWrite(args(api(`/api/v1/registration/${slug}`, tokens.managerA, { method: "DELETE" }), { slug }))))
-        .status,
+      (
+        await responseOf(
+          regWrite(args(api(`/api/v1/registration/${slug}`, tokens.managerA, { method: "DELETE" }), { slug })),
+        )
+      ).status,
     ).toBe(404);
     expect(
-      (await call(regDraw(args(api(`/api/v1/registration/${slug}/draw`, tokens.staffA, { method: "POST" }), { slug }))))
-        .status,
+      (
+        await responseOf(
+          regDraw(args(api(`/api/v1/registration/${slug}/draw`, tokens.staffA, { method: "POST" }), { slug })),
+        )
+      ).status,
     ).toBe(404);
     const list = await json(regList(args(api("/api/v1/registration?length=100", tokens.staffA))));
     const listed = list.body.data.map((r: { slug: string }) => r.slug);
@@ -401,7 +418,7 @@ describe("branch scope", () => {
     const own = await json(regPrint(args(api(`/api/v1/registration/print?slug=${mineReg.slug}`, tokens.staffA))));
     expect(own.body.data.data.map((r: { slug: string }) => r.slug)).toEqual([mineReg.slug]);
 
-    const file = await call(regDownload(args(api("/api/v1/registration/download", tokens.staffA))));
+    const file = await responseOf(regDownload(args(api("/api/v1/registration/download", tokens.staffA))));
     expect(file.headers.get("Content-Disposition")).toContain("Registrations.xls");
     const rows = XLSX.utils.sheet_to_json<Record<string, string>>(
       XLSX.read(new Uint8Array(await file.arrayBuffer()), { type: "array" }).Sheets.Registrations,
@@ -410,7 +427,7 @@ describe("branch scope", () => {
     expect(slugs).toContain(mineReg.slug);
     expect(slugs).not.toContain(slug);
     // The POST reading of the download takes its filters from the body.
-    const posted = await call(
+    const posted = await responseOf(
       regDownloadPost(args(api("/api/v1/registration/download", tokens.admin, { json: { branch: b.id } }))),
     );
     const postedRows = XLSX.utils.sheet_to_json<Record<string, string>>(
@@ -421,32 +438,40 @@ describe("branch scope", () => {
 
   it("API: another branch's pre-registration cannot be seen, edited, deleted or downloaded", async () => {
     const id = theirPre.slug;
-    expect((await call(preOne(args(api(`/api/v1/preregistration/${id}`, tokens.staffA), { id })))).status).toBe(404);
+    expect((await responseOf(preOne(args(api(`/api/v1/preregistration/${id}`, tokens.staffA), { id })))).status).toBe(
+      404,
+    );
     expect(
       (
-        await call(
+        await responseOf(
           preOne(args(api(`/api/v1/preregistration/${theirPre.id}`, tokens.staffA), { id: String(theirPre.id) })),
         )
       ).status,
     ).toBe(404);
     expect(
-      (await call(preWrite(args(api(`/api/v1/preregistration/${id}`, tokens.staffA, { json: { note: "x" } }), { id }))))
-        .status,
-    ).toBe(404);
-    expect(
-      (await call(preWrite(args(api(`/api/v1/preregistration/${id}`, tokens.managerA, { method: "DELETE" }), { id }))))
-        .status,
+      (
+        await responseOf(
+          preWrite(args(api(`/api/v1/preregistration/${id}`, tokens.staffA, { json: { note: "x" } }), { id })),
+        )
+      ).status,
     ).toBe(404);
     expect(
       (
-        await call(
+        await responseOf(
+          preWrite(args(api(`/api/v1/preregistration/${id}`, tokens.managerA, { method: "DELETE" }), { id })),
+        )
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await responseOf(
           preVerify(
             args(api(`/api/v1/preregistration/${id}/verify`, tokens.staffA, { json: { code: "123456" } }), { id }),
           ),
         )
       ).status,
     ).toBe(404);
-    const file = await call(preDownload(args(api("/api/v1/preregistration/download", tokens.staffA))));
+    const file = await responseOf(preDownload(args(api("/api/v1/preregistration/download", tokens.staffA))));
     expect(file.headers.get("Content-Disposition")).toContain("Preregistrations.xls");
     const rows = XLSX.utils.sheet_to_json<Record<string, string>>(
       XLSX.read(new Uint8Array(await file.arrayBuffer()), { type: "array" }).Sheets.Preregistrations,
@@ -460,11 +485,11 @@ describe("branch scope", () => {
   it("pages: another branch's records are not found, cannot be deleted, and are not printed", async () => {
     const slug = theirReg.slug;
     expect(
-      (await call(regPage(args(page(`/admin/registration/${mineReg.slug}`), { slug: mineReg.slug })))).status,
+      (await responseOf(regPage(args(page(`/admin/registration/${mineReg.slug}`), { slug: mineReg.slug })))).status,
     ).toBe(200);
-    expect((await call(regPage(args(page(`/admin/registration/${slug}`), { slug })))).status).toBe(404);
-    expect((await call(regEditPage(args(page(`/admin/registration/${slug}/edit`), { slug })))).status).toBe(404);
-    const del = await call(
+    expect((await responseOf(regPage(args(page(`/admin/registration/${slug}`), { slug })))).status).toBe(404);
+    expect((await responseOf(regEditPage(args(page(`/admin/registration/${slug}/edit`), { slug })))).status).toBe(404);
+    const del = await responseOf(
       regPageAction(
         args(page(`/admin/registration/${slug}`, { method: "POST", body: new URLSearchParams({ intent: "delete" }) }), {
           slug,
@@ -475,7 +500,9 @@ describe("branch scope", () => {
     expect(
       db.select().from(schema.registrations).where(eq(schema.registrations.id, theirReg.id)).get()?.deleted_at,
     ).toBeNull();
-    const pre = await call(prePage(args(page(`/admin/preregistration/${theirPre.slug}`), { slug: theirPre.slug })));
+    const pre = await responseOf(
+      prePage(args(page(`/admin/preregistration/${theirPre.slug}`), { slug: theirPre.slug })),
+    );
     expect(pre.status).toBe(302);
     expect(pre.headers.get("Location")).toBe("/admin");
 

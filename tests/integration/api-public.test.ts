@@ -26,9 +26,8 @@ import { loader as outboxLoader } from "~/routes/admin.outbox";
 import { ADDRESS_HEADER } from "~/http/auth.server";
 import { LIMITS } from "~/utils/rate-limit.server";
 import { makeBikeModel, makeBranch, makeUser, nextPhone } from "../fixtures";
-import { answerOf } from "../route-call";
+import { context, thrown } from "../route-helpers";
 
-const context = { clientAddress: "127.0.0.1" };
 const URL_BASE = "http://localhost";
 let branch: ReturnType<typeof makeBranch>;
 let model: ReturnType<typeof makeBikeModel>;
@@ -70,13 +69,6 @@ function unwrap(result: unknown): { data: any; status: number } {
   const r = result as { type?: string; data?: unknown; init?: { status?: number } };
   if (r?.type === "DataWithResponseInit") return { data: r.data, status: r.init?.status ?? 200 };
   return { data: result, status: 200 };
-}
-
-async function thrown(fn: () => Promise<unknown>): Promise<Response> {
-  const returned = Symbol("returned");
-  const out = await answerOf(async () => (await fn(), returned));
-  if (out === returned) throw new Error("expected a thrown Response");
-  return out as Response;
 }
 
 async function createViaApi(fields = enquiryFields()) {

@@ -10,7 +10,7 @@ import { createUser } from "~/models/user.server";
 import { issueToken } from "~/http/api.server";
 import { sessionStorage } from "~/http/session.server";
 import { makeBranch, makeUser } from "../fixtures";
-import { responseOf } from "../route-call";
+import { responseOf } from "../route-helpers";
 
 async function answer(
   fn: (a: LoaderFunctionArgs) => Promise<unknown>,

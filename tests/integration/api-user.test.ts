@@ -16,28 +16,18 @@ import { USER_MESSAGES } from "~/schemas/user";
 import { issueToken } from "~/http/api.server";
 import { createUser } from "~/models/user.server";
 import { makeBranch, makeUser, nextPhone } from "../fixtures";
-import { responseOf as call } from "../route-call";
-
-const context = { clientAddress: "127.0.0.1" };
-const req = (method: string, url: string, token?: string, body?: unknown) =>
-  new Request(`http://localhost${url}`, {
-    method,
-    headers: {
-      ...(body !== undefined ? { "Content-Type": "application/json" } : {}),
-      ...(token ? { Authorization: `Bearer ${token}` } : {}),
-    },
-    body: body !== undefined ? JSON.stringify(body) : undefined,
-  });
+import { context, req, responseOf } from "../route-helpers";
 
 const list = (query: string, token?: string) =>
-  call(listLoader({ request: req("GET", `/api/v1/user${query}`, token), context, params: {} }));
+  responseOf(listLoader({ request: req("GET", `/api/v1/user${query}`, { token }), context, params: {} }));
 const create = (body: unknown, token?: string) =>
-  call(createAction({ request: req("POST", "/api/v1/user", token, body), context, params: {} }));
+  responseOf(createAction({ request: req("POST", "/api/v1/user", { token, json: body }), context, params: {} }));
 const one = (method: string, id: string, token?: string, body?: unknown) => {
-  const args = { request: req(method, `/api/v1/user/${id}`, token, body), context, params: { id } };
-  return call(method === "GET" ? oneLoader(args) : oneAction(args));
+  const args = { request: req(method, `/api/v1/user/${id}`, { token, json: body }), context, params: { id } };
+  return responseOf(method === "GET" ? oneLoader(args) : oneAction(args));
 };
-const roles = (token?: string) => call(roleLoader({ request: req("GET", "/api/v1/role", token), context, params: {} }));
+const roles = (token?: string) =>
+  responseOf(roleLoader({ request: req("GET", "/api/v1/role", { token }), context, params: {} }));
 
 let branchId: number;
 let otherBranch: number;
@@ -240,7 +230,8 @@ describe("GET, POST, DELETE /api/v1/user/{id}", () => {
     const made = (await (await create(body(), branchAdminToken)).json()).data;
     const row = db.select().from(schema.users).where(eq(schema.users.slug, made.slug)).get()!;
     const theirToken = issueToken(row.id, true).token;
-    const me = () => call(meLoader({ request: req("GET", "/api/v1/auth/me", theirToken), context, params: {} }));
+    const me = () =>
+      responseOf(meLoader({ request: req("GET", "/api/v1/auth/me", { token: theirToken }), context, params: {} }));
     expect((await me()).status).toBe(200);
 
     const res = await one("DELETE", made.slug, branchAdminToken);
@@ -259,7 +250,7 @@ describe("GET, POST, DELETE /api/v1/user/{id}", () => {
 
   it("the last head-office user holding every permission cannot demote nor delete itself: 422, 403", async () => {
     const me = await (
-      await call(meLoader({ request: req("GET", "/api/v1/auth/me", adminToken), context, params: {} }))
+      await responseOf(meLoader({ request: req("GET", "/api/v1/auth/me", { token: adminToken }), context, params: {} }))
     ).json();
     const slug = me.data.slug as string;
     const demote = await one(

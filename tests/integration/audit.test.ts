@@ -1,37 +1,27 @@
 // The audit trail's screen and download: only users holding every permission read it; filters that
 // do not parse leave the list showing with a message; the download carries the same rows.
-import type { LoaderFunctionArgs } from "@remix-run/node";
 import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { audit } from "~/models/audit.server";
 import { loader as auditLoader } from "~/routes/admin.audit";
 import { loader as downloadLoader } from "~/routes/api.v1.audit.download";
 import { issueToken } from "~/http/api.server";
-import { sessionStorage } from "~/http/session.server";
 import { makeBranch, makeUser } from "../fixtures";
-import { answerOf } from "../route-call";
-
-async function cookieFor(userId: number) {
-  const s = await sessionStorage.getSession();
-  s.set("userId", userId);
-  return (await sessionStorage.commitSession(s)).split(";")[0];
-}
-
-const call = (fn: (args: LoaderFunctionArgs) => Promise<unknown>, url: string, headers: Record<string, string>) =>
-  answerOf(() => fn({ request: new Request(url, { headers }), context: { clientAddress: "x" }, params: {} }));
+import { answerTo, cookieFor, req } from "../route-helpers";
 
 describe("audit trail screen", () => {
   it("branch users cannot read it, by page or download or API token", async () => {
     const manager = await makeUser("branch-manager", makeBranch().id);
     const cookie = await cookieFor(manager.id);
-    const page = (await call(auditLoader, "http://localhost/admin/audit", { Cookie: cookie })) as Response;
+    const page = (await answerTo(auditLoader, req("GET", "/admin/audit", { headers: { Cookie: cookie } }))) as Response;
     expect([page.status, page.headers.get("Location")]).toEqual([302, "/admin"]);
-    const file = (await call(downloadLoader, "http://localhost/api/v1/audit/download", { Cookie: cookie })) as Response;
+    const file = (await answerTo(
+      downloadLoader,
+      req("GET", "/api/v1/audit/download", { headers: { Cookie: cookie } }),
+    )) as Response;
     expect([file.status, file.headers.get("Location")]).toEqual([302, "/admin"]);
     const { token } = issueToken(manager.id, false);
-    const api = (await call(downloadLoader, "http://localhost/api/v1/audit/download", {
-      Authorization: `Bearer ${token}`,
-    })) as Response;
+    const api = (await answerTo(downloadLoader, req("GET", "/api/v1/audit/download", { token }))) as Response;
     expect(api.status).toBe(403);
   });
 
@@ -46,28 +36,46 @@ describe("audit trail screen", () => {
     });
     audit(db, actor, { action: "video.delete", entityType: "video", entityId: "v-9" });
     const cookie = await cookieFor(admin.id);
-    const data = (await call(auditLoader, "http://localhost/admin/audit?action=branch", { Cookie: cookie })) as {
+    const data = (await answerTo(
+      auditLoader,
+      req("GET", "/admin/audit?action=branch", { headers: { Cookie: cookie } }),
+    )) as {
       table: { data: { action: string; summary: string }[]; recordsFiltered: number };
       errors: Record<string, string[]>;
     };
     expect(data.table.data.map((r) => r.action)).toEqual(["branch.create"]);
     expect(data.table.data[0].summary).toBe("Name: X");
-    const bad = (await call(auditLoader, "http://localhost/admin/audit?from=abc&entity_type=video", {
-      Cookie: cookie,
-    })) as {
+    const bad = (await answerTo(
+      auditLoader,
+      req("GET", "/admin/audit?from=abc&entity_type=video", {
+        headers: {
+          Cookie: cookie,
+        },
+      }),
+    )) as {
       table: { data: { action: string }[] };
       errors: Record<string, string[]>;
     };
     expect(bad.errors.from?.[0]).toBe("Enter the date as yyyy/MM/dd.");
     expect(bad.table.data.map((r) => r.action)).toEqual(["video.delete"]);
-    const file = (await call(downloadLoader, "http://localhost/api/v1/audit/download?entity_type=branch", {
-      Cookie: cookie,
-    })) as Response;
+    const file = (await answerTo(
+      downloadLoader,
+      req("GET", "/api/v1/audit/download?entity_type=branch", {
+        headers: {
+          Cookie: cookie,
+        },
+      }),
+    )) as Response;
     expect(file.status).toBe(200);
     expect(file.headers.get("Content-Disposition")).toContain("AuditTrail.xls");
-    const badApi = (await call(downloadLoader, "http://localhost/api/v1/audit/download?from=abc", {
-      Cookie: cookie,
-    })) as Response;
+    const badApi = (await answerTo(
+      downloadLoader,
+      req("GET", "/api/v1/audit/download?from=abc", {
+        headers: {
+          Cookie: cookie,
+        },
+      }),
+    )) as Response;
     expect(badApi.status).toBe(422);
     expect(db.select().from(schema.auditLog).all().length).toBeGreaterThanOrEqual(2);
   });

@@ -30,7 +30,7 @@ import { addressKey, LIMITS, take } from "~/utils/rate-limit.server";
 import { setClock } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration, nextPhone } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
-import { call, req, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
 
 let branchId = 0;
 let modelId = 0;

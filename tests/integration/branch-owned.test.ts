@@ -11,7 +11,7 @@ import { drawSecondThrill } from "~/models/prize-draw.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { makeBranch, makePreregistration, nextPhone } from "../fixtures";
 import { makeRegistration, makeTestRide } from "../referral-fixtures";
-import { call, req, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
 import { loader as drawsList } from "~/routes/api.v1.draws";
 import { loader as drawsDownload } from "~/routes/api.v1.draws.download";
 import { loader as smsList } from "~/routes/api.v1.sms";

@@ -12,7 +12,7 @@ import { issueToken } from "~/http/api.server";
 import { randomSlug } from "~/utils/crypto.server";
 import XLSX from "sheetjs-style";
 import { makeBikeModel, makeBranch, makeUser } from "../fixtures";
-import { responseOf as call } from "../route-call";
+import { responseOf } from "../route-helpers";
 
 const ctx = { clientAddress: "10.5.0.1" };
 
@@ -70,12 +70,12 @@ describe("branch scope", () => {
   it("the page opens its own branch's record and 404s on another branch's slug", async () => {
     expect(
       (
-        await call(
+        await responseOf(
           detailLoader({ request: page(`/admin/test-ride/${mine.slug}`), context: ctx, params: { slug: mine.slug } }),
         )
       ).status,
     ).toBe(200);
-    const res = await call(
+    const res = await responseOf(
       detailLoader({ request: page(`/admin/test-ride/${theirs.slug}`), context: ctx, params: { slug: theirs.slug } }),
     );
     expect(res.status).toBe(404);
@@ -83,24 +83,24 @@ describe("branch scope", () => {
 
   it("a booking's sequential number is not an address: its own branch's record by numeric id is 404 in page and API", async () => {
     const id = String(mine.id);
-    const pageRes = await call(
+    const pageRes = await responseOf(
       detailLoader({ request: page(`/admin/test-ride/${id}`), context: ctx, params: { slug: id } }),
     );
     expect(pageRes.status).toBe(404);
-    const apiRes = await call(
+    const apiRes = await responseOf(
       apiDetailLoader({ request: api(`/api/v1/test-ride/${id}`), context: ctx, params: { id } }),
     );
     expect(apiRes.status).toBe(404);
     expect(await apiRes.json()).toEqual({ message: "Test ride not found." });
-    const adminRes = await call(
+    const adminRes = await responseOf(
       apiDetailLoader({ request: api(`/api/v1/test-ride/${id}`, {}, adminToken), context: ctx, params: { id } }),
     );
     expect(adminRes.status).toBe(404);
-    const del = await call(
+    const del = await responseOf(
       apiDeleteAction({ request: api(`/api/v1/test-ride/${id}`, { method: "DELETE" }), context: ctx, params: { id } }),
     );
     expect(del.status).toBe(404);
-    const pageDel = await call(
+    const pageDel = await responseOf(
       detailAction({
         request: page(`/admin/test-ride/${id}`, { method: "POST", body: new URLSearchParams({ intent: "delete" }) }),
         context: ctx,
@@ -110,14 +110,14 @@ describe("branch scope", () => {
     expect(pageDel.status).toBe(404);
     expect(db.select().from(schema.testRides).where(eq(schema.testRides.id, mine.id)).get()?.deleted_at).toBeNull();
     // The same record by its slug is there.
-    const bySlug = await call(
+    const bySlug = await responseOf(
       apiDetailLoader({ request: api(`/api/v1/test-ride/${mine.slug}`), context: ctx, params: { id: mine.slug } }),
     );
     expect((await bySlug.json()).data.slug).toBe(mine.slug);
   });
 
   it("the page cannot delete another branch's record", async () => {
-    const res = await call(
+    const res = await responseOf(
       detailAction({
         request: page(`/admin/test-ride/${theirs.slug}`, {
           method: "POST",
@@ -132,7 +132,7 @@ describe("branch scope", () => {
   });
 
   it("the list shows only its branch", async () => {
-    const res = await call(listLoader({ request: page("/admin/test-ride"), context: ctx, params: {} }));
+    const res = await responseOf(listLoader({ request: page("/admin/test-ride"), context: ctx, params: {} }));
     const names = ((await res.json()).table.data as { name: string }[]).map((r) => r.name);
     expect(names).toContain("Mine Customer");
     expect(names).not.toContain("Their Customer");
@@ -141,14 +141,14 @@ describe("branch scope", () => {
   it("the API answers 404 for another branch's record and cannot delete it", async () => {
     expect(
       (
-        await call(
+        await responseOf(
           apiDetailLoader({ request: api(`/api/v1/test-ride/${mine.slug}`), context: ctx, params: { id: mine.slug } }),
         )
       ).status,
     ).toBe(200);
     expect(
       (
-        await call(
+        await responseOf(
           apiDetailLoader({
             request: api(`/api/v1/test-ride/${theirs.slug}`),
             context: ctx,
@@ -157,7 +157,7 @@ describe("branch scope", () => {
         )
       ).status,
     ).toBe(404);
-    const del = await call(
+    const del = await responseOf(
       apiDeleteAction({
         request: api(`/api/v1/test-ride/${theirs.slug}`, { method: "DELETE" }),
         context: ctx,
@@ -167,17 +167,19 @@ describe("branch scope", () => {
     expect(del.status).toBe(404);
     expect(db.select().from(schema.testRides).where(eq(schema.testRides.id, theirs.id)).get()?.deleted_at).toBeNull();
     const list = await (
-      await call(apiListLoader({ request: api("/api/v1/test-ride"), context: ctx, params: {} }))
+      await responseOf(apiListLoader({ request: api("/api/v1/test-ride"), context: ctx, params: {} }))
     ).json();
     expect(list.recordsTotal).toBe(1);
     const all = await (
-      await call(apiListLoader({ request: api("/api/v1/test-ride", {}, adminToken), context: ctx, params: {} }))
+      await responseOf(apiListLoader({ request: api("/api/v1/test-ride", {}, adminToken), context: ctx, params: {} }))
     ).json();
     expect(all.recordsTotal).toBe(2);
   });
 
   it("the download holds only its branch's rows", async () => {
-    const res = await call(downloadLoader({ request: api("/api/v1/test-ride/download"), context: ctx, params: {} }));
+    const res = await responseOf(
+      downloadLoader({ request: api("/api/v1/test-ride/download"), context: ctx, params: {} }),
+    );
     expect(res.headers.get("Content-Disposition")).toContain("TestRides.xls");
     const wb = XLSX.read(Buffer.from(await res.arrayBuffer()), { type: "buffer" });
     const rows = XLSX.utils.sheet_to_json<Record<string, string>>(wb.Sheets[wb.SheetNames[0]]);

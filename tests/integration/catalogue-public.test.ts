@@ -36,7 +36,7 @@ import { bikeModelSchema } from "~/schemas/bike-model";
 import { publicPreregistrationSchema } from "~/schemas/preregistration";
 import { testRideSchema } from "~/schemas/test-ride";
 import { nextPhone } from "../fixtures";
-import { call, req } from "./catalogue-helpers";
+import { call, req } from "../route-helpers";
 
 const actor: ScopedActor = { id: null, email: "head@example.test", address: "10.0.0.9", scope: HEAD_OFFICE };
 const ZONE = `Zone ${Date.now().toString(36)}`;

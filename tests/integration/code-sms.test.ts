@@ -21,6 +21,7 @@ import { ADDRESS_HEADER } from "~/http/auth.server";
 import { t, type Lang } from "~/utils/i18n";
 import { setClock } from "~/utils/time";
 import { makeBranch, nextPhone } from "../fixtures";
+import { context } from "../route-helpers";
 
 type Reply = { status: number; body: string; hang?: boolean };
 const OK: Reply = {
@@ -32,7 +33,6 @@ let gateway: http.Server;
 let gatewayUrl = "";
 const gatewayProvider = () => httpGatewayProvider({ url: gatewayUrl, token: "tok", from: "Thrill", timeoutMs: 100 });
 
-const context = { clientAddress: "127.0.0.1" };
 const URL_BASE = "http://localhost";
 let branch: ReturnType<typeof makeBranch>;
 let citizen = 81_000_000;

@@ -18,7 +18,7 @@ import type { GrantRow } from "~/models/counter-grant.server";
 import { loader as entryPage } from "~/routes/admin.preregistration.$slug._index";
 import { loader as grantsApi } from "~/routes/api.v1.preregistration.grants";
 import { loader as grantsDownload } from "~/routes/api.v1.preregistration.grants.download";
-import { call, req, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
 
 let counter = 0;
 let other = 0;

@@ -19,7 +19,7 @@ import { loader as prePage } from "~/routes/admin.preregistration.$slug._index";
 import { action as preWrite } from "~/routes/api.v1.preregistration.$id";
 import type { RegistrationInput } from "~/schemas/registration";
 import { makeBikeModel, makeBranch, makePreregistration, nextPhone } from "../fixtures";
-import { call, req, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
 
 let own = 0;
 let counter = 0;

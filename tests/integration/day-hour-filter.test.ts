@@ -13,7 +13,7 @@ import { kathmanduToUtc } from "~/utils/time";
 import { PERMISSIONS } from "~/utils/permissions";
 import { makeBranch } from "../fixtures";
 import { makeTestRide } from "../referral-fixtures";
-import { call, req, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
 
 describe("foldHours", () => {
   it("puts From at its hour's start and To at its hour's end, in Kathmandu wall-clock time", () => {

@@ -20,7 +20,7 @@ import { PERMISSIONS } from "~/utils/permissions";
 import { kathmanduToUtc } from "~/utils/time";
 import { makeBranch, makePreregistration } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
-import { call, req, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
 
 const DAY = "2031/04/07";
 const HOUR_13 = `from=${DAY}&from_hour=13&to=${DAY}&to_hour=13`;

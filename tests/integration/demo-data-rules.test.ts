@@ -13,7 +13,7 @@ import { loader as modelOne, action as modelSave } from "~/routes/api.v1.bike-mo
 import { loader as userOne, action as userSave } from "~/routes/api.v1.user.$id";
 import { loader as videoOne, action as videoSave } from "~/routes/api.v1.video.$slug";
 import { issueToken } from "~/http/api.server";
-import { call, req } from "./catalogue-helpers";
+import { call, req } from "../route-helpers";
 
 type Loader = Parameters<typeof call>[0];
 type Record = { [key: string]: unknown };

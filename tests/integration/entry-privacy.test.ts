@@ -23,8 +23,8 @@ import { issueToken } from "~/http/api.server";
 import { ADDRESS_HEADER } from "~/http/auth.server";
 import { makeBranch, makePreregistration, makeUser, nextPhone } from "../fixtures";
 import { maskCitizenship } from "~/utils/citizenship";
+import { context } from "../route-helpers";
 
-const context = { clientAddress: "127.0.0.1" };
 const BASE = "http://localhost";
 let branch: ReturnType<typeof makeBranch>;
 let citizen = 81_000_000;

@@ -12,7 +12,7 @@ import { PERMISSIONS } from "~/utils/permissions";
 import { kathmanduDate, now, shiftDate } from "~/utils/time";
 import { loader as dayLoader } from "~/routes/api.v1.fair-draws.$date";
 import { loader as daysLoader } from "~/routes/api.v1.fair-draws";
-import { call, req, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
 import { makeAllocation, makeBranch, makePreregistration } from "../fixtures";
 
 type Args = { request: Request; context: { clientAddress: string }; params: Record<string, string> };

@@ -33,7 +33,7 @@ import { EVERY_SENDER, LIMITS, take, type LimitName } from "~/utils/rate-limit.s
 import { now, setClock } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration, nextPhone } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
-import { call, req, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
 
 let branchId = 0;
 let modelId = 0;

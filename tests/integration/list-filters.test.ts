@@ -23,6 +23,7 @@ import { TABLE_MESSAGES } from "~/http/list-query.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { kathmanduToUtc, shiftDate } from "~/utils/time";
 import { makeBikeModel, makeBranch, makeUser } from "../fixtures";
+import { answerOf } from "../route-helpers";
 
 const ctx = { clientAddress: "10.6.0.1" };
 let cookie = "";
@@ -35,13 +36,7 @@ type Json = Record<string, any>;
 
 /** A loader's answer as status and JSON body, whether it returned data, a Response or threw one. */
 async function answer(p: unknown): Promise<{ status: number; body: Json }> {
-  let out: unknown;
-  try {
-    out = await p;
-  } catch (e) {
-    if (!(e instanceof Response)) throw e;
-    out = e;
-  }
+  const out = await answerOf(() => p);
   if (out instanceof Response) return { status: out.status, body: await out.json().catch(() => ({})) };
   const r = out as { type?: string; data?: unknown; init?: { status?: number } | null };
   if (r?.type === "DataWithResponseInit") return { status: r.init?.status ?? 200, body: r.data as Json };

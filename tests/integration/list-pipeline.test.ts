@@ -26,7 +26,7 @@ import { loader as grantsPage } from "~/routes/admin.preregistration.grants";
 import { loader as grantsApi } from "~/routes/api.v1.preregistration.grants";
 import { loader as grantsDownload } from "~/routes/api.v1.preregistration.grants.download";
 import { loader as testRideDownload } from "~/routes/api.v1.test-ride.download";
-import { call, req, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
 
 type Loader = Parameters<typeof call>[0];
 type List = {

@@ -16,7 +16,7 @@ import { parseTableParams } from "~/utils/datatable.server";
 import { PERMISSIONS } from "~/utils/permissions";
 import { makeBranch, makePreregistration, nextPhone } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
-import { call, req, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
 
 const params = () => parseTableParams(new URLSearchParams({ length: "100" }));
 let a = 0;

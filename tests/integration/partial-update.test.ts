@@ -26,7 +26,7 @@ import { PERMISSIONS } from "~/utils/permissions";
 import { VIDEO_AMOUNTS } from "~/schemas/video";
 import { makeAllocation, makeBikeModel, makeBranch, makePreregistration } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
-import { call, req, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
 
 let token = "";
 let thumbnail = 0;

@@ -22,7 +22,7 @@ import { publicPreregistrationSchema } from "~/schemas/preregistration";
 import { issueToken } from "~/http/api.server";
 import { createUserSession } from "~/http/auth.server";
 import { makeBranch, makeUser, nextPhone } from "../fixtures";
-import { responseOf as call } from "../route-call";
+import { responseOf } from "../route-helpers";
 
 const ctx = { clientAddress: "10.8.0.1" };
 const args = (request: Request, params: Record<string, string> = {}) => ({ request, context: ctx, params });
@@ -73,7 +73,7 @@ beforeAll(async () => {
   if (!created.ok) throw new Error(created.message);
   const pre = created.preregistration;
   const detail = await (
-    await call(preOne(args(api(`/api/v1/preregistration/${pre.slug}`, head.token), { id: pre.slug })))
+    await responseOf(preOne(args(api(`/api/v1/preregistration/${pre.slug}`, head.token), { id: pre.slug })))
   ).json();
   online = {
     id: pre.id,
@@ -83,9 +83,9 @@ beforeAll(async () => {
   };
 });
 
-const status = async (p: unknown) => (await call(p)).status;
+const status = async (p: unknown) => (await responseOf(p)).status;
 const file = (cookie: string) =>
-  call(fileLoader(args(page(`/files/${online.screenshotKey}`, cookie), { key: online.screenshotKey })));
+  responseOf(fileLoader(args(page(`/files/${online.screenshotKey}`, cookie), { key: online.screenshotKey })));
 
 describe("a public pre-registration and its screenshot", () => {
   it("are never reached by a sequential number, by anyone", async () => {
@@ -100,7 +100,9 @@ describe("a public pre-registration and its screenshot", () => {
           preVerify(args(api(`/api/v1/preregistration/${id}/verify`, who.token, { json: { code: "1" } }), { id })),
         ),
       ).toBe(404);
-      const pageAnswer = await call(prePage(args(page(`/admin/preregistration/${id}`, who.cookie), { slug: id })));
+      const pageAnswer = await responseOf(
+        prePage(args(page(`/admin/preregistration/${id}`, who.cookie), { slug: id })),
+      );
       expect(pageAnswer.headers.get("Location")).toBe("/admin");
     }
   });
@@ -127,15 +129,15 @@ describe("a public pre-registration and its screenshot", () => {
         preResend(args(api(`/api/v1/preregistration/${slug}/resend`, staffA.token, { method: "POST" }), { id: slug })),
       ),
     ).toBe(404);
-    const pageAnswer = await call(prePage(args(page(`/admin/preregistration/${slug}`, staffA.cookie), { slug })));
+    const pageAnswer = await responseOf(prePage(args(page(`/admin/preregistration/${slug}`, staffA.cookie), { slug })));
     expect(pageAnswer.headers.get("Location")).toBe("/admin");
-    const verifyAnswer = await call(
+    const verifyAnswer = await responseOf(
       preVerifyPage(args(page(`/admin/preregistration/${slug}/verify`, staffA.cookie), { slug })),
     );
     expect(verifyAnswer.headers.get("Location")).toBe("/admin");
     expect((await file(staffA.cookie)).status).toBe(404);
     // Part of the number is not finding the customer.
-    await call(preList(args(api(`/api/v1/preregistration?phone=${online.phone.slice(0, 7)}`, staffA.token))));
+    await responseOf(preList(args(api(`/api/v1/preregistration?phone=${online.phone.slice(0, 7)}`, staffA.token))));
     expect(await status(preOne(args(api(`/api/v1/preregistration/${slug}`, staffA.token), { id: slug })))).toBe(404);
 
     // The customer at branch A's counter: staff type the full phone number into the list.
@@ -153,7 +155,7 @@ describe("a public pre-registration and its screenshot", () => {
   });
 
   it("a filter that is not one of its choices answers 422 in the API and a message at the filter on the page", async () => {
-    const res = await call(preList(args(api("/api/v1/preregistration?from=abc&bike_model=x", staffA.token))));
+    const res = await responseOf(preList(args(api("/api/v1/preregistration?from=abc&bike_model=x", staffA.token))));
     expect(res.status).toBe(422);
     expect((await res.json()).errors).toEqual({
       from: ["Enter the date as yyyy/MM/dd (or yyyy/MM/dd HH:mm)."],
@@ -170,11 +172,11 @@ describe("a public pre-registration and its screenshot", () => {
   it("a search with no word of 3 characters is refused at the search field, in the API and on the pages", async () => {
     const short = ["Type at least 3 letters or digits to search."];
     for (const q of ["phone=ab", "search=ab", "search%5Bvalue%5D=9", "phone=ab%20cd"]) {
-      const res = await call(preList(args(api(`/api/v1/preregistration?${q}`, staffA.token))));
+      const res = await responseOf(preList(args(api(`/api/v1/preregistration?${q}`, staffA.token))));
       expect(res.status, q).toBe(422);
       expect((await res.json()).errors, q).toEqual({ phone: short });
     }
-    const reg = await call(regList(args(api("/api/v1/registration?search=ab", staffA.token))));
+    const reg = await responseOf(regList(args(api("/api/v1/registration?search=ab", staffA.token))));
     expect(reg.status).toBe(422);
     expect((await reg.json()).errors).toEqual({ search: short });
 
@@ -183,12 +185,12 @@ describe("a public pre-registration and its screenshot", () => {
       filterErrors: Record<string, string[]>;
     };
     expect(pre.filterErrors).toEqual({ phone: short });
-    const regPage = await call(regListPage(args(page("/admin/registration?search=ab", staffA.cookie))));
+    const regPage = await responseOf(regListPage(args(page("/admin/registration?search=ab", staffA.cookie))));
     expect(regPage.status).toBe(422);
     expect((await regPage.json()).filterErrors).toEqual({ search: short });
 
     // Three characters (a name's part, digits) are a search.
-    expect((await call(preList(args(api("/api/v1/preregistration?phone=abc", staffA.token))))).status).toBe(200);
-    expect((await call(regList(args(api("/api/v1/registration?search=980", staffA.token))))).status).toBe(200);
+    expect((await responseOf(preList(args(api("/api/v1/preregistration?phone=abc", staffA.token))))).status).toBe(200);
+    expect((await responseOf(regList(args(api("/api/v1/registration?search=980", staffA.token))))).status).toBe(200);
   });
 });

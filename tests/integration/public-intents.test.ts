@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ADDRESS_HEADER } from "~/http/auth.server";
-import { answerOf } from "../route-call";
+import { answerOf } from "../route-helpers";
 
 type PublicModule = {
   handle?: { intents?: Readonly<Record<string, unknown>> };

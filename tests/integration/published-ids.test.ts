@@ -15,7 +15,7 @@ import { branchCondition, type Scope } from "~/models/scope.server";
 import { getSessionUser } from "~/models/user.server";
 import { issueToken } from "~/http/api.server";
 import { sessionStorage } from "~/http/session.server";
-import { call, req } from "./catalogue-helpers";
+import { call, req } from "../route-helpers";
 
 type Args = { request: Request; context: { clientAddress: string }; params: Record<string, string> };
 type RouteModule = { loader?: (args: Args) => unknown; action?: (args: Args) => unknown };

@@ -21,7 +21,7 @@ import { ADDRESS_HEADER } from "~/http/auth.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { makeAllocation, makeBikeModel, makeBranch, makePreregistration, makeUser } from "../fixtures";
 import { makeRegistration, makeTestRide } from "../referral-fixtures";
-import { answerOf } from "../route-call";
+import { answerOf } from "../route-helpers";
 import { ADMIN_MODULES, LAYOUT, SPLAT } from "../admin-modules";
 import { SPEC_SEEDED_ROLES } from "../spec/admin-routes";
 
@@ -47,7 +47,8 @@ async function sessionFor(email: string) {
   return (res.headers.get("Set-Cookie") ?? "").split(";")[0];
 }
 
-async function call(
+/** A route module called as a browser would call it (a cookie, a method, an intent), summed up: status, redirect, toast. */
+async function visit(
   fn: NonNullable<RouteModule["loader"]>,
   path: string,
   { cookie, method = "GET", intent = "delete" }: { cookie?: string; method?: string; intent?: string } = {},
@@ -177,25 +178,25 @@ describe("each module enforces its own declaration", () => {
       const fn = mod[kind]!;
       const method = kind === "loader" ? "GET" : "POST";
       it(`${file.replace(/^.*\/routes\//, "")} ${kind} (${permission ?? "login only"})`, async () => {
-        const anon = await call(fn, path, { method });
+        const anon = await visit(fn, path, { method });
         expect(anon.status).toBe(302);
         expect(anon.location).toMatch(/^\/login\?redirectTo=/);
         if (permission) {
           const refused = { status: 302, location: "/admin", toast: permissionRefusal(permission) };
-          expect(await call(fn, path, { cookie: sessions.get(null), method })).toEqual(refused);
+          expect(await visit(fn, path, { cookie: sessions.get(null), method })).toEqual(refused);
           // Holding every permission but one is still not enough for EVERY_PERMISSION; one other permission never is.
           if (permission === EVERY_PERMISSION) {
-            expect(await call(fn, path, { cookie: allButOne, method }), "all but one").toEqual(refused);
+            expect(await visit(fn, path, { cookie: allButOne, method }), "all but one").toEqual(refused);
           }
           for (const other of PERMISSIONS.filter((p) => p !== permission)) {
-            expect(await call(fn, path, { cookie: sessions.get(other), method }), `with only ${other}`).toEqual(
+            expect(await visit(fn, path, { cookie: sessions.get(other), method }), `with only ${other}`).toEqual(
               refused,
             );
           }
         }
         if (kind === "loader" && file !== LAYOUT) {
           // Holding every permission, the guard lets the request through: the page answers, or its record is not found.
-          const withIt = await call(fn, path, { cookie: everything });
+          const withIt = await visit(fn, path, { cookie: everything });
           expect(withIt.location ?? "", file).not.toMatch(/^\/login/);
           expect(withIt.toast ?? "", file).not.toMatch(/do not have permission/);
         }
@@ -227,7 +228,7 @@ describe("each action's intents (handle.intents)", () => {
 
     it(`${name}: an unknown intent is a 400, whoever asks`, async () => {
       expect(mod.action, name).toBeTypeOf("function");
-      const answer = await call(mod.action!, concrete(pattern), {
+      const answer = await visit(mod.action!, concrete(pattern), {
         cookie: everything,
         method: "POST",
         intent: "no-such",
@@ -238,7 +239,7 @@ describe("each action's intents (handle.intents)", () => {
     for (const [intent, needs] of intents) {
       it(`${name}: intent=${intent} needs ${needs ?? route ?? "login"}`, async () => {
         const post = (cookie: string | undefined) =>
-          call(mod.action!, concrete(pattern), { cookie, method: "POST", intent });
+          visit(mod.action!, concrete(pattern), { cookie, method: "POST", intent });
         if (needs && needs !== route) {
           // The route's permission alone is not enough for this intent.
           const routeOnly = route === EVERY_PERMISSION ? everything : sessions.get(route);

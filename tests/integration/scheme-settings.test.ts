@@ -7,7 +7,7 @@ import { db, schema } from "@db/index";
 import { BASE_TABLE_KEYS, DEFAULT_BASE_TABLES, getBaseTable } from "~/models/prize-settings.server";
 import { action } from "~/routes/admin.scheme.settings";
 import { BASE_TABLE_MESSAGES } from "~/schemas/base-table";
-import { call, staffWith } from "./catalogue-helpers";
+import { call, staffWith } from "../route-helpers";
 
 let cookie: string;
 

@@ -23,7 +23,8 @@ import { loader as landing } from "~/routes/_index";
 import { loader as termsPage } from "~/routes/terms";
 import { DEFAULT_CLOSED_MESSAGE } from "~/schemas/settings";
 import { readToast } from "~/http/toast.server";
-import { call, req, smallPng, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
+import { smallPng } from "./images";
 
 type Staff = Awaited<ReturnType<typeof staffWith>>;
 let editor: Staff;

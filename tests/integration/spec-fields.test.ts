@@ -13,7 +13,7 @@ import { loader as smsLoader } from "~/routes/api.v1.sms.$id";
 import { PERMISSIONS } from "~/utils/permissions";
 import { makeBikeModel, makeBranch } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
-import { call, req, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
 
 let token = "";
 let branch: ReturnType<typeof makeBranch>;

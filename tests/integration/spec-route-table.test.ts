@@ -9,7 +9,7 @@ import { createUser, permissionsOfRole } from "~/models/user.server";
 import { ADMIN_ROUTES, EVERY_PERMISSION, PERMISSIONS, SIDEBAR } from "~/utils/permissions";
 import { readToast } from "~/http/toast.server";
 import { makeBranch } from "../fixtures";
-import { answerOf } from "../route-call";
+import { answerOf } from "../route-helpers";
 import { ADMIN_MODULES, LAYOUT, SPLAT } from "../admin-modules";
 import {
   SPEC_ADMIN_ROUTES,

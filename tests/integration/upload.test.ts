@@ -12,7 +12,8 @@ import { action as createModel } from "~/routes/admin.bike-model.create";
 import { loader as serveFile } from "~/routes/files.$key";
 import { action as upload } from "~/routes/api.v1.upload";
 import { uploadsDir } from "~/utils/config.server";
-import { call, photo, req, smallPng, staffWith } from "./catalogue-helpers";
+import { call, req, staffWith } from "../route-helpers";
+import { photo, smallPng } from "./images";
 
 let token: string;
 let cookie: string;

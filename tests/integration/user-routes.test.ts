@@ -17,17 +17,11 @@ import * as editPage from "~/routes/admin.user.$slug.edit";
 import * as listPage from "~/routes/admin.user._index";
 import * as createPage from "~/routes/admin.user.create";
 import { ROLE_MESSAGES, USER_MESSAGES } from "~/schemas/user";
-import { sessionStorage } from "~/http/session.server";
 import { readToast } from "~/http/toast.server";
 import { makeBranch, makeUser, nextPhone } from "../fixtures";
+import { answerOf, cookieFor } from "../route-helpers";
 
 type Fn = (args: LoaderFunctionArgs | ActionFunctionArgs) => Promise<unknown>;
-
-async function cookieFor(userId: number) {
-  const s = await sessionStorage.getSession();
-  s.set("userId", userId);
-  return (await sessionStorage.commitSession(s)).split(";")[0];
-}
 
 async function run(fn: Fn, path: string, cookie: string, params: Record<string, string> = {}, form?: FormData) {
   const init: RequestInit = { headers: { Cookie: cookie } };
@@ -36,18 +30,9 @@ async function run(fn: Fn, path: string, cookie: string, params: Record<string, 
     init.body = new URLSearchParams([...form.entries()].map(([k, v]) => [k, String(v)] as [string, string])).toString();
     (init.headers as Record<string, string>)["Content-Type"] = "application/x-www-form-urlencoded";
   }
-  let out: unknown;
-  try {
-    out = await fn({
-      request: new Request(`http://localhost${path}`, init),
-      context: { clientAddress: "10.8.0.1" },
-      params,
-    });
-  } catch (e) {
-    if (!(e instanceof Response)) throw e;
-    out = e;
-  }
-  return out;
+  return answerOf(() =>
+    fn({ request: new Request(`http://localhost${path}`, init), context: { clientAddress: "10.8.0.1" }, params }),
+  );
 }
 
 /** A Remix `data()` answer or a Response, as status, body and redirect target. */

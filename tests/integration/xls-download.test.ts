@@ -12,7 +12,7 @@ import { randomSlug } from "~/utils/crypto.server";
 import { referrerText } from "~/models/labels";
 import { displayDateTime, displayDay } from "~/utils/time";
 import { makeBikeModel, makeBranch, makePreregistration, makeUser } from "../fixtures";
-import { responseOf } from "../route-call";
+import { responseOf } from "../route-helpers";
 
 const ctx = { clientAddress: "10.9.0.2" };
 let token = "";
