@@ -5,7 +5,7 @@ import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { EntryDetails } from "~/components/public/EntryDetails";
 import { publicLinks } from "~/components/public/links";
-import { ModalPage } from "~/components/public/PublicShell";
+import { CloseLink, ModalPage } from "~/components/public/PublicShell";
 import { SHARE_SCRIPT } from "~/components/public/scripts";
 import { drawReference } from "~/models/fair-draw.server";
 import { topPrize } from "~/models/landing.server";
@@ -116,9 +116,7 @@ export default function Draw() {
       </section>
       <EntryDetails lang={lang} details={details} />
       <div className="actions centered">
-        <a href="/" className="button primary close-button" data-close="">
-          {t(lang, "common.close")}
-        </a>
+        <CloseLink className="button primary close-button">{t(lang, "common.close")}</CloseLink>
       </div>
     </ModalPage>
   );

@@ -3,7 +3,7 @@ import { useLoaderData } from "@remix-run/react";
 import { pageLanguage } from "~/http/language.server";
 import { publicChrome } from "~/models/public-chrome.server";
 import { publicLinks } from "~/components/public/links";
-import { ModalPage } from "~/components/public/PublicShell";
+import { CloseLink, ModalPage } from "~/components/public/PublicShell";
 import { t } from "~/utils/i18n";
 
 export const handle = { scripts: false };
@@ -32,9 +32,7 @@ export default function ThankYou() {
           </a>
         </p>
         <div className="actions centered">
-          <a href="/" className="button primary" data-close="">
-            {t(lang, "thanks.back")}
-          </a>
+          <CloseLink className="button primary">{t(lang, "thanks.back")}</CloseLink>
         </div>
       </div>
     </ModalPage>

@@ -16,6 +16,7 @@ import { Field, FieldError, SelectField } from "~/components/Field";
 import { narrowBooking, type BookingBranch } from "~/models/booking-cascade";
 import { t, translateErrors, type Lang } from "~/utils/i18n";
 import { Captcha, ErrorSummary, FormBanner, Honeypot, type Option } from "./PreregistrationForm";
+import { CloseLink } from "./PublicShell";
 import { titledOptions } from "~/utils/options";
 
 export type BookingDefaults = Partial<
@@ -196,9 +197,7 @@ export function BookingForm({
       <Captcha siteKey={captchaSiteKey} lang={lang} errors={errors[CAPTCHA]} />
       <Honeypot lang={lang} />
       <div className="actions">
-        <a href="/" className="button" data-close="">
-          {t(lang, "common.cancel")}
-        </a>
+        <CloseLink>{t(lang, "common.cancel")}</CloseLink>
         <button type="submit" name="intent" value="book" className="primary">
           {t(lang, "common.submit")}
         </button>

@@ -97,6 +97,15 @@ export function PublicShell({
   );
 }
 
+/** The way out of a modal page: home, or the dialog closed when the page opened as one (`data-close`). */
+export function CloseLink({ className = "button", children }: { className?: string; children: ReactNode }) {
+  return (
+    <a href="/" className={className} data-close="">
+      {children}
+    </a>
+  );
+}
+
 /**
  * A public "modal" as a page of its own: rendered by the server at its URL, with
  * a Close link home. On the landing page a[data-modal] links open the same
