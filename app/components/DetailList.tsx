@@ -3,13 +3,24 @@ import type { ReactNode } from "react";
 
 export type DetailRow = [label: string, value: ReactNode];
 
-export function DetailList({ rows, children }: { rows: DetailRow[]; children?: ReactNode }) {
+/** `named`: each value carries its label as `data-field`, for the pages whose figures a script or a test reads. */
+export function DetailList({
+  rows,
+  className = "details",
+  named = false,
+  children,
+}: {
+  rows: DetailRow[];
+  className?: string;
+  named?: boolean;
+  children?: ReactNode;
+}) {
   return (
-    <dl className="details">
+    <dl className={className}>
       {rows.map(([label, value]) => (
         <div key={label}>
           <dt>{label}</dt>
-          <dd>{value}</dd>
+          <dd data-field={named ? label : undefined}>{value}</dd>
         </div>
       ))}
       {children}

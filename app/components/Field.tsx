@@ -147,6 +147,13 @@ export function Field(props: Common & Omit<InputHTMLAttributes<HTMLInputElement>
   );
 }
 
+/** A whole number from `min` to `max`: a number input stepping by one, with the digits keypad on phones. */
+export function WholeNumberField(
+  props: Common & Omit<InputHTMLAttributes<HTMLInputElement>, "name" | "type" | "step" | "inputMode">,
+) {
+  return <Field {...props} type="number" step={1} inputMode="numeric" />;
+}
+
 export function SelectField(
   props: Common &
     Omit<SelectHTMLAttributes<HTMLSelectElement>, "name"> & {

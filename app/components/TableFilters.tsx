@@ -119,6 +119,25 @@ export function FilterDate({
   );
 }
 
+/** A list's From and To (a Kathmandu day, with an hour), each with its message. */
+export function FilterRange({ errors }: { errors?: { from?: Errors; to?: Errors } | null }) {
+  return (
+    <>
+      <FilterDate name="from" label="From" errors={errors?.from} />
+      <FilterDate name="to" label="To" errors={errors?.to} />
+    </>
+  );
+}
+
+/** A list's download: the file of the rows the page's filters choose (`href`), under its name (else the server's). */
+export function DownloadLink({ href, file }: { href: string; file?: string }) {
+  return (
+    <a className="button" href={href} download={file ?? true}>
+      Download
+    </a>
+  );
+}
+
 /**
  * The errors of a list's query that no visible filter shows (paging numbers,
  * a hand-made URL), above the table.

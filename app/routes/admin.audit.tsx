@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate, useFilterQuery, FilterSelect } from "~/components/TableFilters";
+import { DownloadLink, FilterRange, FilterSelect, useFilterQuery } from "~/components/TableFilters";
 import { auditFacets, listAudit, readableAudit, type ReadableAuditEntry as Row } from "~/models/audit.server";
 import { auditFiltersSchema } from "~/schemas/audit";
 import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
@@ -80,15 +80,10 @@ export default function AuditTrail() {
               <span>User</span>
               <input name="user" defaultValue={params.get("user") ?? ""} />
             </label>
-            <FilterDate name="from" label="From" errors={errors.from} />
-            <FilterDate name="to" label="To" errors={errors.to} />
+            <FilterRange errors={errors} />
           </>
         }
-        actions={
-          <a href={download} className="button" download>
-            Download
-          </a>
-        }
+        actions={<DownloadLink href={download} />}
         columns={[
           { key: "at", header: "Time", render: (r) => displayDateTime(r.at) },
           { key: "user_email", header: "User", render: (r) => r.user_email ?? "—" },

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { useLoaderData, useSearchParams } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
+import { DownloadLink } from "~/components/TableFilters";
 import { CreateLink } from "~/components/Guard";
 import { catalogueLinks } from "~/components/catalogue/styles";
 import { listBranchesTable, type BranchRow } from "~/models/branch.server";
@@ -38,9 +39,7 @@ export default function Branches() {
         actions={
           <>
             <CreateLink to="/admin/branch/create" permission="create-branch" />
-            <a href={download} className="button" download="Branches.xls">
-              Download
-            </a>
+            <DownloadLink href={download} file="Branches.xls" />
           </>
         }
         columns={[

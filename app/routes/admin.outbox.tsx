@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { label } from "~/utils/labels";
 import { Form, useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate, FilterSelect } from "~/components/TableFilters";
+import { FilterRange, FilterSelect } from "~/components/TableFilters";
 import { outboxPage, retryOutboxMessage, type OutboxMessage } from "~/models/sms-outbox.server";
 import { outboxFiltersSchema, outboxRetrySchema, SMS_PURPOSES, SMS_STATUSES } from "~/schemas/sms";
 import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
@@ -60,8 +60,7 @@ export default function Outbox() {
               label="Purpose"
               options={SMS_PURPOSES.map((p) => ({ value: p, label: label("sms_purpose", p) }))}
             />
-            <FilterDate name="from" label="From" errors={table.errors.from} />
-            <FilterDate name="to" label="To" errors={table.errors.to} />
+            <FilterRange errors={table.errors} />
           </>
         }
         columns={[

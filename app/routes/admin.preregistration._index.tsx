@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { DateText } from "~/components/DateText";
 import { Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import type { ReactNode } from "react";
-import { FilterDate, FilterSelect, useFilterQuery } from "~/components/TableFilters";
+import { DownloadLink, FilterDate, FilterSelect, useFilterQuery } from "~/components/TableFilters";
 import { DataTable } from "~/components/DataTable";
 import { Guard } from "~/components/Guard";
 import { counterLinks } from "~/components/counter/styles";
@@ -129,13 +129,10 @@ export default function Preregistrations() {
                 Create
               </Link>
             </Guard>
-            <a
-              className="button"
+            <DownloadLink
               href={`/api/v1/preregistration/download${query ? `?${query}` : ""}`}
-              download="Preregistrations.xls"
-            >
-              Download
-            </a>
+              file="Preregistrations.xls"
+            />
           </>
         }
         columns={[

@@ -2,7 +2,7 @@ import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useLoaderData } from "@remix-run/react";
 import { broadcastLinks } from "~/components/broadcast/styles";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate, FilterErrors, useFilterQuery } from "~/components/TableFilters";
+import { DownloadLink, FilterErrors, FilterRange, useFilterQuery } from "~/components/TableFilters";
 import { referrerReport, type ReferrerRow } from "~/models/referrer.server";
 import { referrerFiltersSchema, showReportDate } from "~/schemas/referrer";
 import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
@@ -54,15 +54,10 @@ export default function Referrers() {
           <>
             <FilterErrors errors={filterErrors} shown={["from", "to", "search"]} />
             {/* The report counts by day (decision 16). */}
-            <FilterDate name="from" label="From" errors={filterErrors?.from} />
-            <FilterDate name="to" label="To" errors={filterErrors?.to} />
+            <FilterRange errors={filterErrors} />
           </>
         }
-        actions={
-          <a className="button" href={download} download="Referrers.xls">
-            Download
-          </a>
-        }
+        actions={<DownloadLink href={download} file="Referrers.xls" />}
         columns={[
           { key: "title", header: "Title" },
           { key: "branch", header: "Branch", render: (r) => r.branch.title },

@@ -4,7 +4,7 @@ import { DateText } from "~/components/DateText";
 import { useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { RegistrationFilters } from "~/components/counter/RegistrationFilters";
-import { useFilterQuery } from "~/components/TableFilters";
+import { DownloadLink, useFilterQuery } from "~/components/TableFilters";
 import { counterLinks } from "~/components/counter/styles";
 import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
@@ -51,13 +51,7 @@ export default function Registrations() {
         filters={<RegistrationFilters bikeModels={bikeModels} branches={branches} errors={filterErrors} />}
         actions={
           <>
-            <a
-              className="button"
-              href={`/api/v1/registration/download${query ? `?${query}` : ""}`}
-              download="Registrations.xls"
-            >
-              Download
-            </a>
+            <DownloadLink href={`/api/v1/registration/download${query ? `?${query}` : ""}`} file="Registrations.xls" />
             <a className="button" href={`/admin/print${query ? `?${query}` : ""}`} target="_blank" rel="noreferrer">
               Print
             </a>

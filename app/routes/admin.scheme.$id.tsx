@@ -1,7 +1,7 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DeleteForm } from "~/components/ConfirmSubmit";
-import { Field } from "~/components/Field";
+import { WholeNumberField } from "~/components/Field";
 import { rupees, typeLabel } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
@@ -84,14 +84,11 @@ export default function SchemeDetail() {
       </div>
       <DetailList rows={rows} />
       <Form method="post" className="card scheme-count" noValidate>
-        <Field
+        <WholeNumberField
           label="Count (between 1 and 5)"
           name="count"
-          type="number"
           min={Math.max(1, scheme.paid)}
           max={5}
-          step={1}
-          inputMode="numeric"
           key={`${scheme.count}-${failed?.count ?? ""}`}
           defaultValue={failed?.count ?? scheme.count}
           errors={failed?.errors.count}

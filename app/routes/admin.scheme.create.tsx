@@ -5,7 +5,7 @@ import { useHydrated } from "~/components/useHydrated";
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { useEffect } from "react";
 import { DayField } from "~/components/DayInput";
-import { Field, FormError, SelectField, textOf } from "~/components/Field";
+import { FormError, SelectField, textOf, WholeNumberField } from "~/components/Field";
 import { schemeFormData } from "~/components/scheme/allocation-form";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
@@ -137,15 +137,7 @@ export default function CreateScheme() {
           />
         </div>
         <DayField label="Date" meta={fields.date} />
-        <Field
-          meta={fields.count}
-          label="Count (between 1 and 5)"
-          type="number"
-          min={1}
-          max={5}
-          step={1}
-          inputMode="numeric"
-        />
+        <WholeNumberField meta={fields.count} label="Count (between 1 and 5)" min={1} max={5} />
         <SelectField
           label="Amount"
           meta={fields.amount}
@@ -153,15 +145,7 @@ export default function CreateScheme() {
           options={amounts.map((o) => ({ value: o.amount, label: o.label }))}
           hint={type === "registration_branch" ? "Registration prize list." : "Pre-registration prize list."}
         />
-        <Field
-          meta={fields.probability}
-          label="Probability (in 100)"
-          type="number"
-          min={0}
-          max={100}
-          step={1}
-          inputMode="numeric"
-        />
+        <WholeNumberField meta={fields.probability} label="Probability (in 100)" min={0} max={100} />
         <SaveCancel cancelTo="/admin/scheme" intent="create" />
       </Form>
     </>

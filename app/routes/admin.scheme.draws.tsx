@@ -1,7 +1,7 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate, useFilterQuery, FilterSelect } from "~/components/TableFilters";
+import { DownloadLink, FilterRange, FilterSelect, useFilterQuery } from "~/components/TableFilters";
 import { DrawAudit } from "~/components/scheme/DrawAudit";
 import { OUTCOME_LABELS, rupees, THRILL_LABELS, typeLabel } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
@@ -68,8 +68,7 @@ export default function DrawAuditPage() {
           filters={
             <>
               {/* A draw is filed under its pools' day. */}
-              <FilterDate name="from" label="From" errors={errors.from} />
-              <FilterDate name="to" label="To" errors={errors.to} />
+              <FilterRange errors={errors} />
               <FilterSelect name="pool_type" label="Pool type" all="All pool types" options={ALLOCATION_TYPE_OPTIONS} />
               <FilterSelect name="branch_id" label="Branch" all="All branches" options={titledOptions(branches)} />
               <FilterSelect
@@ -80,11 +79,7 @@ export default function DrawAuditPage() {
               />
             </>
           }
-          actions={
-            <a className="button" href={download} download="Draws.xls">
-              Download
-            </a>
-          }
+          actions={<DownloadLink href={download} file="Draws.xls" />}
           columns={[
             { key: "id", header: "ID" },
             { key: "created_at", header: "Time", render: (r) => displayDateTime(r.created_at) },

@@ -5,6 +5,7 @@ import { LiveRefresh, Progress, recipientsText, StatusBadge } from "~/components
 import { broadcastLinks } from "~/components/broadcast/styles";
 import { FilterSelect } from "~/components/TableFilters";
 import { DataTable } from "~/components/DataTable";
+import { DetailList } from "~/components/DetailList";
 import { retryFailedMessages } from "~/models/broadcast.server";
 import { getBroadcast, listRecipients, type Recipient } from "~/models/broadcast-read.server";
 import { BROADCAST_TYPE_LABELS, recipientFiltersSchema, RECIPIENT_STATUSES } from "~/schemas/broadcast";
@@ -89,14 +90,7 @@ export default function Broadcast() {
       </p>
       <blockquote className="sms-text">{b.text}</blockquote>
       <Progress b={b} /> <LiveRefresh active={b.status !== "done"} />
-      <dl className="details broadcast-details">
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd data-field={k}>{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList rows={rows} className="details broadcast-details" named />
       {b.failed > 0 ? (
         <Form method="post" className="actions">
           <button type="submit" name="intent" value="retry" className="primary">

@@ -3,7 +3,7 @@ import { label } from "~/utils/labels";
 import { DateText } from "~/components/DateText";
 import { useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
-import { FilterDate, FilterErrors, useFilterQuery } from "~/components/TableFilters";
+import { DownloadLink, FilterErrors, FilterRange, useFilterQuery } from "~/components/TableFilters";
 import { counterLinks } from "~/components/counter/styles";
 import { listTestRides } from "~/models/test-ride.server";
 import { testRideFiltersSchema } from "~/schemas/test-ride";
@@ -37,15 +37,10 @@ export default function TestRides() {
         filters={
           <>
             <FilterErrors errors={filterErrors} shown={["from", "to"]} />
-            <FilterDate name="from" label="From" errors={filterErrors?.from} />
-            <FilterDate name="to" label="To" errors={filterErrors?.to} />
+            <FilterRange errors={filterErrors} />
           </>
         }
-        actions={
-          <a className="button" href={download} download="TestRides.xls">
-            Download
-          </a>
-        }
+        actions={<DownloadLink href={download} file="TestRides.xls" />}
         columns={[
           { key: "model", wrap: true, header: "Model", render: (r) => r.bike_model.title },
           { key: "name", wrap: true, header: "Name" },

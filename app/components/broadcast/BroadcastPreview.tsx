@@ -5,6 +5,7 @@
  * hidden fields, so it works as a plain form.
  */
 import { Form } from "@remix-run/react";
+import { DetailList } from "~/components/DetailList";
 import type { BroadcastPreview as Preview } from "~/models/broadcast.server";
 import { BROADCAST_TYPE_LABELS } from "~/schemas/broadcast";
 import { encodingLabel } from "~/utils/sms-parts";
@@ -66,14 +67,7 @@ export function BroadcastPreview({
   return (
     <Form method="post" className="card broadcast-preview" aria-labelledby="preview-title">
       <h2 id="preview-title">Check before sending</h2>
-      <dl className="details">
-        {rows.map(([k, v]) => (
-          <div key={k}>
-            <dt>{k}</dt>
-            <dd data-field={k}>{v}</dd>
-          </div>
-        ))}
-      </dl>
+      <DetailList rows={rows} named />
       <blockquote className="sms-text">{preview.text}</blockquote>
       <input type="hidden" name="type" value={values.type} />
       <input type="hidden" name="text" value={values.text} />

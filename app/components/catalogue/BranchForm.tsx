@@ -6,7 +6,7 @@
  * differs. Errors are the server's, the first under each field (§5).
  */
 import { useForm } from "@conform-to/react";
-import { Field } from "~/components/Field";
+import { Field, WholeNumberField } from "~/components/Field";
 import { ConformForm } from "~/components/ConformForm";
 import type { FormReply } from "./form";
 import { SaveCancel } from "~/components/FormActions";
@@ -68,24 +68,8 @@ export function BranchForm({ id, defaults, places, reply, cancelTo }: Props) {
           hint='10-digit mobiles starting with 9, separated by "/"'
           autoComplete="off"
         />
-        <Field
-          meta={fields.one_lakh_allocation_count}
-          label="One Lakh Allocation"
-          type="number"
-          min={0}
-          max={1000}
-          step={1}
-          inputMode="numeric"
-        />
-        <Field
-          meta={fields.ten_lakhs_allocation_count}
-          label="Ten Lakhs Allocation"
-          type="number"
-          min={0}
-          max={1000}
-          step={1}
-          inputMode="numeric"
-        />
+        <WholeNumberField meta={fields.one_lakh_allocation_count} label="One Lakh Allocation" min={0} max={1000} />
+        <WholeNumberField meta={fields.ten_lakhs_allocation_count} label="Ten Lakhs Allocation" min={0} max={1000} />
       </div>
       <SaveCancel cancelTo={cancelTo} />
     </ConformForm>

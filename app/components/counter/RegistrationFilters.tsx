@@ -3,7 +3,7 @@
  * DataTable's GET form, each with the message of a value that could not be read.
  */
 import { useSearchParams } from "@remix-run/react";
-import { FilterDate, FilterErrors, FilterSelect } from "~/components/TableFilters";
+import { FilterErrors, FilterRange, FilterSelect } from "~/components/TableFilters";
 import { REGISTRATION_PRE_PRIZES, REGISTRATION_PRIZES } from "~/utils/prize-constants";
 import { PAYMENT_MODE_LABELS, PAYMENT_MODES } from "~/schemas/registration";
 import { titledOptions } from "~/utils/options";
@@ -52,8 +52,7 @@ export function RegistrationFilters({
       {branches ? (
         <FilterSelect name="branch" label="Branch" options={titledOptions(branches)} errors={e("branch")} />
       ) : null}
-      <FilterDate name="from" label="From" errors={e("from")} />
-      <FilterDate name="to" label="To" errors={e("to")} />
+      <FilterRange errors={errors} />
       {prizes ? (
         <>
           <label className={e("prize") ? "invalid" : undefined}>
