@@ -232,6 +232,12 @@ function listWith(
       input: params.input,
     };
   }
+  // Everything the scope decides is read here, so the table protocol gets conditions and a query, not the scope.
+  const base = [deleted ? isNotNull(R.deleted_at) : isNull(R.deleted_at), branchCondition(R.branch_id, scope)];
+  const narrowing = [...filterConditions(filters, scope), searchCondition(term)];
+  // Head office's total of live registrations is kept by triggers, not counted.
+  const total = !deleted && isHeadOffice(scope) ? () => liveCount("registrations") : undefined;
+  const rows = joined(scope);
   return runTable(
     { ...params, search: "" },
     {
@@ -245,14 +251,13 @@ function listWith(
         deleted_at: R.deleted_at,
       },
       defaultOrder: { column: deleted ? "deleted_at" : "id", dir: "desc" },
-      base: [deleted ? isNotNull(R.deleted_at) : isNull(R.deleted_at), branchCondition(R.branch_id, scope)],
-      filters: [...filterConditions(filters, scope), searchCondition(term)],
+      base,
+      filters: narrowing,
       count: (where, limit) => countRegistrations(where, needsPreJoin(filters), limit),
       capped: true,
-      // Head office's total of live registrations is kept by triggers, not counted.
-      total: !deleted && isHeadOffice(scope) ? () => liveCount("registrations") : undefined,
+      total,
       rows: (where, orderBy, limit, offset) =>
-        joined(scope)
+        rows
           .where(where)
           .orderBy(...orderBy, desc(R.id))
           .limit(limit)
