@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { DateText } from "~/components/DateText";
-import { FilterDate, FilterErrors, FilterSelect, useFilterQuery } from "~/components/TableFilters";
+import { DownloadLink, FilterErrors, FilterRange, FilterSelect, useFilterQuery } from "~/components/TableFilters";
 import { counterLinks } from "~/components/counter/styles";
 import { listBranchOptions } from "~/models/branch.server";
 import { listGrants } from "~/models/counter-grant.server";
@@ -61,15 +61,10 @@ export default function CounterGrants() {
                 errors={filterErrors?.branch}
               />
             ) : null}
-            <FilterDate name="from" label="From" errors={filterErrors?.from} />
-            <FilterDate name="to" label="To" errors={filterErrors?.to} />
+            <FilterRange errors={filterErrors} />
           </>
         }
-        actions={
-          <a className="button" href={download} download="Grants.xls">
-            Download
-          </a>
-        }
+        actions={<DownloadLink href={download} file="Grants.xls" />}
         columns={[
           { key: "granted_at", header: "Granted", render: (r) => <DateText at={r.granted_at} time /> },
           { key: "branch", wrap: true, header: "Branch", render: (r) => r.branch.title },
