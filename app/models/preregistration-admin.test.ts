@@ -120,7 +120,7 @@ describe("scope", () => {
     expect(list(A(), { phone: madeAtB.phone })).toEqual([]);
   });
 
-  it("every entry has a short case-free reference, set by the database; the counter finds the entry by it", () => {
+  it("every entry has a short case-free reference, set by the database; it finds only what the searcher reaches", () => {
     const c = makeBranch({ title: "Scope Ref" });
     const walkIn = makePreregistration({ branch_id: null, nearest_branch_id: c.id, name: "Reference Person" });
     const stored = db.select().from(schema.preregistrations).where(eq(schema.preregistrations.id, walkIn.id)).get()!;
@@ -130,14 +130,18 @@ describe("scope", () => {
     const typed = stored.ref!.toLowerCase().replaceAll("-", "").replaceAll("0", "o").replaceAll("1", "l");
     expect(list(HEAD, { phone: typed })).toEqual([walkIn.slug]);
     expect(list(HEAD, { phone: stored.ref })).toEqual([walkIn.slug]);
-    // A branch user's search by reference is serving that customer, as a full phone number is.
+    // The entry's own showroom finds it by it.
+    expect(list({ branchId: c.id }, { phone: typed })).toEqual([walkIn.slug]);
+    // The reference is public (/fair-draws lists it): another branch's search by it finds and grants nothing.
+    expect(findAtCounter(actor(A()), typed)).toBeNull();
     expect(list(A(), { phone: typed })).toEqual([]);
-    findAtCounter(actor(A()), typed);
+    // Only the customer's full phone opens it to another branch.
+    findAtCounter(actor(A()), walkIn.phone);
     expect(list(A(), { phone: typed })).toEqual([walkIn.slug]);
-    // Another branch's own record is never granted by its reference.
-    const madeAtBRef = entryReference(madeAtB.slug);
-    findAtCounter(actor(A()), madeAtBRef);
-    expect(list(A(), { phone: madeAtBRef })).toEqual([]);
+    // Another branch's own record is never granted, by its reference or its phone.
+    findAtCounter(actor(A()), entryReference(madeAtB.slug));
+    findAtCounter(actor(A()), madeAtB.phone);
+    expect(list(A(), { phone: entryReference(madeAtB.slug) })).toEqual([]);
   });
 
   it("proof screenshots follow the same rule", () => {
