@@ -100,7 +100,25 @@ export function readIntent<I extends string>(
   return sent as I;
 }
 
-export const methodNotAllowed = () => Response.json({ message: "Method not allowed." }, { status: 405 });
+/** The methods of the API, in the order `Allow` names them. */
+const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
+export type Method = (typeof METHODS)[number];
+
+/**
+ * A method the call does not take: 405, `Allow` naming the ones it does (HEAD with GET), and the JSON
+ * message. tests/integration/api-methods.test.ts sends every method to every call and holds `Allow` to
+ * what each answers.
+ */
+export const methodNotAllowed = (...allow: [Method, ...Method[]]) =>
+  Response.json(
+    { message: "Method not allowed." },
+    {
+      status: 405,
+      headers: {
+        Allow: METHODS.filter((m) => allow.includes(m) || (m === "HEAD" && allow.includes("GET"))).join(", "),
+      },
+    },
+  );
 
 /**
  * Spec 000 §2: a pre-registration that cannot be loaded (missing, or out of

@@ -4,17 +4,18 @@
  * It follows the browsers' own signals, as Go's CrossOriginProtection does:
  * - Sec-Fetch-Site present: only "same-origin" and "none" (typed by the user) pass;
  * - otherwise Origin present: it must name this host ("null" never does);
- * - neither, with a credential cookie (the back-office session, a visitor's entries): a Referer
- *   naming this host must vouch for it (an old browser, or a privacy tool that strips Origin);
- * - neither and no credential cookie: not a browser acting for someone (curl, the API's clients).
+ * - neither, with the back-office session's cookie: a Referer naming this host must vouch for it
+ *   (an old browser, or a privacy tool that strips Origin);
+ * - neither and no session cookie: not a browser acting for staff (curl, the API's clients, which may
+ *   keep the public entries' cookie as any cookie jar does).
  * Calls carrying a bearer token are not cookie-authenticated and are not checked.
  */
 import { cookieName } from "./cookie-name.server";
 
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 
-/** The cookies that act for someone: the back-office session and the visitor's own entries. */
-const CREDENTIALS = new Set([cookieName("session", "__session"), cookieName("entries")]);
+/** The cookie that signs staff in: the back-office session (both its names, over HTTPS and plain http). */
+const CREDENTIALS = new Set([cookieName("session", "__session", true), cookieName("session", "__session", false)]);
 
 type HeaderBag = { get(name: string): string | null };
 

@@ -37,5 +37,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const result = updateAllocationCount(user, id, value);
     return result.ok ? apiData(presentAllocation(result.allocation), "Scheme updated.") : apiFailure(result);
   }
-  return methodNotAllowed();
+  return methodNotAllowed("GET", "POST", "PATCH", "DELETE");
 }

@@ -22,7 +22,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireApiUser(request, "manage-allocation");
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("GET", "POST");
   const value = await parseApiBody(request, allocationSchema);
   const result = createAllocation(user, value);
   if (!result.ok) return apiFailure(result);

@@ -3,6 +3,7 @@ import { campaignAnalytics } from "~/models/analytics.server";
 import { analyticsRangeSchema } from "~/schemas/analytics";
 import { apiData, requireApiUser } from "~/http/api.server";
 import { apiQuery } from "~/http/query.server";
+import { methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/analytics?from&to (send-sms): the figures of /admin/analytics as
@@ -15,3 +16,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const range = apiQuery(new URL(request.url).searchParams, analyticsRangeSchema);
   return apiData(await campaignAnalytics(user.scope, range));
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -5,6 +5,7 @@ import { EVERY_PERMISSION } from "~/utils/permissions";
 import { apiQuery } from "~/http/query.server";
 import { xlsDownload } from "~/http/xls-download.server";
 import { requireStaff } from "~/http/staff-request.server";
+import { methodNotAllowed } from "~/http/http.server";
 
 /** GET /api/v1/audit/download?action&entity_type&user&from&to → AuditTrail.xls (users holding every permission). */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -17,3 +18,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     rows: exportAudit(filters),
   });
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

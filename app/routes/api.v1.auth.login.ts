@@ -10,7 +10,7 @@ import { apiFailure, methodNotAllowed } from "~/http/http.server";
  * 401 "Invalid Credentials"; 429 with Retry-After once the address or the account is locked.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const value = await parseApiBody(request, loginSchema);
   const result = await checkCredentials(value.email, value.password, clientAddress(request));
   if (!result.ok) return apiFailure(result);
@@ -18,3 +18,6 @@ export async function action({ request }: ActionFunctionArgs) {
   const body = { access_token: token, token_type: "Bearer", expires_at, user: result.user };
   return apiData(body, "Logged in.", {}, body);
 }
+
+/** Not a call to read: 405 with Allow. */
+export const loader = () => methodNotAllowed("POST");

@@ -1,5 +1,6 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { apiData, requireApiUser } from "~/http/api.server";
+import { methodNotAllowed } from "~/http/http.server";
 
 /** POST (or GET) /api/v1/auth/me: the user of the bearer token. */
 async function me(request: Request) {
@@ -7,5 +8,6 @@ async function me(request: Request) {
   return apiData(user);
 }
 
-export const action = ({ request }: ActionFunctionArgs) => me(request);
+export const action = ({ request }: ActionFunctionArgs) =>
+  request.method === "POST" ? me(request) : methodNotAllowed("GET", "POST");
 export const loader = ({ request }: LoaderFunctionArgs) => me(request);

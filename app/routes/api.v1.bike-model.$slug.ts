@@ -48,5 +48,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const result = updateBikeModel(user, slug, value);
     return result.ok ? apiData(presentBikeModel(result.bikeModel), "Bike model updated.") : apiFailure(result);
   }
-  return methodNotAllowed();
+  return methodNotAllowed("GET", "POST", "PUT", "PATCH", "DELETE");
 }

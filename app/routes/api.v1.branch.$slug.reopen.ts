@@ -8,8 +8,11 @@ import { apiFailure, methodNotAllowed } from "~/http/http.server";
  * 403 for a branch user; 404 for an unknown slug.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request, "update-branch");
-  if (request.method !== "POST") return methodNotAllowed();
   const result = reopenBranch(user, params.slug ?? "");
   return result.ok ? apiData(presentBranch(result.branch), "Branch reopened.") : apiFailure(result);
 }
+
+/** Not a call to read: 405 with Allow. */
+export const loader = () => methodNotAllowed("POST");

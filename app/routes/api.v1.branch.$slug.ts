@@ -41,5 +41,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
     if (!result.ok) return apiFailure(result);
     return apiData(presentBranch(getBranch(user.scope, result.branch.slug) ?? result.branch), "Branch updated.");
   }
-  return methodNotAllowed();
+  return methodNotAllowed("GET", "POST", "PUT", "PATCH", "DELETE");
 }

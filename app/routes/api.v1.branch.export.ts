@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { BRANCH_COLUMNS, exportBranches } from "~/models/branch.server";
 import { requireStaff } from "~/http/staff-request.server";
 import { xlsDownload } from "~/http/xls-download.server";
+import { methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/branch/export?search= (read-branch) → Branches.xls: the list's
@@ -13,3 +14,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const rows = exportBranches(user.scope, { search: params.get("search[value]") ?? params.get("search") });
   return xlsDownload(request, { filename: "Branches.xls", sheet: "Branches", columns: BRANCH_COLUMNS, rows });
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

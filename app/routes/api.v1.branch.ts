@@ -26,7 +26,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireApiUser(request, "create-branch");
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("GET", "POST");
   const value = await parseApiBody(request, branchSchema);
   const result = createBranch(user, value);
   if (!result.ok) return apiFailure(result);

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { dashboardStats } from "~/models/dashboard.server";
 import { apiData, requireApiUser } from "~/http/api.server";
+import { methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/dashboard (the spec leaves this path open): the dashboard
@@ -13,3 +14,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const user = await requireApiUser(request);
   return apiData(dashboardStats(user.scope));
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -4,6 +4,7 @@ import { requireApiUser, apiList } from "~/http/api.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { apiQuery } from "~/http/query.server";
 import { drawFiltersSchema } from "~/schemas/draw";
+import { methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/draws: the draw audit (DataTables), each draw with the pools it
@@ -15,3 +16,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const params = new URL(request.url).searchParams;
   return apiList(listDraws(user.scope, parseTableParams(params), apiQuery(params, drawFiltersSchema)));
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

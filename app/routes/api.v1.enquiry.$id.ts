@@ -3,7 +3,7 @@ import { fail } from "~/utils/failure";
 import { codeSmsOf, findPublicEntry, ownerView, publicView } from "~/models/preregistration-read.server";
 import { OTP_MESSAGES } from "~/schemas/preregistration";
 import { apiData } from "~/http/api.server";
-import { apiFailure } from "~/http/http.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { ownsEntry } from "~/http/owned-entries.server";
 
 /**
@@ -22,3 +22,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     headers: { "Cache-Control": "private, no-cache" },
   });
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -10,7 +10,7 @@ import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { ownEntry } from "~/http/owned-entries.server";
 
 export async function loader() {
-  return methodNotAllowed();
+  return methodNotAllowed("POST");
 }
 
 /**
@@ -20,7 +20,7 @@ export async function loader() {
  * otp field); 429 when rate limited; 404 for an unknown slug.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const body = await readApiBody(request, { optional: true });
   const parsed = await parseValue(body, verifySchema);
   if (!parsed.ok) return apiFailure(parsed);

@@ -7,7 +7,7 @@ import { parseApiBody } from "~/http/body.server";
 import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 export async function loader() {
-  return methodNotAllowed();
+  return methodNotAllowed("POST");
 }
 
 /**
@@ -19,7 +19,7 @@ export async function loader() {
  * the address.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const { phone } = await parseApiBody(request, continueSendSchema);
   const sent = sendContinueCode({ channel: "public", address: clientAddress(request) }, phone);
   if (!sent.ok) return apiFailure(sent);

@@ -9,7 +9,7 @@ import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { ownEntry } from "~/http/owned-entries.server";
 
 export async function loader() {
-  return methodNotAllowed();
+  return methodNotAllowed("POST");
 }
 
 /**
@@ -21,7 +21,7 @@ export async function loader() {
  * a phone that is not registered; 429 when rate limited.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const { phone, code } = await parseApiBody(request, continueVerifySchema);
   const opened = checkContinueCode({ channel: "public", address: clientAddress(request) }, phone, code);
   if (!opened.ok) {

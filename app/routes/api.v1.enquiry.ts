@@ -12,7 +12,7 @@ import { ownEntry } from "~/http/owned-entries.server";
 import { referralOf } from "~/http/referral.server";
 
 export async function loader() {
-  return methodNotAllowed();
+  return methodNotAllowed("POST");
 }
 
 /**
@@ -25,7 +25,7 @@ export async function loader() {
  * sets the cookie of the entries this browser owns.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const body = await readApiBody(request, { limit: BODY_LIMITS.upload });
   const address = clientAddress(request);
   const parsed = await guardPublicPost(body, publicPreregistrationSchema, {

@@ -1,6 +1,7 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
 import { publishedDay } from "~/models/fair-draw.server";
 import { apiData, notFound, validationError } from "~/http/api.server";
+import { methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/fair-draws/{date} (public): the day's full draw record as JSON (what
@@ -16,3 +17,6 @@ export async function loader({ params }: LoaderFunctionArgs) {
   const cache = day.over ? "public, max-age=3600" : "no-store";
   return apiData(day, "", { headers: { "Cache-Control": cache } });
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

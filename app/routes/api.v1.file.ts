@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { fail } from "~/utils/failure";
 import { isPickerType, listPickerFiles, type PickerType, FILE_TYPE_MESSAGE } from "~/models/file.server";
 import { apiData, requirePickerUser } from "~/http/api.server";
-import { apiFailure } from "~/http/http.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/file?type=bike-model|video|logo|general: the newest images of
@@ -21,3 +21,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const limit = Number(params.get("limit") ?? "") || undefined;
   return apiData(listPickerFiles(type ? [type as PickerType] : types, limit));
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -10,9 +10,12 @@ import { apiFailure, methodNotAllowed } from "~/http/http.server";
  * 409 once verified; 404 out of the caller's reach.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request, "read-registration");
   const res = resendVerificationCode({ channel: "counter", actor: user }, params.id ?? "");
   if (!res.ok) return apiFailure(res);
   return apiData({ expires_at: res.expiresAt, resend_at: res.resendAt }, res.message);
 }
+
+/** Not a call to read: 405 with Allow. */
+export const loader = () => methodNotAllowed("POST");

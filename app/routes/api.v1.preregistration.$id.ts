@@ -37,7 +37,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const res = deletePreregistration(user, slug);
     return res.ok ? apiData(null, A.deleted) : apiFailure(res);
   }
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("GET", "POST", "DELETE");
   const user = await requireApiUser(request, "update-registration");
   const current = storedPreregistration(user.scope, slug);
   if (!current) return apiFailure(fail.notFound(A.notFound));

@@ -17,7 +17,7 @@ import { canSeeCodes } from "~/utils/permissions";
  * (data.prize, data.draw).
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request, "read-registration");
   const body = await readApiBody(request, { optional: true });
   const parsed = await parseValue(body, verifySchema);
@@ -29,3 +29,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
   const fresh = findPreregistration(user.scope, res.preregistration.slug);
   return apiData({ ...fresh, draw: { amount: res.draw.amount, outcome: res.draw.outcome } }, CV.verified);
 }
+
+/** Not a call to read: 405 with Allow. */
+export const loader = () => methodNotAllowed("POST");

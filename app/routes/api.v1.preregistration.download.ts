@@ -8,6 +8,7 @@ import { preregistrationFiltersSchema } from "~/schemas/preregistration";
 import { apiQuery } from "~/http/query.server";
 import { xlsDownload } from "~/http/xls-download.server";
 import { requireStaff } from "~/http/staff-request.server";
+import { methodNotAllowed } from "~/http/http.server";
 
 /** GET /api/v1/preregistration/download?bike_model&branch&from&to&prize&status&phone → Preregistrations.xls; 422 for a filter the list would refuse. */
 export async function loader({ request }: LoaderFunctionArgs) {
@@ -22,3 +23,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     rows,
   });
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -4,6 +4,7 @@ import { grantFiltersSchema } from "~/schemas/grants";
 import { apiQuery } from "~/http/query.server";
 import { xlsDownload } from "~/http/xls-download.server";
 import { requireStaff } from "~/http/staff-request.server";
+import { methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/preregistration/grants/download?branch&from&to (read-registration; bearer token or back-office
@@ -15,3 +16,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const rows = exportGrants(user.scope, filters);
   return xlsDownload(request, { filename: "Grants.xls", sheet: "Grants", columns: GRANT_COLUMNS, rows });
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

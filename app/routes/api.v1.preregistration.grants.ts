@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listGrants } from "~/models/counter-grant.server";
 import { grantFiltersSchema } from "~/schemas/grants";
 import { apiList, requireApiUser } from "~/http/api.server";
-import { apiFailure } from "~/http/http.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { parseListQuery } from "~/http/list-query.server";
 
 /**
@@ -16,3 +16,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!query.ok) return apiFailure(query);
   return apiList(listGrants(user.scope, query.table, query.filters));
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -37,7 +37,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * (head office sends branch_id) and a verification code goes to the phone.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("GET", "POST");
   const user = await requireApiUser(request, "create-registration");
   const body = await readApiBody(request, { limit: BODY_LIMITS.upload });
   const parsed = await parseValue(body, counterPreregistrationSchema);

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { fail } from "~/utils/failure";
 import { exportReferrers, REFERRER_COLUMNS } from "~/models/referrer.server";
 import { referrerFiltersSchema } from "~/schemas/referrer";
-import { apiFailure } from "~/http/http.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { parseQuery } from "~/http/query.server";
 import { xlsDownload } from "~/http/xls-download.server";
 import { requireStaff } from "~/http/staff-request.server";
@@ -19,3 +19,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const rows = exportReferrers(user.scope, value);
   return xlsDownload(request, { filename: "Referrers.xls", sheet: "Referrers", columns: REFERRER_COLUMNS, rows });
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { referrerReport } from "~/models/referrer.server";
 import { referrerFiltersSchema } from "~/schemas/referrer";
 import { requireApiUser } from "~/http/api.server";
-import { apiFailure } from "~/http/http.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { parseListQuery } from "~/http/list-query.server";
 
 /**
@@ -21,3 +21,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!query.ok) return apiFailure(query);
   return Response.json(referrerReport(user.scope, query.table, query.filters));
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

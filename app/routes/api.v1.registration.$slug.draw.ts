@@ -9,9 +9,12 @@ import { apiFailure, methodNotAllowed } from "~/http/http.server";
  * the coupon, data.prizes the breakdown with the total. 409 until confirmed.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request, "create-registration");
   const res = drawCoupon(user, params.slug!);
   if (!res.ok) return apiFailure(res);
   return apiData(res.registration, res.created ? "Coupon drawn." : "The coupon was already drawn.");
 }
+
+/** Not a call to read: 405 with Allow. */
+export const loader = () => methodNotAllowed("POST");

@@ -5,8 +5,11 @@ import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /** POST /api/v1/registration/{slug}/restore: brings a deleted registration back (409 when its numbers were taken). */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request, "delete-registration");
   const res = restoreRegistration(user, params.slug!);
   return res.ok ? apiData(res.registration, "Registration restored.") : apiFailure(res);
 }
+
+/** Not a call to read: 405 with Allow. */
+export const loader = () => methodNotAllowed("POST");

@@ -22,7 +22,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const res = deleteRegistration(user, params.slug!);
     return res.ok ? apiData(null, "Registration deleted.") : apiFailure(res);
   }
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("GET", "POST", "DELETE");
   const user = await requireApiUser(request, "update-registration");
   const current = findRegistration(user.scope, params.slug!);
   if (!current) return apiFailure(fail.notFound(REGISTRATION_MESSAGES.notFound));

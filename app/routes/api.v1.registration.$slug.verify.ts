@@ -11,7 +11,7 @@ import { apiFailure, methodNotAllowed } from "~/http/http.server";
  * errors.code = ["Incorrect Code. Please Try again"]; call reset for a new code.
  */
 export async function action({ request, params }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request, "read-registration");
   const value = await parseApiBody(request, registrationCodeSchema);
   const res = confirmRegistration(user, params.slug!, value.code);
@@ -21,3 +21,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
     res.alreadyConfirmed ? "The purchase was already confirmed." : "Purchase confirmed.",
   );
 }
+
+/** Not a call to read: 405 with Allow. */
+export const loader = () => methodNotAllowed("POST");

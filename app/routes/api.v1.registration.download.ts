@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
 import { REGISTRATION_COLUMNS, registrationSheetPages } from "~/models/registration.server";
 import { parseRegistrationQuery } from "~/http/list-query.server";
 import { bodyText, readApiBody } from "~/http/body.server";
-import { apiFailure } from "~/http/http.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { xlsDownload } from "~/http/xls-download.server";
 import type { Staff } from "~/http/auth.server";
 import { requireStaff } from "~/http/staff-request.server";
@@ -32,6 +32,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * JSON (413/415/400). A filter in the body wins over the same one in the query.
  */
 export async function action({ request }: ActionFunctionArgs) {
+  if (request.method !== "POST") return methodNotAllowed("GET", "POST");
   const user = await requireStaff(request, "read-registration");
   const body = await readApiBody(request, { optional: true });
   const params = new URL(request.url).searchParams;

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { parseRegistrationQuery } from "~/http/list-query.server";
 import { printLimit, printRegistrations } from "~/models/registration-print.server";
 import { apiData } from "~/http/api.server";
-import { apiFailure } from "~/http/http.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 import { requireStaff } from "~/http/staff-request.server";
 
 /**
@@ -18,3 +18,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   if (!query.ok) return apiFailure(query);
   return apiData(printRegistrations(user.scope, query.filters, printLimit(params.get("limit"))));
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -14,8 +14,11 @@ import { requireStaff } from "~/http/staff-request.server";
  * back-office session for the form's own search.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireStaff(request, "read-registration");
   const value = await parseApiBody(request, registrantSearchSchema);
   return apiData(searchRegistrants(user.scope, value.q));
 }
+
+/** Not a call to read: 405 with Allow. */
+export const loader = () => methodNotAllowed("POST");

@@ -29,7 +29,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 
 /** POST /api/v1/registration: the registration fields with preregistration_id = the pre-registration's slug. */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("GET", "POST");
   const user = await requireApiUser(request, "create-registration");
   const value = await parseApiBody(request, registrationApiSchema);
   const outcome = await createRegistration(user, value.preregistration_id, value);

@@ -2,6 +2,7 @@ import type { LoaderFunctionArgs } from "@remix-run/node";
 import { listRoleMatrix } from "~/models/role.server";
 import { holdsAll } from "~/models/dealer-user.server";
 import { apiData, requireApiUser } from "~/http/api.server";
+import { methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/role (read-user): every role with its permission list, its number
@@ -23,3 +24,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
     })),
   );
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -21,7 +21,7 @@ const LIMIT = 4 * 1024 * 1024;
  * 401, 403, 422 {message, errors} per field.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (!["PATCH", "POST", "PUT"].includes(request.method)) return methodNotAllowed();
+  if (!["PATCH", "POST", "PUT"].includes(request.method)) return methodNotAllowed("POST", "PUT", "PATCH");
   const user = await requireApiUser(request, "update-settings");
   const body = await readApiBody(request, { limit: LIMIT });
   const parsed = await parseValue(body, settingsSchema);
@@ -36,5 +36,5 @@ export async function action({ request }: ActionFunctionArgs) {
 
 /** GET: the settings are read at GET /api/v1/settings. */
 export async function loader() {
-  return methodNotAllowed();
+  return methodNotAllowed("POST", "PUT", "PATCH");
 }

@@ -1,5 +1,6 @@
 import { publicSettings } from "~/models/settings.server";
 import { apiData } from "~/http/api.server";
+import { methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/settings (public): logo (file id) and logo_url; the texts
@@ -11,3 +12,6 @@ import { apiData } from "~/http/api.server";
 export async function loader() {
   return apiData(publicSettings());
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -3,7 +3,7 @@ import { BROADCAST_NOT_FOUND, listRecipients } from "~/models/broadcast-read.ser
 import { recipientFiltersSchema } from "~/schemas/broadcast";
 import { apiError, requireApiUser, apiList } from "~/http/api.server";
 import { parseTableParams } from "~/utils/datatable.server";
-import { apiFailure } from "~/http/http.server";
+import { apiFailure, methodNotAllowed } from "~/http/http.server";
 
 /** GET /api/v1/sms/{id}/recipients (send-sms): the broadcast's messages with their status; status filter, phone search. */
 export async function loader({ request, params }: LoaderFunctionArgs) {
@@ -15,3 +15,6 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const result = listRecipients(user.scope, id, parseTableParams(query), filters);
   return result.ok ? apiList(result.table) : apiFailure(result);
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -3,6 +3,7 @@ import { searchBroadcastRegistrants } from "~/models/broadcast-read.server";
 import { registrantQuerySchema } from "~/schemas/broadcast";
 import { apiData } from "~/http/api.server";
 import { requireStaff } from "~/http/staff-request.server";
+import { methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/sms/registrants?q= (send-sms): registered customers for the
@@ -15,3 +16,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const { q } = registrantQuerySchema.parse({ q: new URL(request.url).searchParams.get("q") });
   return apiData(searchBroadcastRegistrants(user.scope, q));
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -25,7 +25,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
  * branches, registrants, mobiles and phone).
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("GET", "POST");
   const user = await requireApiUser(request, "send-sms");
   const value = await parseApiBody(request, broadcastSchema, { limit: BODY_LIMIT });
   const query = new URL(request.url).searchParams.get("preview");

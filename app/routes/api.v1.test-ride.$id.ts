@@ -17,7 +17,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 /** DELETE /api/v1/test-ride/{id} (the slug): soft delete; 404 out of the caller's scope. */
 export async function action({ request, params }: ActionFunctionArgs) {
   const user = await requireApiUser(request);
-  if (request.method !== "DELETE") return methodNotAllowed();
+  if (request.method !== "DELETE") return methodNotAllowed("GET", "DELETE");
   const res = deleteTestRide(user, params.id!);
   return res.ok ? apiData(null, "Test ride deleted.") : apiFailure(res);
 }

@@ -4,6 +4,7 @@ import { testRideFiltersSchema } from "~/schemas/test-ride";
 import { apiQuery } from "~/http/query.server";
 import { requireStaff } from "~/http/staff-request.server";
 import { xlsDownload } from "~/http/xls-download.server";
+import { methodNotAllowed } from "~/http/http.server";
 
 /**
  * GET /api/v1/test-ride/download?from&to (a day or a day and hour; from_hour/to_hour as the list's form
@@ -16,3 +17,6 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const rows = exportTestRides(user.scope, filters);
   return xlsDownload(request, { filename: "TestRides.xls", sheet: "TestRides", columns: TEST_RIDE_COLUMNS, rows });
 }
+
+/** Not a call to change anything: 405 with Allow. */
+export const action = () => methodNotAllowed("GET");

@@ -32,7 +32,7 @@ const present = ({ id: _id, form_token: _token, deleted_at: _deleted, referrer_i
  * same form_token (or Idempotency-Key header) twice gives the first booking (200).
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("GET", "POST");
   const address = clientAddress(request);
   const body = await readApiBody(request);
   const parsed = await parseValue(body, testRideSchema);

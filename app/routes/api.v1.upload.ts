@@ -16,7 +16,7 @@ import { apiFailure, methodNotAllowed } from "~/http/http.server";
  * session (the picker in the browser); 401 / 403 as JSON.
  */
 export async function action({ request }: ActionFunctionArgs) {
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("POST");
   const { user, types } = await requirePickerUser(request);
   const body = await readBody(request, { accept: ["multipart"], limit: BODY_LIMITS.upload });
   if ("ok" in body) {
@@ -40,3 +40,6 @@ export async function action({ request }: ActionFunctionArgs) {
   if (!result.ok) return apiFailure(result);
   return apiData(result.files, result.files.length === 1 ? "Image uploaded." : "Images uploaded.", { status: 201 });
 }
+
+/** Not a call to read: 405 with Allow. */
+export const loader = () => methodNotAllowed("POST");

@@ -34,5 +34,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const result = await updateUser(user, slug, value);
     return result.ok ? apiData(presentUser(result.user), "User updated.") : apiFailure(result);
   }
-  return methodNotAllowed();
+  return methodNotAllowed("GET", "POST", "PUT", "PATCH", "DELETE");
 }

@@ -28,7 +28,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** POST /api/v1/user {user fields}: 201 {data, message}; 422 {message, errors}. */
 export async function action({ request }: ActionFunctionArgs) {
   const user = await requireApiUser(request, "create-user");
-  if (request.method !== "POST") return methodNotAllowed();
+  if (request.method !== "POST") return methodNotAllowed("GET", "POST");
   const value = await parseApiBody(request, userCreateSchema);
   const result = await addUser(user, value);
   if (!result.ok) return apiFailure(result);

@@ -35,5 +35,5 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const result = updateVideo(user, slug, value);
     return result.ok ? apiData(presentVideo(result.video), "Video updated.") : apiFailure(result);
   }
-  return methodNotAllowed();
+  return methodNotAllowed("GET", "POST", "PUT", "PATCH", "DELETE");
 }
