@@ -6,6 +6,12 @@ import { dbFile, port } from "./server";
 
 export { dbFile, port };
 
+/**
+ * The header a browser sends with its own form posts and fetches: a signed-in request made by hand
+ * (Playwright's `page.request`) names this site as its origin, as the page itself would.
+ */
+export const SAME_SITE = { Origin: `http://localhost:${port}` };
+
 export const PASSWORD = "Demo@12345";
 export const USERS = {
   admin: "admin@demo.test", // Super Admin, no branch (head office)

@@ -3,7 +3,7 @@
 // with "Are you sure?" (the deleted user's cookie and token stop at once), a branch user's limits,
 // nobody deleting themselves, and the role matrix.
 import { expect, test, type Page } from "@playwright/test";
-import { apiToken, isJs, login, readDb, USERS } from "./helpers";
+import { apiToken, isJs, login, readDb, SAME_SITE, USERS } from "./helpers";
 
 const BRANCH_ADMIN = "branchadmin@demo.test"; // a Branch Admin at Kathmandu Central (db/seed-staff.ts)
 
@@ -158,6 +158,7 @@ test("edit a user: an empty password keeps the old one", async ({ page }, info) 
 
   const login2 = await page.request.post("/api/v1/auth/login", {
     data: { email, password: "Original-Pass-55" },
+    headers: SAME_SITE,
   });
   expect(login2.status()).toBe(200);
 });
@@ -193,7 +194,12 @@ test("delete a user after 'Are you sure?': back to /admin/user; their cookie and
   await theirPage.getByRole("button", { name: /Login/ }).click();
   await expect(theirPage).not.toHaveURL(/\/login/);
   const theirToken = (
-    await (await theirPage.request.post("/api/v1/auth/login", { data: { email, password: "Farewell-Pass-66" } })).json()
+    await (
+      await theirPage.request.post("/api/v1/auth/login", {
+        data: { email, password: "Farewell-Pass-66" },
+        headers: SAME_SITE,
+      })
+    ).json()
   ).access_token as string;
   expect(
     (await theirPage.request.get("/api/v1/auth/me", { headers: { Authorization: `Bearer ${theirToken}` } })).status(),
@@ -238,6 +244,7 @@ test("a branch user manages only its branch, with the roles it holds; a tampered
   // A post made by hand with another branch and a role it lacks: refused under the fields, nothing saved.
   const sneaky = `sneaky.${unique()}@example.test`;
   const res = await page.request.post("/admin/user/create", {
+    headers: SAME_SITE,
     form: {
       branch_id: "2",
       first_name: "Sneaky",
@@ -266,7 +273,7 @@ test("nobody deletes themselves: no Delete on one's own page, and a post is refu
   await expect(page.locator(".details")).toContainText(BRANCH_ADMIN);
   await expect(page.getByRole("link", { name: "Edit" })).toBeVisible();
   await expect(page.locator("summary", { hasText: "Delete" })).toHaveCount(0);
-  const res = await page.request.post(`/admin/user/${slug}`, { form: { intent: "delete" } });
+  const res = await page.request.post(`/admin/user/${slug}`, { form: { intent: "delete" }, headers: SAME_SITE });
   expect(res.status()).toBe(200); // followed back to the detail, with the reason
   expect(await res.text()).toContain("You cannot delete your own account.");
   expect(readDb((db) => db.prepare("select deleted_at from users where slug = ?").get(slug))).toEqual({
