@@ -38,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { staff: user } = await requireIntent(request, handle, { fallback: "draw" });
   const here = `/admin/registration/${params.slug}/draw`;
-  const res = drawCoupon(user, params.slug!);
+  const res = await drawCoupon(user, params.slug!);
   if (!res.ok) {
     if (res.code === "not_found") throw pageFailure(res);
     return redirectWithToast(res.code === "conflict" ? `/admin/registration/${params.slug}` : here, oops(res.message));
