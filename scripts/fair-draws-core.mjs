@@ -69,7 +69,8 @@ export const kathmanduDateOf = (iso) => new Date(Date.parse(iso) + KATHMANDU_OFF
 export const roundTimeMs = (chain, round) => (chain.genesis_time + (round - 1) * chain.period) * 1000;
 
 /** The first round whose time is strictly after `ms`. */
-export const roundAfter = (chain, ms) => Math.max(1, Math.floor((ms / 1000 - chain.genesis_time) / chain.period) + 2);
+export const roundAfter = (chain, ms) =>
+  Math.max(1, Math.floor((ms - chain.genesis_time * 1000) / (chain.period * 1000)) + 2);
 
 // ---------------------------------------------------------------- the texts that are hashed
 

@@ -8,13 +8,15 @@
  */
 import { beaconConfig, type BeaconConfig } from "~/utils/config.server";
 import { signatureVerifies } from "../../scripts/fair-draws-bls.mjs";
-import { randomnessOf } from "../../scripts/fair-draws-core.mjs";
+import { randomnessOf, roundAfter, roundTimeMs } from "../../scripts/fair-draws-core.mjs";
 
 export type Material =
   | { source: "beacon"; round: number; signature: string; randomness: string }
   | { source: "house"; round: number; reason: string };
 
 export const UNREACHABLE = "beacon unreachable";
+export const CLOCK_AHEAD = "beacon round not due: the server's clock is ahead";
+export const OTHER_CHAIN = "the day's beacon is not the one this server reads";
 
 /** The public description of the chain, as the day's terms commit it. */
 export type ChainInfo = { name: string; chain_hash: string; public_key: string; genesis_time: number; period: number };
@@ -28,13 +30,8 @@ export const chainInfo = (c: BeaconConfig | null = beaconConfig()): ChainInfo | 
     period: c.period,
   };
 
-/** The time (ms) a round is published: genesis + (round - 1) × period. */
-export const roundTimeMs = (c: Pick<ChainInfo, "genesis_time" | "period">, round: number) =>
-  (c.genesis_time + (round - 1) * c.period) * 1000;
-
-/** The first round whose time is strictly after `ms`. */
-export const roundAfter = (c: Pick<ChainInfo, "genesis_time" | "period">, ms: number) =>
-  Math.max(1, Math.floor((ms / 1000 - c.genesis_time) / c.period) + 2);
+/** A round's time and the first round after an instant: the checker's own rules. */
+export { roundAfter, roundTimeMs };
 
 const FETCH_TIMEOUT_MS = 1500;
 const RETRY_MS = 200;
@@ -95,6 +92,8 @@ async function obtain(c: BeaconConfig, round: number): Promise<Material> {
   const due = roundTimeMs(info, round);
   const deadline = due + c.waitMs;
   if (!state.up) return house(c, round);
+  // A round due much later than one period from now: this clock and the beacon's disagree.
+  if (due - Date.now() > c.period * 1000 + c.waitMs) return { source: "house", round, reason: CLOCK_AHEAD };
   await sleep(due - Date.now());
   for (;;) {
     try {

@@ -265,17 +265,7 @@ export function listDays(at: Date = clockNow()): DaySummary[] {
 }
 
 /** The campaign file a checker pins: every day's terms hash, house commitment and head. */
-export function campaignFile(at: Date = clockNow()) {
-  return {
-    days: listDays(at).map(({ date, terms_hash, house_commitment, head, closed }) => ({
-      date,
-      terms_hash,
-      house_commitment,
-      head,
-      closed,
-    })),
-  };
-}
+export const campaignFile = (at: Date = clockNow()) => ({ days: listDays(at) });
 
 export type PublishedDay = DaySummary & {
   terms: string;

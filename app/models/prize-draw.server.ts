@@ -28,7 +28,7 @@ import { fail, FailureError } from "~/models/failure";
 import type { AllocationType } from "~/models/prize-constants";
 import { readBaseTable, type BaseTableRow } from "~/models/prize-settings.server";
 import { randomUnit } from "~/utils/crypto.server";
-import { roundAfter, roundTimeMs, type Material } from "~/models/beacon.server";
+import { chainInfo, OTHER_CHAIN, roundAfter, roundTimeMs, type Material } from "~/models/beacon.server";
 import { drawThrough } from "~/models/draw-settle.server";
 import {
   appendRecord,
@@ -377,8 +377,12 @@ export type QueuedDraw = typeof drawQueue.$inferSelect;
  * what the day's draws paid, rolls from the round's randomness (or the house seed), the prize
  * taken, the draw's record chained, the entry's prize set.
  */
-export function resolveQueued(tx: Executor, row: QueuedDraw, m: Material): Draw {
+export function resolveQueued(tx: Executor, row: QueuedDraw, given: Material): Draw {
   const { terms } = termsOf(tx, row.date);
+  const m: Material =
+    given.source === "beacon" && terms.chain?.chain_hash !== chainInfo()?.chain_hash
+      ? { source: "house", round: given.round, reason: OTHER_CHAIN }
+      : given;
   const round = roundOf(row.thrill);
   const paid = new Map(
     paidOfDay(tx)
