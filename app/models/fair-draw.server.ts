@@ -10,18 +10,19 @@
  * that falls back (inside its transaction) and by the published record of a closed day.
  */
 import crypto from "node:crypto";
-import { and, asc, count as countRows, desc, eq, gte, lte, sql } from "drizzle-orm";
+import { and, asc, count as countRows, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
 import { readBaseTable } from "~/models/prize-settings.server";
 import { chainInfo, type ChainInfo } from "~/models/beacon.server";
+import { announceNow } from "~/models/fair-observers.server";
 import { seal, unseal } from "~/utils/seal.server";
 import { kathmanduDate, now as clockNow, shiftDate } from "~/utils/time";
 import { GENESIS_PREV, termsText } from "../../scripts/fair-draws-core.mjs";
 
 export { entryReference as drawReference, normaliseReference } from "@db/reference";
 
-const { allocations, drawQueue, drawRecords, fairDays } = schema;
+const { allocations, drawQueue, drawRecords, fairAnnouncements, fairDays } = schema;
 
 export type Round = "second" | "third";
 export const roundOf = (thrill: number): Round => (thrill === 2 ? "second" : "third");
@@ -261,6 +262,7 @@ function daySummaries(at: Date, where?: { date: string }): DaySummary[] {
 /** Every committed day, newest first (a committed tomorrow included). */
 export function listDays(at: Date = clockNow()): DaySummary[] {
   commitAhead(db, at);
+  announceNow(at);
   return daySummaries(at);
 }
 
@@ -330,17 +332,79 @@ function lastHashBefore(date: string): string {
   );
 }
 
-export type FoundRecord = { date: string; seq: number; kind: "entry" | "draw"; record: Record<string, unknown> };
+/** A visitor's own draw, found by its public id: when it was fixed, its round, and its result once made. */
+export type OwnDraw = {
+  id: string;
+  date: string;
+  round: Round;
+  seq: number;
+  fixedAt: string;
+  beaconRound: number | null;
+  drawn: { seq: number; at: string; amount: number; outcome: "pool" | "fallback" | "none"; house: boolean } | null;
+};
 
-/** The records of a public id (a visitor's own entry or coupon): its entry fixed and its draw. */
-export function recordsOf(typed: string, normalise: (t: string) => string | null): FoundRecord[] {
-  const ref = normalise(typed);
-  if (!ref) return [];
-  return db
-    .select({ date: drawRecords.date, seq: drawRecords.seq, kind: drawRecords.kind, text: drawRecords.text })
+const recordsOfRef = prepared((q) =>
+  q
+    .select({ seq: drawRecords.seq, kind: drawRecords.kind, text: drawRecords.text })
     .from(drawRecords)
-    .where(eq(drawRecords.ref, ref))
+    .where(eq(drawRecords.ref, sql.placeholder("ref")))
     .orderBy(asc(drawRecords.seq))
-    .all()
-    .map((r) => ({ date: r.date, seq: r.seq, kind: r.kind, record: JSON.parse(r.text) as Record<string, unknown> }));
+    .prepare(),
+);
+
+/** The entries and draws of a public id (normalised), oldest first. */
+export function ownDraws(ref: string): OwnDraw[] {
+  const found: OwnDraw[] = [];
+  for (const row of recordsOfRef(db).all({ ref })) {
+    const r = JSON.parse(row.text) as Record<string, never>;
+    if (row.kind === "entry") {
+      found.push({
+        id: r.id,
+        date: r.date,
+        round: r.round,
+        seq: row.seq,
+        fixedAt: r.time,
+        beaconRound: r.beacon_round,
+        drawn: null,
+      });
+    } else {
+      const entry = found.find((f) => f.seq === (r.entry as number));
+      const prize = r.prize as { amount: number; outcome: "pool" | "fallback" | "none" };
+      if (entry) {
+        entry.drawn = {
+          seq: row.seq,
+          at: r.time,
+          amount: prize.amount,
+          outcome: prize.outcome,
+          house: r.source === "house",
+        };
+      }
+    }
+  }
+  return found;
 }
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** A public id one character or one swap away from `ref` that has a draw: the "did you mean" of a near miss. */
+export function nearReference(ref: string): string | null {
+  const plain = ref.replace(/-/g, "");
+  const near = new Set<string>();
+  for (let i = 0; i < plain.length; i++) {
+    for (const c of CROCKFORD) if (c !== plain[i]) near.add(plain.slice(0, i) + c + plain.slice(i + 1));
+    if (i + 1 < plain.length && plain[i] !== plain[i + 1])
+      near.add(plain.slice(0, i) + plain[i + 1] + plain[i] + plain.slice(i + 2));
+  }
+  const candidates = [...near].map((p) => `${p.slice(0, 4)}-${p.slice(4, 8)}-${p.slice(8)}`);
+  const hit = db
+    .select({ ref: drawRecords.ref })
+    .from(drawRecords)
+    .where(inArray(drawRecords.ref, candidates))
+    .limit(1)
+    .get();
+  return hit?.ref ?? null;
+}
+
+/** The SMS that told the observers each closed day's head, newest first. */
+export const announcements = () =>
+  db.select().from(fairAnnouncements).orderBy(desc(fairAnnouncements.date)).limit(60).all();

@@ -30,6 +30,7 @@ import { readBaseTable, type BaseTableRow } from "~/models/prize-settings.server
 import { randomUnit } from "~/utils/crypto.server";
 import { chainInfo, OTHER_CHAIN, roundAfter, roundTimeMs, type Material } from "~/models/beacon.server";
 import { drawThrough } from "~/models/draw-settle.server";
+import { announceClosedDays } from "~/models/fair-observers.server";
 import {
   appendRecord,
   commitAhead,
@@ -324,6 +325,7 @@ function fixEntry(tx: Executor, e: Entry, at?: Date): boolean {
     return false;
   }
   commitAhead(tx, at ?? clockNow());
+  announceClosedDays(tx, at ?? clockNow());
   const ref = drawReference(e.slug);
   const round = roundOf(e.thrill);
   let fixed = { date: "", round: null as number | null };
