@@ -130,7 +130,7 @@ function confirmed(reg: { slug: string; id: number }) {
 async function drawn() {
   const reg = await registered();
   confirmed(reg);
-  if (!drawCoupon(clerk, reg.slug).ok) throw new Error("draw");
+  if (!(await drawCoupon(clerk, reg.slug)).ok) throw new Error("draw");
   return reg;
 }
 

@@ -38,10 +38,9 @@ const RETRY_MS = 200;
 const PROBE_EVERY_MS = 10_000;
 const KEPT_ROUNDS = 512;
 
-type State = { up: boolean; since: string; lastError: string | null; fetches: number };
-const state: State = { up: true, since: new Date().toISOString(), lastError: null, fetches: 0 };
+type State = { up: boolean; since: string; lastError: string | null };
+const state: State = { up: true, since: new Date().toISOString(), lastError: null };
 const rounds = new Map<number, Promise<Material>>();
-const settled = new Map<number, Material>();
 let probing: Promise<void> | null = null;
 let lastProbe = 0;
 
@@ -49,9 +48,6 @@ let lastProbe = 0;
 export function beaconStatus(): { configured: boolean; up: boolean; since: string; lastError: string | null } {
   return { configured: beaconConfig() !== null, up: state.up, since: state.since, lastError: state.lastError };
 }
-
-/** How many round fetches this process made (the bench and the coalescing test read it). */
-export const beaconFetches = () => state.fetches;
 
 function mark(up: boolean, error: string | null = null) {
   if (state.up !== up) state.since = new Date().toISOString();
@@ -65,7 +61,6 @@ async function fetchRound(c: BeaconConfig, round: number | "latest"): Promise<Ma
   let lastError: unknown = null;
   for (const url of c.urls) {
     try {
-      state.fetches++;
       const res = await fetch(`${url}/${c.chainHash}/public/${round}`, {
         signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
       });
@@ -140,22 +135,17 @@ export function material(round: number): Promise<Material> {
   let pending = rounds.get(round);
   if (!pending) {
     pending = obtain(c, round).then((m) => {
-      if (m.source === "beacon") settled.set(round, m);
-      else rounds.delete(round); // a later ask may find the beacon back
+      if (m.source !== "beacon") rounds.delete(round); // a later ask may find the beacon back
       return m;
     });
     rounds.set(round, pending);
     if (rounds.size > KEPT_ROUNDS) {
       const oldest = rounds.keys().next().value!;
       rounds.delete(oldest);
-      settled.delete(oldest);
     }
   }
   return pending;
 }
-
-/** A round already in hand (for the draw's synchronous transaction). */
-export const materialInHand = (round: number): Material | undefined => settled.get(round);
 
 /** At start: one probe, so a machine without the beacon draws with the house seed at once rather than after a wait. */
 export function probeBeacon(): Promise<void> {
@@ -172,7 +162,6 @@ export function probeBeacon(): Promise<void> {
 /** Forget every round and the beacon's state (tests that restart their beacon). */
 export function resetBeacon(): void {
   rounds.clear();
-  settled.clear();
   state.up = true;
   state.lastError = null;
   lastProbe = 0;

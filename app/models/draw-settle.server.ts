@@ -6,7 +6,7 @@
  * on another process's lock; rounds are fetched once per round and shared (beacon.server.ts), and
  * an entry left by a process that stopped is drawn by the next batch of any process.
  */
-import { asc, lte, sql } from "drizzle-orm";
+import { asc, desc, lte, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
 import { material, UNREACHABLE, type Material } from "~/models/beacon.server";
@@ -72,4 +72,23 @@ export async function drawThrough(row: Queued, resolve: Resolver): Promise<void>
     running = null;
   });
   await running;
+}
+
+const newestWaiting = prepared((q) =>
+  q
+    .select()
+    .from(drawQueue)
+    .where(lte(drawQueue.time, sql.placeholder("before")))
+    .orderBy(desc(drawQueue.entry_seq))
+    .limit(1)
+    .prepare(),
+);
+
+/**
+ * Draws the entries fixed more than `olderThanMs` ago that nobody is waiting for (a process that
+ * stopped between the two phases): the background sweep of every server process.
+ */
+export async function drawLeftBehind(resolve: Resolver, at: Date, olderThanMs = 10_000): Promise<void> {
+  const row = newestWaiting(db).get({ before: new Date(at.getTime() - olderThanMs).toISOString() });
+  if (row) await drawThrough(row, resolve);
 }

@@ -8,7 +8,7 @@
 import { and, desc, eq, lt, notInArray, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import { audit, diff } from "~/models/audit.server";
-import { fail, FailureError, type Result } from "~/models/failure";
+import { fail, type Result } from "~/models/failure";
 import { isHeadOffice, type ScopedActor } from "~/models/scope.server";
 import { queueMessage, wakeSmsWorker } from "~/models/sms.server";
 import { transact } from "~/models/transaction.server";
@@ -177,5 +177,3 @@ export function houseDrawsToday(at: Date = clockNow()): number {
       .get()?.n ?? 0
   );
 }
-
-export { FailureError };

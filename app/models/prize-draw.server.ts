@@ -29,7 +29,7 @@ import type { AllocationType } from "~/models/prize-constants";
 import { readBaseTable, type BaseTableRow } from "~/models/prize-settings.server";
 import { randomUnit } from "~/utils/crypto.server";
 import { chainInfo, OTHER_CHAIN, roundAfter, roundTimeMs, type Material } from "~/models/beacon.server";
-import { drawThrough } from "~/models/draw-settle.server";
+import { drawLeftBehind, drawThrough } from "~/models/draw-settle.server";
 import { announceClosedDays } from "~/models/fair-observers.server";
 import {
   appendRecord,
@@ -576,6 +576,9 @@ export async function settleDraw(entryType: EntryType, entryId: number, created 
     await drawThrough(queued, resolveQueued);
   }
 }
+
+/** Draws the entries a stopped process left fixed and undrawn (the background sweep). */
+export const drawLeftOver = () => drawLeftBehind(resolveQueued, clockNow());
 
 type WithValues = DrawOptions & { random: RandomSource };
 type Fixed = DrawOptions & { random?: undefined };

@@ -26,8 +26,3 @@ export function unseal(sealed: string, label: string): Buffer {
   decipher.setAuthTag(Buffer.from(tag, "hex"));
   return Buffer.concat([decipher.update(Buffer.from(body, "hex")), decipher.final()]);
 }
-
-/** Tests that change DRAW_SEAL_KEY or DATA_DIR read the key again. */
-export const forgetSealKey = () => {
-  key = null;
-};

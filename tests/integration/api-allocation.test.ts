@@ -190,7 +190,7 @@ describe("GET, PATCH and DELETE /api/v1/allocation/{id}", () => {
       adminToken,
     );
     const id = (await created.json()).data.id;
-    const draw = drawSecondThrill(makePreregistration({ is_verified: true, status: "verified" }).id);
+    const draw = await drawSecondThrill(makePreregistration({ is_verified: true, status: "verified" }).id);
     expect(draw.allocation_id).toBe(id);
 
     const refused = await one("DELETE", id, adminToken);

@@ -18,15 +18,7 @@ import { resetBeacon } from "~/models/beacon.server";
 import { campaignFile, publishedDay } from "~/models/fair-draw.server";
 import { drawSecondThrill, drawThirdThrill, fixSecondThrill, settleDraw } from "~/models/prize-draw.server";
 import { setClock } from "~/utils/time";
-import {
-  prizeFor,
-  randomnessOf,
-  rollBits,
-  roundAfter,
-  unitOf,
-  verifyCampaign,
-  type DayFile,
-} from "../../scripts/fair-draws-core.mjs";
+import { randomnessOf, rollBits, roundAfter, verifyCampaign, type DayFile } from "../../scripts/fair-draws-core.mjs";
 import { signatureVerifies } from "../../scripts/fair-draws-bls.mjs";
 import { makeChain } from "../../scripts/local-beacon.mjs";
 import { movingClock } from "../clock";

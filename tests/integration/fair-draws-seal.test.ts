@@ -16,7 +16,7 @@ const file = path.join(dir, "data", "app.sqlite");
 fs.mkdirSync(path.dirname(file));
 fs.copyFileSync(path.join(process.env.TEST_TMP_DIR!, "base.sqlite"), file);
 process.env.DATABASE_URL = `file:${file}`;
-const children: { kill: (s: string) => void }[] = [];
+const children: { kill: (signal: NodeJS.Signals) => unknown }[] = [];
 afterAll(() => {
   for (const c of children) c.kill("SIGKILL");
   fs.rmSync(dir, { recursive: true, force: true });
