@@ -360,21 +360,21 @@ export async function counterPrizeSummary(
   const found = transact((tx) => {
     const entry = rowBySlug(tx, slug, actor.scope);
     if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
-    return { ok: true as const, preregistration: entry, fixed: entry.is_verified && fixSecondThrill(tx, entry.id) };
-  });
-  if (!found.ok) return found;
-  const entry = found.preregistration;
-  if (!entry.is_verified) return { ok: true, preregistration: entry, summary: null };
-  const draw = await settleDraw("preregistration", entry.id, found.fixed);
-  if (draw.created) {
-    transact((tx) =>
+    const fixed = entry.is_verified && fixSecondThrill(tx, entry.id);
+    if (fixed) {
+      // Audited with the fixing: a row that cannot be written undoes it.
       audit(tx, actor, {
         action: "preregistration.draw",
         entityType: ENTITY,
         entityId: entry.slug,
-        changes: { prize: { before: entry.prize, after: draw.amount } },
-      }),
-    );
-  }
+        changes: { draw: { before: null, after: `fixed: ${entry.ref ?? ""}` } },
+      });
+    }
+    return { ok: true as const, preregistration: entry };
+  });
+  if (!found.ok) return found;
+  const entry = found.preregistration;
+  if (!entry.is_verified) return { ok: true, preregistration: entry, summary: null };
+  const draw = await settleDraw("preregistration", entry.id);
   return { ok: true, preregistration: entry, summary: summaryOf(entry, draw.amount) };
 }

@@ -443,9 +443,10 @@ export async function resetRegistrationCode(actor: ScopedActor, slug: string): P
 
 /**
  * The third-thrill draw of a confirmed registration through the prize engine: the draw is fixed
- * and chained in one transaction, made once its beacon round comes (seconds), and then, when this
- * call fixed it, audited with the prize summary SMS queued when send_sms is set (drawing again
- * returns the first result and changes nothing).
+ * and chained with its audit row in one transaction (a row that cannot be written undoes the
+ * fixing), made once its beacon round comes (seconds), and then, when this call fixed it, the
+ * prize summary SMS is queued when send_sms is set (drawing again returns the first result and
+ * changes nothing).
  */
 export async function drawCoupon(
   actor: ScopedActor,
@@ -455,7 +456,12 @@ export async function drawCoupon(
     const before = reachable(tx, actor.scope, slug);
     if (before.status === "pending") throw new FailureError(fail.conflict(M.notConfirmed));
     // A refused fixing (DrawError, a FailureError) rolls back and comes out as this call's Failure.
-    return { ok: true as const, before, created: fixThirdThrill(tx, before.id) };
+    const created = fixThirdThrill(tx, before.id);
+    if (created) {
+      const draw = { before: null, after: `fixed: ${entryReference(before.slug)}` };
+      audit(tx, actor, { action: "registration.draw", entityType: ENTITY, entityId: slug, changes: { draw } });
+    }
+    return { ok: true as const, before, created };
   });
   if (!fixed.ok) return fixed;
   const { before, created } = fixed;
@@ -464,7 +470,6 @@ export async function drawCoupon(
   let queued = false;
   transact((tx) => {
     const after = tx.select().from(R).where(eq(R.id, before.id)).get()!;
-    audit(tx, actor, { action: "registration.draw", entityType: ENTITY, entityId: slug, changes: diff(before, after) });
     if (after.send_sms) {
       queueMessage(tx, {
         to: after.phone,
