@@ -156,7 +156,6 @@ export const ADMIN_ROUTES: RouteRule[] = [
   { pattern: "/admin/scheme/create", permission: "manage-allocation" },
   { pattern: "/admin/scheme/draws", permission: "manage-allocation" },
   { pattern: "/admin/scheme/settings", permission: "manage-allocation" },
-  { pattern: "/admin/scheme/observers", permission: "update-settings" },
   { pattern: "/admin/scheme/:id", permission: "manage-allocation" },
   { pattern: "/admin/sms", permission: "send-sms", nav: { label: "SMS", order: 12 } },
   { pattern: "/admin/sms/:id", permission: "send-sms" },

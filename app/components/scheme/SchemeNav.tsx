@@ -5,7 +5,6 @@ const LINKS = [
   { to: "/admin/scheme", label: "Schemes", end: true },
   { to: "/admin/scheme/draws", label: "Draw audit", end: false },
   { to: "/admin/scheme/settings", label: "Fallback tables", end: false },
-  { to: "/admin/scheme/observers", label: "Fair draws", end: false },
 ];
 
 export function SchemeNav() {
