@@ -10,7 +10,7 @@ fresh<HTMLFormElement>("form[data-verify]").forEach((form) => {
       // The draw waits for its beacon round inside the reveal's 5 s: they count from now.
       try {
         window.sessionStorage.setItem("thrill-reveal-start", String(Date.now()));
-      } catch (err) {
+      } catch {
         // no session storage: the reveal plays whole
       }
       return;

@@ -41,7 +41,7 @@ export function runDrawReveal(root: HTMLElement | null): void {
     const started = Number(window.sessionStorage.getItem("thrill-reveal-start"));
     window.sessionStorage.removeItem("thrill-reveal-start");
     if (started > 0 && started <= Date.now()) left = Math.max(1000, full - (Date.now() - started));
-  } catch (e) {
+  } catch {
     // no session storage: the whole roll
   }
   root.classList.add("flicker");
@@ -62,7 +62,7 @@ export function runDrawReveal(root: HTMLElement | null): void {
 export function markRevealStart(): void {
   try {
     window.sessionStorage.setItem("thrill-reveal-start", String(Date.now()));
-  } catch (e) {
+  } catch {
     // no session storage: the reveal plays whole
   }
 }
