@@ -23,6 +23,7 @@ const queuedUpTo = prepared((q) =>
     .from(drawQueue)
     .where(lte(drawQueue.entry_seq, sql.placeholder("upTo")))
     .orderBy(asc(drawQueue.entry_seq))
+    .limit(sql.placeholder("limit"))
     .prepare(),
 );
 
@@ -38,23 +39,29 @@ async function materials(rows: Queued[]): Promise<Map<number, Material>> {
 let target = 0;
 let running: Promise<void> | null = null;
 
+/** Entries drawn in one write transaction at most: a round's many draws leave the lock to other writes between. */
+const ROWS_PER_TRANSACTION = 16;
+
 async function batch(resolve: Resolver): Promise<void> {
   while (target > 0) {
     const upTo = target;
-    const rows = queuedUpTo(db).all({ upTo });
-    const mats = await materials(rows);
-    const outcome = await transactTogether((tx) => {
+    const mats = await materials(queuedUpTo(db).all({ upTo, limit: -1 }));
+    for (;;) {
       // Read again under the write lock: another process may have drawn some meanwhile.
-      for (const row of queuedUpTo(tx).all({ upTo })) {
-        resolve(
-          tx,
-          row,
-          row.beacon_round === null ? noBeacon(null) : (mats.get(row.beacon_round) ?? noBeacon(row.beacon_round)),
-        );
-      }
-      return { ok: true as const };
-    });
-    if (!outcome.ok) throw new Error(outcome.message);
+      const drawn = await transactTogether((tx) => {
+        const rows = queuedUpTo(tx).all({ upTo, limit: ROWS_PER_TRANSACTION });
+        for (const row of rows) {
+          resolve(
+            tx,
+            row,
+            row.beacon_round === null ? noBeacon(null) : (mats.get(row.beacon_round) ?? noBeacon(row.beacon_round)),
+          );
+        }
+        return rows.length;
+      });
+      if (typeof drawn !== "number") throw new Error(drawn.message);
+      if (drawn < ROWS_PER_TRANSACTION) break;
+    }
     if (target === upTo) target = 0;
   }
 }

@@ -8,7 +8,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
 import type { Preregistration } from "@db/schema";
-import { fixSecondThrill, settleDraw, type DrawResult } from "~/models/prize-draw.server";
+import { fixSecondThrill, isFixedOrDrawn, settleDraw, type DrawResult } from "~/models/prize-draw.server";
 import { firstThrill, totalPrize } from "~/models/prize-constants";
 import {
   CONTINUE_MESSAGES,
@@ -89,7 +89,9 @@ export function resendVerificationCode(who: Channel, slug: string): Result<Resen
  * drawn once its beacon round comes. `created` says whether this call fixed it.
  */
 export async function secondThrillOf(entryId: number): Promise<DrawResult> {
-  const fixed = transact((tx) => fixSecondThrill(tx, entryId));
+  // Fixed with its verification as a rule: the write lock is taken only when a race left it unfixed.
+  if (isFixedOrDrawn("preregistration", entryId)) return settleDraw("preregistration", entryId);
+  const fixed = await transactTogether((tx) => fixSecondThrill(tx, entryId));
   if (typeof fixed !== "boolean") throw new FailureError(fixed);
   return settleDraw("preregistration", entryId, fixed);
 }
@@ -357,7 +359,7 @@ export async function counterPrizeSummary(
   actor: ScopedActor,
   slug: string,
 ): Promise<Result<{ preregistration: Preregistration; summary: PrizeSummary | null }>> {
-  const found = transact((tx) => {
+  const found = await transactTogether((tx) => {
     const entry = rowBySlug(tx, slug, actor.scope);
     if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
     const fixed = entry.is_verified && fixSecondThrill(tx, entry.id);

@@ -495,6 +495,10 @@ export function fixThirdThrill(tx: Executor, registrationId: number, at?: Date):
   return fixEntry(tx, thirdThrillEntry(tx, registrationId), at);
 }
 
+/** Whether an entry's draw is fixed (waiting for its round) or made: a read, no lock. */
+export const isFixedOrDrawn = (entryType: EntryType, entryId: number) =>
+  findDraw(db, entryType, entryId) !== undefined || queueOf(db).get({ entryType, entryId }) !== undefined;
+
 /** The entry's draw, once made: resolves when its round came (or the house seed stood in). */
 export async function settleDraw(entryType: EntryType, entryId: number, created = false): Promise<DrawResult> {
   for (;;) {
