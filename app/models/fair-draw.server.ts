@@ -47,6 +47,12 @@ export type Terms = {
   base_tables: { second: { amount: number; weight: number }[]; third: { amount: number; weight: number }[] };
 };
 
+const KATHMANDU_HOUR = new Intl.DateTimeFormat("en-GB", {
+  hour: "numeric",
+  hourCycle: "h23",
+  timeZone: "Asia/Kathmandu",
+});
+
 /** The hour (Kathmandu) from which the next day's terms are committed; its pools are fixed from then on. */
 export const COMMIT_HOUR = () => Number(process.env.FAIR_COMMIT_HOUR ?? 22);
 
@@ -111,7 +117,7 @@ function commitDay(exec: Executor, date: string) {
 export function commitAhead(exec: Executor = db, at: Date = clockNow()): void {
   const today = kathmanduDate(at);
   commitDay(exec, today);
-  const hour = Number(new Intl.DateTimeFormat("en-GB", { hour: "numeric", timeZone: "Asia/Kathmandu" }).format(at));
+  const hour = Number(KATHMANDU_HOUR.format(at));
   if (hour >= COMMIT_HOUR()) commitDay(exec, shiftDate(today, 1));
 }
 
