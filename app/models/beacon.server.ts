@@ -56,6 +56,14 @@ function mark(up: boolean, error: string | null = null) {
 }
 
 class NotYet extends Error {}
+/** Errors that say the beacon cannot be reached at all (no name, no route, refused, a forged answer); others may pass. */
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
+const isTransient = (error: unknown) => {
+  if (!(error instanceof Error)) return false;
+  if (/does not verify|sent round/.test(error.message)) return false;
+  const code = (error.cause as { code?: string } | undefined)?.code;
+  return !code || !UNREACHABLE_CODES.has(code);
+};
 
 async function fetchRound(c: BeaconConfig, round: number | "latest"): Promise<Material & { source: "beacon" }> {
   let lastError: unknown = null;
@@ -96,9 +104,10 @@ async function obtain(c: BeaconConfig, round: number): Promise<Material> {
       mark(true);
       return got;
     } catch (error) {
-      // A relay that answers "not yet" is up: try again until the bound. Anything else (no route,
-      // refused, a bad signature from every relay) marks the beacon down at once.
-      if (!(error instanceof NotYet)) {
+      // A relay that answers "not yet", or slowly, may still bring the round: try again until the
+      // bound. Anything else (no route, refused, a bad signature from every relay) marks the beacon
+      // down at once.
+      if (!(error instanceof NotYet) && !isTransient(error)) {
         mark(false, String((error as Error).message ?? error));
         return house(c, round);
       }

@@ -11,7 +11,8 @@ export const TEST_BEACON = { genesis: 1577836800, period: 1, name: "test" };
 
 export default async function setup() {
   const beacon = await startLocalBeacon(TEST_BEACON);
-  Object.assign(process.env, beacon.settings, { BEACON_WAIT_MS: "3000" });
+  // A generous wait: the machine running the tests may be busy, and these tests are about the record.
+  Object.assign(process.env, beacon.settings, { BEACON_WAIT_MS: "20000" });
   const dir = path.resolve("tests/.tmp", `vitest-${process.pid}-${crypto.randomBytes(3).toString("hex")}`);
   fs.mkdirSync(dir, { recursive: true });
   process.env.TEST_TMP_DIR = dir;
