@@ -128,8 +128,9 @@ export default tseslint.config(
           patterns: [
             { regex: "\\.server(\\.|$)", message: "Server code never goes to the browser." },
             {
-              // scripts/fair-draws-core.mjs: the fair-draw checker the command line shares (dependency-free).
-              regex: "^(?!~/schemas/|\\./|~/browser/|\\.\\./\\.\\./scripts/fair-draws-core\\.mjs$)",
+              // scripts/fair-draws-core.mjs and -bls.mjs: the fair-draw checker the command line shares (the
+              // BLS step only in the script loaded on demand).
+              regex: "^(?!~/schemas/|\\./|~/browser/|\\.\\./\\.\\./scripts/fair-draws-(core|bls)\\.mjs$)",
               message: "Public scripts import only ./ modules, ~/schemas/ values and the fair-draw checker.",
             },
           ],

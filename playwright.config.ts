@@ -1,4 +1,5 @@
 import { defineConfig, devices } from "@playwright/test";
+import { beaconSettings, makeChain } from "./scripts/local-beacon.mjs";
 
 /**
  * End-to-end tests drive the built server (node server.js) in Debian's Chromium,
@@ -9,6 +10,9 @@ const port = Number(process.env.E2E_PORT ?? 4173);
 const buildDir = process.env.BUILD_DIR ?? "build";
 export const baseURL = `http://localhost:${port}`;
 const dataDir = `tests/.tmp/e2e-${port}`;
+/** The demonstration beacon (drand's API on 127.0.0.1, the demo data's key): the server's draws wait for its rounds. */
+const beaconPort = Number(process.env.E2E_BEACON_PORT ?? port + 9);
+const beacon = beaconSettings(makeChain(), `http://127.0.0.1:${beaconPort}`);
 
 const chromium = {
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
@@ -52,22 +56,31 @@ export default defineConfig({
     // HTTP-only checks that watch the whole database: alone, after the others.
     { name: "access", testMatch: /route-variants/, dependencies: ["js", "nojs"] },
   ],
-  webServer: {
-    command: `node_modules/.bin/tsx tests/e2e/prepare-db.ts && node server.js`,
-    url: `${baseURL}/login`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      BUILD_DIR: buildDir,
-      DATA_DIR: dataDir,
-      DATABASE_URL: `file:${dataDir}/app.sqlite`,
-      SESSION_SECRET: "e2e-secret",
-      COOKIE_SECURE: "false",
-      RATE_LIMIT_FACTOR: "50",
-      NODE_ENV: "production",
-      E2E_PREPARE: "1",
+  webServer: [
+    {
+      command: `node scripts/local-beacon.mjs --port ${beaconPort}`,
+      url: `http://127.0.0.1:${beaconPort}/${beacon.BEACON_CHAIN_HASH}/info`,
+      reuseExistingServer: false,
+      timeout: 30_000,
     },
-  },
+    {
+      command: `node_modules/.bin/tsx tests/e2e/prepare-db.ts && node server.js`,
+      url: `${baseURL}/login`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        BUILD_DIR: buildDir,
+        DATA_DIR: dataDir,
+        DATABASE_URL: `file:${dataDir}/app.sqlite`,
+        SESSION_SECRET: "e2e-secret",
+        COOKIE_SECURE: "false",
+        RATE_LIMIT_FACTOR: "50",
+        NODE_ENV: "production",
+        E2E_PREPARE: "1",
+        ...beacon,
+      },
+    },
+  ],
 });

@@ -20,8 +20,13 @@
  * the event-loop delay each worker reports (GET /healthz, polled) and each worker's RSS (from /proc);
  * then checks the database: no pool paid more than its count or than the draws it paid, no entry drawn
  * twice, every acknowledged pre-registration, verification and purchase there, one code SMS per phone.
- * The highest arrival rate held (every request of the stage with p99 ≤ 500 ms and no error) is the
- * figure, beside the goal of 100 visitor journeys a second. Nothing is asserted.
+ * The draws are decided by a local beacon (scripts/local-beacon.mjs: drand's API on 127.0.0.1, a
+ * round every 3 s, as quicknet): a draw waits for the first round after its entry was fixed, so the
+ * steps that show a draw ("GET draw", "draw coupon") are allowed that wait (BEACON_PERIOD_MS) on top
+ * of the 500 ms; the beacon's fetches are counted (one per round and worker when shared as meant).
+ * The highest arrival rate held (every request of the stage with p99 ≤ 500 ms, beyond the round's
+ * wait for a draw, and no error) is the figure, beside the goal of 100 visitor journeys a second.
+ * Nothing is asserted.
  * The rehearsal's rows stay in the database (a draw record cannot be deleted), marked by their phones
  * (95… numbers, new ones each run); its broadcast's messages are removed at the next run's start.
  */
@@ -32,6 +37,7 @@ import os from "node:os";
 import path from "node:path";
 import { Agent, setGlobalDispatcher } from "undici";
 import { NGINX, SITE_SERVERNAME, selfSignedCertificate, startNginx, writeNginxSite } from "../tests/nginx-site";
+import { startLocalBeacon } from "../scripts/local-beacon.mjs";
 import { BENCH_USERS } from "./seed";
 import {
   BUILD_DIR,
@@ -67,6 +73,9 @@ const WARMUP_RATE = 5;
 const WORKERS = process.env.WEB_CONCURRENCY ?? String(os.availableParallelism());
 const BROADCAST_SIZE = 100_000;
 const HELD_P99_MS = 500;
+/** A draw waits for the first beacon round after its entry was fixed: at most one period. */
+const BEACON_PERIOD_MS = 3000;
+const BEACON_STEPS = new Set(["GET draw", "draw coupon"]);
 /** The rehearsal's phones: 95… (the seed's are 98…, the POST bench's 96…/97…). */
 const PHONE_BASE = 9_500_000_000;
 
@@ -498,10 +507,12 @@ export async function surge() {
   const port = await freePort();
   const direct = `http://127.0.0.1:${port}`;
   const proxied = process.env.SURGE_NGINX !== "0" && fs.existsSync(NGINX);
-  log(`starting cluster.js with ${WORKERS} workers${proxied ? ", behind nginx" : ""} …`);
+  const beacon = await startLocalBeacon();
+  log(`starting cluster.js with ${WORKERS} workers${proxied ? ", behind nginx" : ""}, the beacon at ${beacon.url} …`);
   const app = await startApp(
     port,
     {
+      ...beacon.settings,
       WEB_CONCURRENCY: WORKERS,
       // The hour's code SMS ceiling is the campaign's budget; the rehearsal measures the server, not the budget.
       SMS_RATE_PER_SECOND: "200",
@@ -524,6 +535,7 @@ export async function surge() {
     const { token } = await login(base);
     const staff = await Promise.all(counterStaff().map((email) => login(base, email)));
     log(`prize pools for today: ${await makePools(base, token)} made`);
+    const beaconFrom = Date.now();
     const queues: Verified[][] = staff.map(() => []);
     const sampler = sampleWorkers(direct, app.pid!);
     const counters = Array.from({ length: COUNTERS }, (_, k) =>
@@ -668,11 +680,13 @@ export async function surge() {
         finished === started &&
         all.every((s) => s.ok) &&
         percentile(
-          all.map((s) => s.ms),
+          all.map((s) => s.ms - (BEACON_STEPS.has(s.step) ? BEACON_PERIOD_MS : 0)),
           99,
         ) <= HELD_P99_MS
       );
     });
+    const rounds = Math.ceil((Date.now() - beaconFrom) / BEACON_PERIOD_MS);
+    log(`beacon: ${beacon.counts.public} round fetches over about ${rounds} rounds (${WORKERS} workers)`);
     const best = held.length ? Math.max(...held.map((s) => s.rate)) : 0;
     const results = checks(ack);
     printTable(
@@ -701,6 +715,7 @@ export async function surge() {
       fs.rmSync(front.dir, { recursive: true, force: true });
     }
     await stop(app);
+    await beacon.close();
   }
 }
 

@@ -398,17 +398,14 @@ export const draws = sqliteTable(
     pools: text("pools").notNull(), // JSON: pools considered with remaining counts
     rolls: text("rolls").notNull(), // JSON: every random value rolled, with its public input
     created_at: createdAt(),
-    // The day's chained draw record (docs/decisions/0019-fair-draws.md): the entry's public
-    // reference, the base table the fallback used, the place in the day's chain and the hashes.
+    // The entry's public id (its reference) and the base table the fallback used.
     ref: text("ref").notNull().default(""),
     base_table: text("base_table").notNull().default("[]"),
-    seq: integer("seq"),
-    prev_hash: text("prev_hash"),
-    hash: text("hash"),
+    /** The draw's record in the public chain (draw_records.seq); null for a draw given its own random values (tests). */
+    record_seq: integer("record_seq"),
   },
   (t) => [
     uniqueIndex("draws_entry_unique").on(t.entry_type, t.entry_id),
-    uniqueIndex("draws_day_seq_unique").on(t.date, t.seq),
     index("draws_date_idx").on(t.date, t.pool_type),
     index("draws_allocation_idx").on(t.allocation_id),
     index("draws_created_idx").on(t.created_at),
@@ -416,15 +413,68 @@ export const draws = sqliteTable(
 );
 
 /**
- * One row per Kathmandu day of draws: a secret seed and its SHA-256 commitment, written
- * once before the day's first draw (triggers refuse any update or delete). The seed is
- * read only by the draw and, once the day is over, by the published record.
+ * A Kathmandu day's commitments, written before the day (docs/decisions/0019-fair-draws.md): its
+ * terms (the beacon, every pool, the base tables, the house seed's commitment) and their hash, and
+ * the house seed sealed under a key kept outside the database. Triggers refuse any change,
+ * removal or replacement.
  */
-export const drawDays = sqliteTable("draw_days", {
+export const fairDays = sqliteTable("fair_days", {
   date: text("date").primaryKey(),
-  seed: text("seed").notNull(),
-  commitment: text("commitment").notNull(),
+  terms: text("terms").notNull(),
+  terms_hash: text("terms_hash").notNull(),
+  house_commitment: text("house_commitment").notNull(),
+  /** AES-256-GCM: "v1:" iv ":" tag ":" ciphertext, hex (app/utils/seal.server.ts). */
+  house_sealed: text("house_sealed").notNull(),
   created_at: createdAt(),
+});
+
+/**
+ * The public chain of the campaign's draws: every entry fixed and every entry drawn, in order,
+ * each record's text and its SHA-256 (which the next record names). Append-only (triggers).
+ */
+export const drawRecords = sqliteTable(
+  "draw_records",
+  {
+    seq: integer("seq").primaryKey(),
+    kind: text("kind", { enum: ["entry", "draw"] }).notNull(),
+    /** The entry's Kathmandu day (a draw: its entry's day). */
+    date: text("date").notNull(),
+    time: text("time").notNull(),
+    ref: text("ref").notNull(),
+    text: text("text").notNull(),
+    hash: text("hash").notNull().unique(),
+  },
+  (t) => [index("draw_records_date_idx").on(t.date, t.seq), index("draw_records_ref_idx").on(t.ref)],
+);
+
+/** Entries fixed and not drawn yet: each waits for its beacon round (or the house seed). */
+export const drawQueue = sqliteTable(
+  "draw_queue",
+  {
+    entry_seq: integer("entry_seq").primaryKey(),
+    entry_hash: text("entry_hash").notNull(),
+    entry_type: text("entry_type", { enum: ["preregistration", "registration"] }).notNull(),
+    entry_id: integer("entry_id").notNull(),
+    thrill: integer("thrill").notNull(),
+    ref: text("ref").notNull(),
+    date: text("date").notNull(),
+    pool_type: text("pool_type", { enum: ALLOCATION_TYPES }).notNull(),
+    branch_id: integer("branch_id"),
+    /** Null when the day has no beacon (BEACON=off): the house seed decides. */
+    beacon_round: integer("beacon_round"),
+    time: text("time").notNull(),
+  },
+  (t) => [uniqueIndex("draw_queue_entry_unique").on(t.entry_type, t.entry_id)],
+);
+
+/** The SMS that told the observers a day's closing head and the next day's commitments. */
+export const fairAnnouncements = sqliteTable("fair_announcements", {
+  date: text("date").primaryKey(),
+  head: text("head").notNull(),
+  next_terms_hash: text("next_terms_hash"),
+  phones: integer("phones").notNull(),
+  text: text("text").notNull(),
+  sent_at: text("sent_at").notNull(),
 });
 
 export const testRides = sqliteTable(

@@ -21,7 +21,7 @@ import { allocationSchema, type AllocationFormInput } from "~/schemas/allocation
 import { SOURCE_OPTIONS } from "~/schemas/preregistration";
 import { PAYMENT_MODES } from "~/schemas/registration";
 import { randomSlug } from "~/utils/crypto.server";
-import { kathmanduDate, kathmanduToUtc, shiftDate } from "~/utils/time";
+import { kathmanduDate, kathmanduToUtc, setClock, shiftDate } from "~/utils/time";
 
 type Ctx = {
   branches: (typeof schema.branches.$inferSelect)[];
@@ -95,7 +95,7 @@ const SOURCE_WEIGHTS: Record<string, number> = {
 const at = (date: string, hour: number, minute: number) =>
   new Date(kathmanduToUtc(`${date}T${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`));
 
-export function seedAnalyticsHistory(ctx: Ctx) {
+export async function seedAnalyticsHistory(ctx: Ctx) {
   const db = getDb();
   const rnd = generator(20261121);
   const { branches, models } = ctx;
@@ -107,10 +107,14 @@ export function seedAnalyticsHistory(ctx: Ctx) {
   const sources = [...SOURCE_OPTIONS];
   const purchases: { pre: typeof schema.preregistrations.$inferSelect; at: Date }[] = [];
   let person = 0;
+  /** The draws, made in time order once every row is in (the public chain of draws runs in time). */
+  const draws: { at: Date; thrill: 2 | 3; id: number }[] = [];
+
+  // Every day's pools first: a day's pools are committed with its first draw and never change after.
+  for (let d = HISTORY_DAYS - 1; d >= 0; d--) seedPools(ctx, shiftDate(lastDay, -d));
 
   for (let d = HISTORY_DAYS - 1; d >= 0; d--) {
     const date = shiftDate(lastDay, -d);
-    seedPools(ctx, date);
     const saturday = new Date(`${date}T12:00:00Z`).getUTCDay() === 6;
     const warmUp = (HISTORY_DAYS - d) / HISTORY_DAYS; // 0.05 .. 1
     const count = Math.round((4 + 10 * warmUp) * (saturday ? 0.6 : 1)) + rnd.int(0, 3);
@@ -158,7 +162,7 @@ export function seedAnalyticsHistory(ctx: Ctx) {
         .set({ is_verified: true, status: "verified", verified_at: verifiedIso, updated_at: verifiedIso })
         .where(eqId(pre.id))
         .run();
-      drawSecondThrill(pre.id, { now: verified });
+      draws.push({ at: verified, thrill: 2, id: pre.id });
       if (!rnd.chance(0.5)) continue;
       const bought = new Date(Math.min(verified.getTime() + rnd.int(1, 72) * 3_600_000, limit));
       purchases.push({ pre, at: bought });
@@ -202,7 +206,18 @@ export function seedAnalyticsHistory(ctx: Ctx) {
       .set({ purchased: true, status: "purchased", updated_at: boughtIso })
       .where(eqId(pre.id))
       .run();
-    if (confirmed && rnd.chance(0.9)) drawThirdThrill(reg.id, { now: new Date(bought.getTime() + 5 * 60_000) });
+    if (confirmed && rnd.chance(0.9))
+      draws.push({ at: new Date(bought.getTime() + 5 * 60_000), thrill: 3, id: reg.id });
+  }
+
+  draws.sort((a, b) => a.at.getTime() - b.at.getTime());
+  for (const draw of draws) {
+    setClock(() => draw.at);
+    try {
+      await (draw.thrill === 2 ? drawSecondThrill(draw.id) : drawThirdThrill(draw.id));
+    } finally {
+      setClock(null);
+    }
   }
 
   // Test rides: a few a day, more as the campaign warms up.

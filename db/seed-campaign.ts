@@ -73,6 +73,13 @@ async function verify(slug: string, id: number) {
   if (!code) throw new Error(`No code for pre-registration ${slug}`);
   const res = await verifyPreregistration({ channel: "public", address: null }, slug, code);
   if (!res.ok) throw new Error(`Seed verification failed: ${res.message}`);
+  await res.draw();
+}
+
+/** Yesterday's and today's pools: made before any draw, as a day's pools are fixed with its first draw. */
+export function seedCampaignPools(ctx: Ctx) {
+  seedAllocations(ctx, ctx.yesterday);
+  seedAllocations(ctx, ctx.today);
 }
 
 export async function seedCampaign(ctx: Ctx) {
@@ -85,9 +92,6 @@ export async function seedCampaign(ctx: Ctx) {
     address: null,
     scope: { branchId },
   });
-
-  seedAllocations(ctx, yesterday);
-  seedAllocations(ctx, today);
 
   for (const [i, name] of PEOPLE.entries()) {
     // The first five happened yesterday (Kathmandu), the rest today.
@@ -140,7 +144,7 @@ export async function seedCampaign(ctx: Ctx) {
       const confirmed = confirmRegistration(actor, reg.registration.slug, code);
       if (!confirmed.ok) throw new Error(`Seed confirmation failed: ${confirmed.message}`);
       if (stage < 4) continue;
-      const drawn = drawCoupon(actor, reg.registration.slug);
+      const drawn = await drawCoupon(actor, reg.registration.slug);
       if (!drawn.ok) throw new Error(`Seed draw failed: ${drawn.message}`);
     } finally {
       setClock(null);

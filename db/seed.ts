@@ -14,7 +14,8 @@ import { kathmanduDate, shiftDate } from "~/utils/time";
 import { seedAnalyticsHistory } from "./seed-analytics";
 import { motorbikeSvg } from "./seed-art";
 import { seedBroadcast } from "./seed-broadcast";
-import { seedCampaign } from "./seed-campaign";
+import { seedCampaign, seedCampaignPools } from "./seed-campaign";
+import { startLocalBeacon } from "../scripts/local-beacon.mjs";
 import { seedCatalogue } from "./seed-catalogue";
 import { seedSettings } from "./seed-settings";
 import { seedStaff } from "./seed-staff";
@@ -183,8 +184,23 @@ export async function seed() {
       .run();
   });
 
-  await seedCampaign({ branches, models, today, yesterday: shiftDate(today, -1) });
-  seedAnalyticsHistory({ branches, models, today });
+  // The demo's draws are decided by the demo beacon (scripts/local-beacon.mjs, its key public):
+  // its days say so. Older days first, so the chain runs in time order.
+  const beacon = await startLocalBeacon();
+  const before = { ...process.env };
+  Object.assign(process.env, beacon.settings);
+  try {
+    const campaign = { branches, models, today, yesterday: shiftDate(today, -1) };
+    seedCampaignPools(campaign);
+    await seedAnalyticsHistory({ branches, models, today });
+    await seedCampaign(campaign);
+  } finally {
+    for (const key of Object.keys(beacon.settings)) {
+      if (before[key] === undefined) delete process.env[key];
+      else process.env[key] = before[key];
+    }
+    await beacon.close();
+  }
   await seedVideos();
   await seedStaff(branches, DEMO_PASSWORD);
   await seedCatalogue();

@@ -17,6 +17,9 @@ import path from "node:path";
 import type { Plugin } from "vite";
 
 const QUERY = "?public-script";
+/** A script loaded only on demand (the draw checker's BLS step): written for browsers with BigInt. */
+const ON_DEMAND_QUERY = "?on-demand-script";
+const ON_DEMAND_TARGET = "es2020";
 /** Browsers the scripts are written down to (phones a few years old). */
 export const PUBLIC_SCRIPT_TARGET = "es2017";
 
@@ -77,14 +80,18 @@ function buildTimeValues(appDir: string, alias: Alias): EsbuildPlugin {
 }
 
 /** One browser entry bundled and minified; also the source files it read (for watching). */
-export async function compilePublicScript(file: string, alias: Alias): Promise<{ code: string; inputs: string[] }> {
+export async function compilePublicScript(
+  file: string,
+  alias: Alias,
+  target = PUBLIC_SCRIPT_TARGET,
+): Promise<{ code: string; inputs: string[] }> {
   const appDir = alias["~"];
   const out = await build({
     entryPoints: [file],
     bundle: true,
     format: "iife",
     minify: true,
-    target: PUBLIC_SCRIPT_TARGET,
+    target,
     legalComments: "none",
     write: false,
     metafile: true,
@@ -111,11 +118,13 @@ export function publicScripts({ alias }: { alias: Alias }): Plugin {
       isBuild = config.command === "build";
     },
     async load(id, options) {
-      if (!id.endsWith(QUERY)) return null;
-      const file = id.slice(0, -QUERY.length);
+      const query = [QUERY, ON_DEMAND_QUERY].find((q) => id.endsWith(q));
+      if (!query) return null;
+      const file = id.slice(0, -query.length);
       // Public pages are never hydrated: the browser bundle needs no copy of the code.
       if (isBuild && !options?.ssr) return `export default { code: "" };`;
-      const { code, inputs } = await compilePublicScript(file, alias);
+      const target = query === ON_DEMAND_QUERY ? ON_DEMAND_TARGET : PUBLIC_SCRIPT_TARGET;
+      const { code, inputs } = await compilePublicScript(file, alias, target);
       for (const input of inputs) this.addWatchFile(input);
       return `export default ${JSON.stringify({ code })};`;
     },

@@ -21,3 +21,9 @@ export async function clearOfKathmanduMidnight(marginMs = 40_000): Promise<void>
 export function kathmanduToday(days = 0, at = Date.now()): string {
   return new Date(at + KATHMANDU_OFFSET_MS + days * DAY_MS).toISOString().slice(0, 10);
 }
+
+/** A clock for setClock that starts at `startIso` and runs at the real pace (draws fixed now, drawn seconds later). */
+export function movingClock(startIso: string): () => Date {
+  const offset = Date.parse(startIso) - Date.now();
+  return () => new Date(Date.now() + offset);
+}

@@ -3,3 +3,7 @@ declare module "*?public-script" {
   const script: { code: string };
   export default script;
 }
+declare module "*?on-demand-script" {
+  const script: { code: string };
+  export default script;
+}

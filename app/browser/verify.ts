@@ -5,7 +5,16 @@ fresh<HTMLFormElement>("form[data-verify]").forEach((form) => {
   const code = form.elements.namedItem("code") as HTMLInputElement;
   form.addEventListener("submit", (e) => {
     const submitter = (e as SubmitEvent).submitter as HTMLButtonElement | null;
-    if ((submitter && submitter.value === "resend") || code.value.trim()) return;
+    if (submitter && submitter.value === "resend") return;
+    if (code.value.trim()) {
+      // The draw waits for its beacon round inside the reveal's 5 s: they count from now.
+      try {
+        window.sessionStorage.setItem("thrill-reveal-start", String(Date.now()));
+      } catch {
+        // no session storage: the reveal plays whole
+      }
+      return;
+    }
     e.preventDefault();
     const error = form.querySelector<HTMLElement>("[data-code-error]")!;
     error.textContent = error.getAttribute("data-required");

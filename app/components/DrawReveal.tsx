@@ -7,6 +7,9 @@
  * Without JavaScript the cells roll by CSS alone (about 5 s) and the text and
  * confetti appear when they stop. With JavaScript the spec's timing applies:
  * every cell flickers to a random digit each 50 ms for 5000 ms, then settles.
+ * The draw waits for its beacon round (decision 19) inside those 5 s: the form
+ * that asks for the draw marks the moment it was sent (markRevealStart), and
+ * the reveal plays what is left of its time (at least a second).
  * In a hydrated page the component starts that itself; a page without its
  * JavaScript bundle adds <script>{DRAW_REVEAL_SCRIPT}</script> after it.
  * Styles: app/styles/draw-reveal.css (link it with DRAW_REVEAL_CSS).
@@ -32,6 +35,15 @@ export function runDrawReveal(root: HTMLElement | null): void {
     return;
   }
   const cells = root.querySelectorAll(".draw-cell");
+  const full = Number(root.getAttribute("data-reveal-ms")) || 5000;
+  let left = full;
+  try {
+    const started = Number(window.sessionStorage.getItem("thrill-reveal-start"));
+    window.sessionStorage.removeItem("thrill-reveal-start");
+    if (started > 0 && started <= Date.now()) left = Math.max(1000, full - (Date.now() - started));
+  } catch {
+    // no session storage: the whole roll
+  }
   root.classList.add("flicker");
   const timer = setInterval(
     function () {
@@ -39,14 +51,20 @@ export function runDrawReveal(root: HTMLElement | null): void {
     },
     Number(root.getAttribute("data-flicker-ms")) || 50,
   );
-  setTimeout(
-    function () {
-      clearInterval(timer);
-      root.classList.remove("flicker");
-      root.classList.add("done");
-    },
-    Number(root.getAttribute("data-reveal-ms")) || 5000,
-  );
+  setTimeout(function () {
+    clearInterval(timer);
+    root.classList.remove("flicker");
+    root.classList.add("done");
+  }, left);
+}
+
+/** Marks the moment a draw was asked for (a verify or draw form sent), so the reveal's 5 s count from it. */
+export function markRevealStart(): void {
+  try {
+    window.sessionStorage.setItem("thrill-reveal-start", String(Date.now()));
+  } catch {
+    // no session storage: the reveal plays whole
+  }
 }
 
 /** For pages without hydration: runs the reveal on every DrawReveal of the page. */

@@ -2,6 +2,9 @@
 import { captchaStartupWarning } from "./captcha.server";
 import { resumeBroadcasts } from "~/models/broadcast.server";
 import { startSmsWorker } from "~/models/sms-worker.server";
+import { probeBeacon } from "~/models/beacon.server";
+import { announceNow } from "~/models/fair-observers.server";
+import { drawLeftOver } from "~/models/prize-draw.server";
 import { purgeExpiredLimits } from "~/utils/rate-limit.server";
 import { purgeExpiredSessions } from "./session.server";
 
@@ -26,8 +29,21 @@ export function startBackgroundWork(): () => Promise<void> {
     }
   }, 3600_000);
   hourly.unref();
+  // The beacon looked at once, so a machine without it draws with the house seed at once; then
+  // entries a stopped process left undrawn are drawn, and closed days told to the observers.
+  void probeBeacon();
+  const draws = setInterval(() => {
+    drawLeftOver().catch((e: unknown) => console.error("[draws] drawing entries left behind failed", e));
+    try {
+      announceNow();
+    } catch (e) {
+      console.error("[draws] announcing closed days failed", e);
+    }
+  }, 15_000);
+  draws.unref();
   return async () => {
     clearInterval(hourly);
+    clearInterval(draws);
     await stopSms();
   };
 }

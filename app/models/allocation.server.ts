@@ -8,6 +8,7 @@
  * pool out of reach is simply not found; every change returns a Result and
  * writes its audit row in its own transaction.
  */
+import { isCommitted } from "~/models/fair-draw.server";
 import { and, asc, count as countRows, desc, eq, isNull, lte, or, sql, type SQL } from "drizzle-orm";
 import { db, schema, type Tx } from "@db/index";
 import type { Allocation } from "@db/schema";
@@ -37,7 +38,14 @@ export const ALLOCATION_ERRORS = {
     `This scheme has already paid out ${paid} prize${paid === 1 ? "" : "s"} and can no longer be deleted.`,
   belowPaid: (paid: number) =>
     `The count cannot be lower than the ${paid} prize${paid === 1 ? "" : "s"} already paid out.`,
+  committed: (date: string) =>
+    `The pools of ${date} are committed and published for the fair draws: they can no longer change. Choose a later day.`,
 } as const;
+
+/** A committed day's pools never change (decision 19; a trigger refuses it too): the refusal, under the date. */
+function refuseCommitted(tx: Tx, date: string, field = "date") {
+  if (isCommitted(date, tx)) throw new FailureError(fail.field(field, ALLOCATION_ERRORS.committed(date)));
+}
 
 /**
  * The pools a scope reaches, inside every query of this module: head office
@@ -178,6 +186,7 @@ export function createAllocation(actor: ScopedActor, value: AllocationInput): Re
       // A branch user cannot make a public pool.
       throw new FailureError(fail.field("branch_id", ALLOCATION_MESSAGES.branchRequired));
     }
+    refuseCommitted(tx, value.date);
     const allocation = tx
       .insert(allocations)
       .values({
@@ -206,6 +215,7 @@ export function deleteAllocation(actor: ScopedActor, id: number): Result<{ alloc
   return transact((tx) => {
     const row = reachable(tx, actor.scope, id);
     if (row.paid > 0) throw new FailureError(fail.conflict(ALLOCATION_ERRORS.paid(row.paid)));
+    if (isCommitted(row.date, tx)) throw new FailureError(fail.conflict(ALLOCATION_ERRORS.committed(row.date)));
     tx.delete(allocations)
       .where(and(eq(allocations.id, row.id), eq(allocations.paid, 0)))
       .run();
@@ -222,6 +232,7 @@ export function updateAllocationCount(
 ): Result<{ allocation: Allocation }> {
   return transact((tx) => {
     const row = reachable(tx, actor.scope, id);
+    refuseCommitted(tx, row.date, "count");
     if (value.count < row.paid) throw new FailureError(fail.field("count", ALLOCATION_ERRORS.belowPaid(row.paid)));
     const allocation = tx
       .update(allocations)

@@ -1,258 +1,416 @@
 /**
- * Fair draws (docs/decisions/0019-fair-draws.md): each Kathmandu day has a secret seed whose
- * SHA-256 commitment is written before the day's first draw; every roll of that day is
- * HMAC-SHA256(seed, its public input); every draw's record carries the hash of the one
- * before it. Once the day is over its seed is published, and anyone can recompute the
- * day with scripts/verify-draws.mjs (the same rules as scripts/fair-draws-core.mjs).
+ * Fair draws (docs/decisions/0019-fair-draws.md, docs/verify-a-draw-day.md): each Kathmandu day's
+ * terms (the beacon, every pool, the base tables, the house seed's commitment) are committed
+ * before the day; every entry fixed and every entry drawn is a record of one public chain; a
+ * draw's rolls come from the first beacon round after its entry was fixed, or from the day's
+ * house seed when the beacon did not answer (marked). The rules and the record's texts are
+ * scripts/fair-draws-core.mjs, shared with the checkers.
  *
- * The seed is read here only: by the draw (inside its transaction) and by `publishedDay`
- * for days that are over. No other query selects it.
+ * The house seed is stored sealed (app/utils/seal.server.ts) and opened here only: by a draw
+ * that falls back (inside its transaction) and by the published record of a closed day.
  */
 import crypto from "node:crypto";
-import { and, asc, count as countRows, desc, eq, gt, isNotNull, lt, sql } from "drizzle-orm";
+import { and, asc, count as countRows, desc, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
-import type { Draw } from "@db/schema";
+import { readBaseTable } from "~/models/prize-settings.server";
+import { chainInfo, type ChainInfo } from "~/models/beacon.server";
+import { announceNow } from "~/models/fair-observers.server";
+import { seal, unseal } from "~/utils/seal.server";
 import { kathmanduDate, now as clockNow, shiftDate } from "~/utils/time";
-import {
-  recordText,
-  rollInput,
-  unitFromBytes,
-  type FairDay,
-  type FairRecord,
-  type FairRecordBody,
-} from "../../scripts/fair-draws-core.mjs";
+import { GENESIS_PREV, termsText } from "../../scripts/fair-draws-core.mjs";
 
-export type { FairDay, FairRecord };
+export { entryReference as drawReference, normaliseReference } from "@db/reference";
 
-const { drawDays, draws } = schema;
+const { allocations, drawQueue, drawRecords, fairAnnouncements, fairDays } = schema;
 
 export type Round = "second" | "third";
 export const roundOf = (thrill: number): Round => (thrill === 2 ? "second" : "third");
 
-// ---------------------------------------------------------------- the public reference
+const sha256 = (data: string | Buffer) => crypto.createHash("sha256").update(data).digest("hex");
 
-/** A draw's entry is named by its public reference (db/reference.ts), never by name or phone. */
-import { entryReference, normaliseReference } from "@db/reference";
+// ---------------------------------------------------------------- a day's terms
 
-export { entryReference as drawReference, normaliseReference };
+export type TermsPool = {
+  id: number;
+  type: string;
+  branch: number | null;
+  amount: number;
+  count: number;
+  probability: number;
+};
+export type Terms = {
+  date: string;
+  chain: ChainInfo | null;
+  house_commitment: string;
+  pools: TermsPool[];
+  base_tables: { second: { amount: number; weight: number }[]; third: { amount: number; weight: number }[] };
+};
 
-// ---------------------------------------------------------------- the day's seed
+const KATHMANDU_HOUR = new Intl.DateTimeFormat("en-GB", {
+  hour: "numeric",
+  hourCycle: "h23",
+  timeZone: "Asia/Kathmandu",
+});
 
-const hex = (bytes: Buffer) => bytes.toString("hex");
-const commitmentOf = (seed: string) => hex(crypto.createHash("sha256").update(Buffer.from(seed, "hex")).digest());
+/** The hour (Kathmandu) from which the next day's terms are committed; its pools are fixed from then on. */
+export const COMMIT_HOUR = () => Number(process.env.FAIR_COMMIT_HOUR ?? 22);
 
-const nextDate = (date: string) => shiftDate(date, 1);
+const dayRow = prepared((q) =>
+  q
+    .select()
+    .from(fairDays)
+    .where(eq(fairDays.date, sql.placeholder("date")))
+    .prepare(),
+);
 
-/** The day's seed and commitment, made when first asked for (the row is never changed: a trigger refuses it). */
-function daySeed(exec: Executor, date: string): { seed: string; commitment: string } {
-  const made = seedOfDay(exec).get({ date });
+/** Whether a day's terms are committed (its pools can no longer change). */
+export const isCommitted = (date: string, exec: Executor = db) => dayRow(exec).get({ date }) !== undefined;
+
+/** The day's commitments, made now if they were not (every pool of the date as it stands, the base tables, the beacon). */
+function commitDay(exec: Executor, date: string) {
+  const made = dayRow(exec).get({ date });
   if (made) return made;
-  const seed = hex(crypto.randomBytes(32));
-  newDay(exec).run({ date, seed, commitment: commitmentOf(seed) });
-  return seedOfDay(exec).get({ date })!;
+  const seed = crypto.randomBytes(32);
+  const terms: Terms = {
+    date,
+    chain: chainInfo(),
+    house_commitment: sha256(seed),
+    pools: exec
+      .select({
+        id: allocations.id,
+        type: allocations.type,
+        branch: allocations.branch_id,
+        amount: allocations.amount,
+        count: allocations.count,
+        probability: allocations.probability,
+      })
+      .from(allocations)
+      .where(eq(allocations.date, date))
+      .orderBy(asc(allocations.id))
+      .all(),
+    base_tables: { second: readBaseTable(exec, "second"), third: readBaseTable(exec, "third") },
+  };
+  const text = termsText(terms);
+  try {
+    exec
+      .insert(fairDays)
+      .values({
+        date,
+        terms: text,
+        terms_hash: sha256(text),
+        house_commitment: terms.house_commitment,
+        house_sealed: seal(seed, date),
+      })
+      .run();
+  } catch (error) {
+    // Another process committed the day first (the trigger refuses a second row): its row stands.
+    if (!String((error as Error).message).includes("never change")) throw error;
+  }
+  return dayRow(exec).get({ date })!;
 }
 
-const seedOfDay = prepared((q) =>
-  q
-    .select({ seed: drawDays.seed, commitment: drawDays.commitment })
-    .from(drawDays)
-    .where(eq(drawDays.date, sql.placeholder("date")))
-    .prepare(),
-);
-
-// Another process may have made the day meanwhile: its row stands, this one is dropped.
-const newDay = prepared((q) =>
-  q
-    .insert(drawDays)
-    .values({ date: sql.placeholder("date"), seed: sql.placeholder("seed"), commitment: sql.placeholder("commitment") })
-    .onConflictDoNothing()
-    .prepare(),
-);
-
 /**
- * Commits today's and tomorrow's seeds, so a day's commitment is public before its first
- * draw (the landing of /fair-draws and every draw call it).
+ * Commits today's terms if nothing did yet, and tomorrow's from COMMIT_HOUR on, so a day's terms
+ * are public before its first draw (every draw and the landing of /fair-draws call it).
  */
 export function commitAhead(exec: Executor = db, at: Date = clockNow()): void {
   const today = kathmanduDate(at);
-  daySeed(exec, today);
-  daySeed(exec, nextDate(today));
+  commitDay(exec, today);
+  const hour = Number(KATHMANDU_HOUR.format(at));
+  if (hour >= COMMIT_HOUR()) commitDay(exec, shiftDate(today, 1));
 }
 
-const hmacUnit = (seed: string, input: string) =>
-  unitFromBytes(crypto.createHmac("sha256", Buffer.from(seed, "hex")).update(input).digest());
+const termsCache = new Map<string, Terms>();
+/** A committed day's terms (committing them if they were not). */
+export function termsOf(exec: Executor, date: string): { terms: Terms; hash: string } {
+  const row = commitDay(exec, date);
+  let terms = termsCache.get(row.terms_hash);
+  if (!terms) {
+    terms = JSON.parse(row.terms) as Terms;
+    termsCache.set(row.terms_hash, terms);
+  }
+  return { terms, hash: row.terms_hash };
+}
 
-/**
- * The random source of one draw: the k-th value is HMAC-SHA256(day seed, "date|round|ref|k"),
- * unless the caller gives its own source (the statistics tests), whose values are recorded all
- * the same. `inputs` lists the public input of each value taken.
- */
-export function drawSource(
-  exec: Executor,
-  date: string,
-  round: Round,
-  ref: string,
-  override?: () => number,
-): { next: () => number; inputs: string[] } {
-  const { seed } = daySeed(exec, date);
-  daySeed(exec, nextDate(date));
-  const inputs: string[] = [];
-  return {
-    inputs,
-    next: () => {
-      const input = rollInput(date, round, ref, inputs.length);
-      inputs.push(input);
-      return override ? override() : hmacUnit(seed, input);
-    },
-  };
+/** The day's house seed, unsealed: only for a draw that falls back, and for a closed day's record. */
+export function houseSeedOf(exec: Executor, date: string): string {
+  const row = commitDay(exec, date);
+  return unseal(row.house_sealed, date).toString("hex");
 }
 
 // ---------------------------------------------------------------- the chain
 
-export type ChainFields = Pick<Draw, "seq" | "prev_hash" | "hash">;
-
-const lastLinkOf = prepared((q) =>
+const lastRecord = prepared((q) =>
   q
-    .select({ seq: draws.seq, hash: draws.hash })
-    .from(draws)
-    .where(and(eq(draws.date, sql.placeholder("date")), isNotNull(draws.seq)))
-    .orderBy(desc(draws.seq))
+    .select({ seq: drawRecords.seq, hash: drawRecords.hash, time: drawRecords.time })
+    .from(drawRecords)
+    .orderBy(desc(drawRecords.seq))
     .limit(1)
     .prepare(),
 );
 
-/** The next place in the day's chain and the hash of the record that takes it. Inside the draw's transaction. */
-export function chainLink(exec: Executor, date: string, body: Omit<FairRecordBody, "seq" | "prev">): ChainFields {
-  const last = lastLinkOf(exec).get({ date });
-  const prev = last?.hash ?? daySeed(exec, date).commitment;
-  const seq = (last?.seq ?? 0) + 1;
-  const hash = crypto
-    .createHash("sha256")
-    .update(recordText({ ...body, seq, prev }))
-    .digest("hex");
-  return { seq, prev_hash: prev, hash };
-}
+const insertRecord = prepared((q) =>
+  q
+    .insert(drawRecords)
+    .values({
+      seq: sql.placeholder("seq"),
+      kind: sql.placeholder("kind"),
+      date: sql.placeholder("date"),
+      time: sql.placeholder("time"),
+      ref: sql.placeholder("ref"),
+      text: sql.placeholder("text"),
+      hash: sql.placeholder("hash"),
+    })
+    .prepare(),
+);
 
-type StoredPool = { id: number; amount: number; count: number; paid: number; probability: number };
-type StoredRoll = { input?: string; value: number };
+/** A clock set back by less than this (a time server's correction) keeps the record's times in order. */
+const CLOCK_SLACK_MS = 60_000;
 
-/** A stored draw as its public record. */
-export function recordOf(d: Draw): FairRecord {
-  return {
-    seq: d.seq ?? 0,
-    time: d.created_at,
-    round: roundOf(d.thrill),
-    ref: d.ref,
-    branch: d.branch_id,
-    pool_type: d.pool_type,
-    pools: (JSON.parse(d.pools) as StoredPool[]).map(({ id, amount, count, paid, probability }) => ({
-      id,
-      amount,
-      count,
-      paid,
-      probability,
-    })),
-    base_table: JSON.parse(d.base_table) as { amount: number; weight: number }[],
-    rolls: (JSON.parse(d.rolls) as StoredRoll[]).map((r) => ({ input: r.input ?? "", value: r.value })),
-    prize: { amount: d.amount, outcome: d.outcome, allocation_id: d.allocation_id },
-    prev: d.prev_hash ?? "",
-    hash: d.hash ?? "",
-  };
+/**
+ * Appends a record to the chain, inside the caller's write transaction (so the last record read
+ * is the last there is, across processes). Its time is read now, under the write lock (or `at`,
+ * a test's instant), never before the last record's within CLOCK_SLACK_MS nor before `notBefore`;
+ * `make` writes the record's text and names its day for that place, time and previous hash.
+ */
+export function appendRecord(
+  tx: Executor,
+  kind: "entry" | "draw",
+  ref: string,
+  make: (place: { seq: number; prev: string; time: string }) => { text: string; date: string },
+  { at, notBefore }: { at?: Date; notBefore?: number } = {},
+): { seq: number; hash: string; time: string } {
+  const last = lastRecord(tx).get();
+  let ms = (at ?? clockNow()).getTime();
+  if (notBefore !== undefined && ms < notBefore) ms = notBefore;
+  if (last) {
+    const lastAt = Date.parse(last.time);
+    if (ms < lastAt && lastAt - ms < CLOCK_SLACK_MS) ms = lastAt;
+  }
+  const place = { seq: (last?.seq ?? 0) + 1, prev: last?.hash ?? GENESIS_PREV, time: new Date(ms).toISOString() };
+  const { text, date } = make(place);
+  const hash = sha256(text);
+  insertRecord(tx).run({ seq: place.seq, kind, date, time: place.time, ref, text, hash });
+  return { seq: place.seq, hash, time: place.time };
 }
 
 // ---------------------------------------------------------------- what is published
 
+export type PublishedRecord = { text: string; hash: string };
+
 export type DaySummary = {
   date: string;
-  commitment: string;
-  /** Published once the day is over; null before. */
-  seed: string | null;
-  draws: number;
+  terms_hash: string;
+  house_commitment: string;
+  /** The hash of the day's last record; null before its first. */
   head: string | null;
+  entries: number;
+  draws: number;
+  /** Draws made with the house seed because the beacon did not answer. */
+  house: number;
+  pending: number;
   over: boolean;
+  /** Over, and every entry of the day drawn: the house seed is published. */
+  closed: boolean;
 };
 
 const isOver = (date: string, at: Date) => date < kathmanduDate(at);
 
-/** Every committed day, newest first: commitment, chain head, number of draws, and the seed of days that are over. */
-export function listDays(at: Date = clockNow()): DaySummary[] {
-  commitAhead(db, at);
-  const today = kathmanduDate(at);
-  const counts = db
-    .select({ date: draws.date, n: countRows(), last: sql<number>`max(${draws.seq})` })
-    .from(draws)
-    .where(isNotNull(draws.seq))
-    .groupBy(draws.date)
+function daySummaries(at: Date, where?: { date: string }): DaySummary[] {
+  const stats = db
+    .select({
+      date: drawRecords.date,
+      entries: sql<number>`sum(${drawRecords.kind} = 'entry')`,
+      draws: sql<number>`sum(${drawRecords.kind} = 'draw')`,
+      house: sql<number>`sum(${drawRecords.kind} = 'draw' and ${drawRecords.text} like '%"source":"house"%')`,
+      last: sql<number>`max(${drawRecords.seq})`,
+    })
+    .from(drawRecords)
+    .where(where ? eq(drawRecords.date, where.date) : undefined)
+    .groupBy(drawRecords.date)
     .all();
-  const byDate = new Map(counts.map((c) => [c.date, c]));
-  const heads = new Map(
-    counts.map((c) => [
-      c.date,
-      db
-        .select({ hash: draws.hash })
-        .from(draws)
-        .where(and(eq(draws.date, c.date), eq(draws.seq, c.last)))
-        .get()?.hash ?? null,
-    ]),
+  const byDate = new Map(stats.map((s) => [s.date, s]));
+  const pending = new Map(
+    db
+      .select({ date: drawQueue.date, n: countRows() })
+      .from(drawQueue)
+      .groupBy(drawQueue.date)
+      .all()
+      .map((p) => [p.date, p.n]),
   );
   const days = db
-    .select({ date: drawDays.date, commitment: drawDays.commitment })
-    .from(drawDays)
-    .orderBy(desc(drawDays.date))
+    .select({ date: fairDays.date, terms_hash: fairDays.terms_hash, house_commitment: fairDays.house_commitment })
+    .from(fairDays)
+    .where(where ? eq(fairDays.date, where.date) : undefined)
+    .orderBy(desc(fairDays.date))
     .all();
-  const past = new Map(
-    db
-      .select({ date: drawDays.date, seed: drawDays.seed })
-      .from(drawDays)
-      .where(lt(drawDays.date, today))
-      .all()
-      .map((d) => [d.date, d.seed]),
-  );
-  return days.map((d) => ({
-    date: d.date,
-    commitment: d.commitment,
-    seed: past.get(d.date) ?? null,
-    draws: byDate.get(d.date)?.n ?? 0,
-    head: heads.get(d.date) ?? null,
-    over: isOver(d.date, at),
-  }));
+  return days.map((d) => {
+    const s = byDate.get(d.date);
+    const head = s
+      ? (db.select({ hash: drawRecords.hash }).from(drawRecords).where(eq(drawRecords.seq, s.last)).get()?.hash ?? null)
+      : null;
+    const over = isOver(d.date, at);
+    const waiting = pending.get(d.date) ?? 0;
+    return {
+      ...d,
+      head,
+      entries: s?.entries ?? 0,
+      draws: s?.draws ?? 0,
+      house: s?.house ?? 0,
+      pending: waiting,
+      over,
+      closed: over && waiting === 0,
+    };
+  });
 }
 
-/** A day's full record: the commitment, its draws in chain order, the head, and the seed once the day is over. Null for a day never committed. */
-export function publishedDay(
-  date: string,
-  at: Date = clockNow(),
-): (FairDay & { over: boolean; head: string | null }) | null {
-  const day = db
-    .select({ date: drawDays.date, commitment: drawDays.commitment })
-    .from(drawDays)
-    .where(eq(drawDays.date, date))
+/** Every committed day, newest first (a committed tomorrow included). */
+export function listDays(at: Date = clockNow()): DaySummary[] {
+  commitAhead(db, at);
+  announceNow(at);
+  return daySummaries(at);
+}
+
+/** The campaign file a checker pins: every day's terms hash, house commitment and head. */
+export const campaignFile = (at: Date = clockNow()) => ({ days: listDays(at) });
+
+export type PublishedDay = DaySummary & {
+  terms: string;
+  chain: ChainInfo | null;
+  house_seed: string | null;
+  previous_head: string;
+  records: PublishedRecord[];
+};
+
+/**
+ * A day's full record: its terms, the chain from the day's first record to its last (records of
+ * a neighbouring day that fell between them included, as the chain has them), the head before
+ * it, and the house seed once the day is closed. Null for a day never committed.
+ */
+export function publishedDay(date: string, at: Date = clockNow()): PublishedDay | null {
+  const summary = daySummaries(at, { date })[0];
+  if (!summary) return null;
+  const row = dayRow(db).get({ date })!;
+  const span = db
+    .select({ first: sql<number | null>`min(${drawRecords.seq})`, last: sql<number | null>`max(${drawRecords.seq})` })
+    .from(drawRecords)
+    .where(eq(drawRecords.date, date))
     .get();
-  if (!day) return null;
-  const over = isOver(date, at);
-  const seed = over
-    ? (db.select({ seed: drawDays.seed }).from(drawDays).where(eq(drawDays.date, date)).get()?.seed ?? null)
-    : null;
-  const records = db
-    .select()
-    .from(draws)
-    .where(and(eq(draws.date, date), isNotNull(draws.seq)))
-    .orderBy(asc(draws.seq))
-    .all()
-    .map(recordOf);
-  return { date, commitment: day.commitment, seed, head: records.at(-1)?.hash ?? null, over, records };
+  const records =
+    span?.first != null && span.last != null
+      ? db
+          .select({ text: drawRecords.text, hash: drawRecords.hash })
+          .from(drawRecords)
+          .where(and(gte(drawRecords.seq, span.first), lte(drawRecords.seq, span.last)))
+          .orderBy(asc(drawRecords.seq))
+          .all()
+      : [];
+  const before = span?.first != null ? span.first - 1 : null;
+  const previous_head =
+    before === null
+      ? null
+      : before === 0
+        ? GENESIS_PREV
+        : (db.select({ hash: drawRecords.hash }).from(drawRecords).where(eq(drawRecords.seq, before)).get()?.hash ??
+          null);
+  const terms = JSON.parse(row.terms) as Terms;
+  return {
+    ...summary,
+    terms: row.terms,
+    chain: terms.chain,
+    house_seed: summary.closed ? unseal(row.house_sealed, date).toString("hex") : null,
+    previous_head: previous_head ?? lastHashBefore(date),
+    records,
+  };
 }
 
-/** The draws made for a public reference (a visitor's own), with their day and place in the chain. */
-export function drawsByReference(typed: string): { date: string; record: FairRecord }[] {
-  const ref = normaliseReference(typed);
-  if (!ref) return [];
-  return db
-    .select()
-    .from(draws)
-    .where(and(eq(draws.ref, ref), isNotNull(draws.seq), gt(draws.seq, 0)))
-    .orderBy(asc(draws.id))
-    .all()
-    .map((d) => ({ date: d.date, record: recordOf(d) }));
+/** The chain's head before a day without records: the last record of an earlier day. */
+function lastHashBefore(date: string): string {
+  return (
+    db
+      .select({ hash: drawRecords.hash })
+      .from(drawRecords)
+      .where(sql`${drawRecords.date} < ${date}`)
+      .orderBy(desc(drawRecords.seq))
+      .limit(1)
+      .get()?.hash ?? GENESIS_PREV
+  );
 }
+
+/** A visitor's own draw, found by its public id: when it was fixed, its round, and its result once made. */
+export type OwnDraw = {
+  id: string;
+  date: string;
+  round: Round;
+  seq: number;
+  fixedAt: string;
+  beaconRound: number | null;
+  drawn: { seq: number; at: string; amount: number; outcome: "pool" | "fallback" | "none"; house: boolean } | null;
+};
+
+const recordsOfRef = prepared((q) =>
+  q
+    .select({ seq: drawRecords.seq, kind: drawRecords.kind, text: drawRecords.text })
+    .from(drawRecords)
+    .where(eq(drawRecords.ref, sql.placeholder("ref")))
+    .orderBy(asc(drawRecords.seq))
+    .prepare(),
+);
+
+/** The entries and draws of a public id (normalised), oldest first. */
+export function ownDraws(ref: string): OwnDraw[] {
+  const found: OwnDraw[] = [];
+  for (const row of recordsOfRef(db).all({ ref })) {
+    const r = JSON.parse(row.text) as Record<string, never>;
+    if (row.kind === "entry") {
+      found.push({
+        id: r.id,
+        date: r.date,
+        round: r.round,
+        seq: row.seq,
+        fixedAt: r.time,
+        beaconRound: r.beacon_round,
+        drawn: null,
+      });
+    } else {
+      const entry = found.find((f) => f.seq === (r.entry as number));
+      const prize = r.prize as { amount: number; outcome: "pool" | "fallback" | "none" };
+      if (entry) {
+        entry.drawn = {
+          seq: row.seq,
+          at: r.time,
+          amount: prize.amount,
+          outcome: prize.outcome,
+          house: r.source === "house",
+        };
+      }
+    }
+  }
+  return found;
+}
+
+const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
+
+/** A public id one character or one swap away from `ref` that has a draw: the "did you mean" of a near miss. */
+export function nearReference(ref: string): string | null {
+  const plain = ref.replace(/-/g, "");
+  const near = new Set<string>();
+  for (let i = 0; i < plain.length; i++) {
+    for (const c of CROCKFORD) if (c !== plain[i]) near.add(plain.slice(0, i) + c + plain.slice(i + 1));
+    if (i + 1 < plain.length && plain[i] !== plain[i + 1])
+      near.add(plain.slice(0, i) + plain[i + 1] + plain[i] + plain.slice(i + 2));
+  }
+  const candidates = [...near].map((p) => `${p.slice(0, 4)}-${p.slice(4, 8)}-${p.slice(8)}`);
+  const hit = db
+    .select({ ref: drawRecords.ref })
+    .from(drawRecords)
+    .where(inArray(drawRecords.ref, candidates))
+    .limit(1)
+    .get();
+  return hit?.ref ?? null;
+}
+
+/** The SMS that told the observers each closed day's head, newest first. */
+export const announcements = () =>
+  db.select().from(fairAnnouncements).orderBy(desc(fairAnnouncements.date)).limit(60).all();

@@ -8,7 +8,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
 import type { Preregistration } from "@db/schema";
-import { drawSecondThrill, DrawError, type DrawResult } from "~/models/prize-draw.server";
+import { fixSecondThrill, isFixedOrDrawn, settleDraw, type DrawResult } from "~/models/prize-draw.server";
 import { firstThrill, totalPrize } from "~/utils/prize-constants";
 import {
   CONTINUE_MESSAGES,
@@ -84,19 +84,31 @@ export function resendVerificationCode(who: Channel, slug: string): Result<Resen
   return outcome;
 }
 
-/** The second thrill of a verified entry: drawn now if it has not been (a pool race is retried). */
-export function ensureSecondThrill(entryId: number): DrawResult {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return drawSecondThrill(entryId);
-    } catch (error) {
-      if (error instanceof DrawError && error.code === "conflict" && attempt < 3) continue;
-      throw error;
-    }
-  }
+/**
+ * The second thrill of a verified entry: fixed now if it was not (a race left it undone), then
+ * drawn once its beacon round comes. `created` says whether this call fixed it.
+ */
+export async function secondThrillOf(entryId: number): Promise<DrawResult> {
+  // Fixed with its verification as a rule: the write lock is taken only when a race left it unfixed.
+  if (isFixedOrDrawn("preregistration", entryId)) return settleDraw("preregistration", entryId);
+  const fixed = await transactTogether((tx) => fixSecondThrill(tx, entryId));
+  if (typeof fixed !== "boolean") throw new FailureError(fixed);
+  return settleDraw("preregistration", entryId, fixed);
 }
 
-export type Verified = { preregistration: Preregistration; draw: DrawResult; alreadyVerified: boolean };
+/** Draws a fixed entry in the background, so it is drawn even when no one waits for it. */
+function drawSoon(entryId: number) {
+  settleDraw("preregistration", entryId).catch((error: unknown) =>
+    console.error(`The draw of pre-registration ${entryId} failed: ${String(error)}`),
+  );
+}
+
+export type Verified = {
+  preregistration: Preregistration;
+  /** The entry's draw: fixed in the verification's transaction, made once its beacon round comes. */
+  draw: () => Promise<DrawResult>;
+  alreadyVerified: boolean;
+};
 
 /**
  * Checks a code and, when it is right, consumes it, marks the entry verified
@@ -123,7 +135,7 @@ export async function verifyPreregistration(
     const entry = rowBySlug(tx, slug, scopeOfChannel(who));
     if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
     if (entry.is_verified) {
-      return { ok: true, preregistration: entry, draw: ensureSecondThrill(entry.id), alreadyVerified: true };
+      return { ok: true, preregistration: entry, draw: () => secondThrillOf(entry.id), alreadyVerified: true };
     }
     let given = FILTERS.digits(code ?? "");
     if (!given) {
@@ -165,6 +177,7 @@ export async function verifyPreregistration(
     return markVerified(tx, who, entry);
   });
   if (resent) wakeSmsWorker();
+  if (outcome.ok && !outcome.alreadyVerified) drawSoon(outcome.preregistration.id);
   return outcome;
 }
 
@@ -198,7 +211,7 @@ function markVerified(tx: Executor, who: Channel, entry: Preregistration): Resul
   const at = now().toISOString();
   const marked = markQuery(tx).run({ id: entry.id, at });
   if (marked.changes !== 1) throw new FailureError(fail.conflict(OTP_MESSAGES.alreadyVerified));
-  const draw = ensureSecondThrill(entry.id);
+  fixSecondThrill(tx, entry.id);
   const after = entryById(tx).get({ id: entry.id })!;
   if (who.channel === "counter") {
     audit(tx, who.actor, {
@@ -208,7 +221,13 @@ function markVerified(tx: Executor, who: Channel, entry: Preregistration): Resul
       changes: diff(entry, after),
     });
   }
-  return { ok: true, preregistration: after, draw, alreadyVerified: false };
+  const created = !entry.is_verified;
+  return {
+    ok: true,
+    preregistration: after,
+    draw: () => settleDraw("preregistration", entry.id, created),
+    alreadyVerified: false,
+  };
 }
 
 // ---------------------------------------------------------------- continue: the owner of a taken phone
@@ -295,7 +314,7 @@ export type Continued = { preregistration: Preregistration; verified: boolean };
  * citizenship/PAN has a pending purchase elsewhere (then it stays unverified).
  */
 export function checkContinueCode(visitor: Visitor, phone: string, code: string | null | undefined): Result<Continued> {
-  return transact((tx): Result<Continued> => {
+  const outcome = transact((tx): Result<Continued> => {
     const given = FILTERS.digits(code ?? "");
     if (!given) return fail.field("code", OTP_MESSAGES.required);
     const limited = takeLimits(tx, [["otp-verify-ip", visitor.address]]);
@@ -312,6 +331,8 @@ export function checkContinueCode(visitor: Visitor, phone: string, code: string 
     if (!verified.ok) return verified;
     return { ok: true, preregistration: verified.preregistration, verified: true };
   });
+  if (outcome.ok && outcome.verified) drawSoon(outcome.preregistration.id);
+  return outcome;
 }
 
 export type PrizeSummary = { amount: number; first: number; total: number };
@@ -321,33 +342,41 @@ function summaryOf(entry: Preregistration, amount: number): PrizeSummary {
   return { amount, first: firstThrill(fresh), total: totalPrize(fresh) };
 }
 
-/** The draw page's figures: second thrill (drawn now if missing), first thrill and total. Null while unverified. */
-export function prizeSummary(entry: Preregistration): PrizeSummary | null {
+/**
+ * The draw page's figures: second thrill (fixed now if missing, and waited for while its beacon
+ * round is due), first thrill and total. Null while unverified.
+ */
+export async function prizeSummary(entry: Preregistration): Promise<PrizeSummary | null> {
   if (!entry.is_verified) return null;
-  return summaryOf(entry, ensureSecondThrill(entry.id).amount);
+  return summaryOf(entry, (await secondThrillOf(entry.id)).amount);
 }
 
 /**
- * The counter's draw page: the entry within the actor's reach, its second
- * thrill drawn now if a race left it undone (audited when this call draws).
+ * The counter's draw page: the entry within the actor's reach, its second thrill fixed now if a
+ * race left it undone and waited for (audited when this call fixed it).
  */
-export function counterPrizeSummary(
+export async function counterPrizeSummary(
   actor: ScopedActor,
   slug: string,
-): Result<{ preregistration: Preregistration; summary: PrizeSummary | null }> {
-  return transact((tx) => {
+): Promise<Result<{ preregistration: Preregistration; summary: PrizeSummary | null }>> {
+  const found = await transactTogether((tx) => {
     const entry = rowBySlug(tx, slug, actor.scope);
     if (!entry) return fail.notFound(OTP_MESSAGES.notFound);
-    if (!entry.is_verified) return { ok: true as const, preregistration: entry, summary: null };
-    const draw = ensureSecondThrill(entry.id);
-    if (draw.created) {
+    const fixed = entry.is_verified && fixSecondThrill(tx, entry.id);
+    if (fixed) {
+      // Audited with the fixing: a row that cannot be written undoes it.
       audit(tx, actor, {
         action: "preregistration.draw",
         entityType: ENTITY,
         entityId: entry.slug,
-        changes: { prize: { before: entry.prize, after: draw.amount } },
+        changes: { draw: { before: null, after: `fixed: ${entry.ref ?? ""}` } },
       });
     }
-    return { ok: true as const, preregistration: entry, summary: summaryOf(entry, draw.amount) };
+    return { ok: true as const, preregistration: entry };
   });
+  if (!found.ok) return found;
+  const entry = found.preregistration;
+  if (!entry.is_verified) return { ok: true, preregistration: entry, summary: null };
+  const draw = await settleDraw("preregistration", entry.id);
+  return { ok: true, preregistration: entry, summary: summaryOf(entry, draw.amount) };
 }

@@ -3,6 +3,7 @@
 // with its draw in one transaction (and a failure injected between its writes), resend,
 // scope and the grant of "found at the counter", rate limits, and one commit per public write.
 import sharp from "sharp";
+import { settleDraw } from "./prize-draw.server";
 import { and, eq, sql } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
@@ -430,13 +431,15 @@ describe("verification and the second-thrill draw", () => {
     if (!result.ok) throw new Error(JSON.stringify(result));
     expect(result.preregistration).toMatchObject({ is_verified: true, status: "verified" });
     expect(result.preregistration.verified_at).toBeTruthy();
-    expect(result.preregistration.prize).toBe(result.draw.amount);
-    expect([4000, 5000, 6000, 7000]).toContain(result.draw.amount);
+    // Fixed with the verification, drawn once its beacon round comes.
+    const drawn = await result.draw();
+    expect([4000, 5000, 6000, 7000]).toContain(drawn.amount);
 
     const again = await verifyPreregistration(PUBLIC, entry.slug, "000000");
     if (!again.ok) throw new Error(JSON.stringify(again));
     expect(again.alreadyVerified).toBe(true);
-    expect(again.draw.amount).toBe(result.draw.amount);
+    expect(again.preregistration.prize).toBe(drawn.amount);
+    expect((await again.draw()).amount).toBe(drawn.amount);
     const draws = db
       .select()
       .from(schema.draws)
@@ -447,8 +450,8 @@ describe("verification and the second-thrill draw", () => {
     const view = publicView(again.preregistration);
     expect(view).toMatchObject({
       verified: true,
-      prize: result.draw.amount,
-      total_prize: result.draw.amount,
+      prize: drawn.amount,
+      total_prize: drawn.amount,
       first_thrill: 0,
     });
     expect(view.phone).toBe(`${value.phone.slice(0, 2)}XXXXXX${value.phone.slice(-2)}`);
@@ -462,7 +465,9 @@ describe("verification and the second-thrill draw", () => {
     const entry = await createOk(value, PUBLIC, { file });
     const result = await verifyPreregistration(PUBLIC, entry.slug, codeOf(value.phone));
     if (!result.ok) throw new Error("expected ok");
-    expect(publicView(result.preregistration).total_prize).toBe(result.draw.amount + 1000);
+    const drawn = await result.draw();
+    const after = db.select().from(schema.preregistrations).where(eq(schema.preregistrations.id, entry.id)).get()!;
+    expect(publicView(after).total_prize).toBe(drawn.amount + 1000);
   });
 
   it("sends a new code only after 60 seconds", async () => {
@@ -534,12 +539,12 @@ describe("verify: one transaction for the code, the entry and the draw", () => {
     expect(codeRow().consumed_at).toBeTruthy();
   });
 
-  it("a failing draw undoes the verification too", async () => {
+  it("a failing draw undoes the verification too (its entry is fixed in the same transaction)", async () => {
     const value = valueOf();
     const entry = await createOk(value);
     db.run(
       sql.raw(
-        "create temp trigger fail_draw before insert on draws begin select raise(abort, 'injected draw failure'); end",
+        "create temp trigger fail_draw before insert on draw_records begin select raise(abort, 'injected draw failure'); end",
       ),
     );
     try {
@@ -686,7 +691,8 @@ describe("continue: the owner of a taken phone gets back in with a code", () => 
     if (!opened.ok) throw new Error(JSON.stringify(opened));
     expect(opened.verified).toBe(true);
     expect(opened.preregistration).toMatchObject({ id: entry.id, is_verified: true, status: "verified" });
-    expect(opened.preregistration.prize).toBeGreaterThan(0);
+    // Its draw was fixed with the verification and is made once its beacon round comes.
+    expect((await settleDraw("preregistration", entry.id)).amount).toBeGreaterThan(0);
     // A code works once.
     expect(checkContinueCode(who, entry.phone, code)).toMatchObject({ errors: { code: ["Invalid OTP"] } });
   });
@@ -695,11 +701,12 @@ describe("continue: the owner of a taken phone gets back in with a code", () => 
     const entry = await createOk();
     const verified = await verifyPreregistration(PUBLIC, entry.slug, codeOf(entry.phone));
     if (!verified.ok) throw new Error("expected verified");
+    const drawn = await verified.draw();
     const who = visitor();
     sendContinueCode(who, entry.phone);
     const opened = checkContinueCode(who, entry.phone, accessCodeOf(entry.phone));
     if (!opened.ok) throw new Error(JSON.stringify(opened));
-    expect(opened).toMatchObject({ verified: false, preregistration: { id: entry.id, prize: verified.draw.amount } });
+    expect(opened).toMatchObject({ verified: false, preregistration: { id: entry.id, prize: drawn.amount } });
   });
 
   it("answers a phone without an entry (or a deleted one) exactly as a registered one, and sends nothing", async () => {

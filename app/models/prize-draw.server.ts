@@ -12,10 +12,14 @@
  *    (one more roll). Third thrill: the base table when one is set, else 0 ("none").
  *
  * The pure part (ordering pools, rolling, weighted pick) is exported for the
- * statistics test and the payout preview. The database part runs in one
- * synchronous IMMEDIATE transaction, so a pool never pays more than its count
- * and an entry is drawn at most once, across processes too.
+ * statistics test and the payout preview. The database part has two phases
+ * (docs/decisions/0019-fair-draws.md): the entry is fixed and chained inside the
+ * caller's transaction (fixSecondThrill / fixThirdThrill), then drawn once the
+ * first beacon round after that moment comes (settleDraw, app/models/draw-settle.server.ts),
+ * in a write transaction that reads and pays the pools, so a pool never pays more
+ * than its count and an entry is drawn at most once, across processes too.
  */
+import crypto from "node:crypto";
 import { and, eq, isNull, lt, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import { insertReturning, prepared } from "@db/prepared";
@@ -23,83 +27,28 @@ import type { Draw } from "@db/schema";
 import { fail, FailureError } from "~/utils/failure";
 import type { AllocationType } from "~/utils/prize-constants";
 import { readBaseTable, type BaseTableRow } from "~/models/prize-settings.server";
-import { randomUnit } from "~/utils/crypto.server";
-import { chainLink, drawReference, drawSource, roundOf } from "~/models/fair-draw.server";
+import { chainInfo, OTHER_CHAIN, roundAfter, roundTimeMs, type Material } from "~/models/beacon.server";
+import { drawLeftBehind, drawThrough } from "~/models/draw-settle.server";
+import { announceClosedDays } from "~/models/fair-observers.server";
+import {
+  appendRecord,
+  commitAhead,
+  drawReference,
+  houseSeedOf,
+  roundOf,
+  termsOf,
+  type Round,
+} from "~/models/fair-draw.server";
+import { bits53, drawText, entryText, poolsBefore, rollInput, unitOf } from "../../scripts/fair-draws-core.mjs";
 import { kathmanduDate, now as clockNow } from "~/utils/time";
 
-const { allocations, draws, preregistrations, registrations } = schema;
+const { allocations, drawQueue, draws, preregistrations, registrations } = schema;
 
-// ---------------------------------------------------------------- the pure part
+// ---------------------------------------------------------------- the rules (app/models/prize-rules.ts)
 
-export type RandomSource = () => number;
-
-/** A pool as the draw sees it. */
-export type PoolState = { id: number; amount: number; count: number; paid: number; probability: number };
-
-/** A pool in the audit log: its state before the draw. */
-export type PoolAudit = PoolState & { remaining: number };
-
-export type PoolRoll = {
-  stage: "pool";
-  /** The roll's public input (fair draws: the value is HMAC-SHA256 of the day's seed and this). */
-  input?: string;
-  allocation_id: number;
-  amount: number;
-  probability: number;
-  value: number;
-  win: boolean;
-};
-export type BaseRoll = { stage: "base"; input?: string; table: "second" | "third"; value: number; amount: number };
-export type Roll = PoolRoll | BaseRoll;
-
-export type DrawOutcome = "pool" | "fallback" | "none";
-export type EntryType = "preregistration" | "registration";
-
-/** Pools with prizes left, highest amount first, ties by lower id. */
-export function orderPools<P extends PoolState>(pools: readonly P[]): P[] {
-  return pools.filter((p) => p.paid < p.count).sort((a, b) => b.amount - a.amount || a.id - b.id);
-}
-
-/** A roll wins a pool when it is below probability/100 (so 0 never wins, 100 always does). */
-export const rollWins = (value: number, probability: number) => value < probability / 100;
-
-/**
- * Rolls once per pool with prizes left, in draw order, and stops at the first win.
- * Without a random source it uses the cryptographic one.
- */
-export function rollPools<P extends PoolState>(
-  pools: readonly P[],
-  random: RandomSource = randomUnit,
-): { winner: P | null; rolls: PoolRoll[] } {
-  const rolls: PoolRoll[] = [];
-  for (const pool of orderPools(pools)) {
-    const value = random();
-    const win = rollWins(value, pool.probability);
-    rolls.push({
-      stage: "pool",
-      allocation_id: pool.id,
-      amount: pool.amount,
-      probability: pool.probability,
-      value,
-      win,
-    });
-    if (win) return { winner: pool, rolls };
-  }
-  return { winner: null, rolls };
-}
-
-/** The row of a weighted table that a uniform value in [0, 1) lands on; null for an empty table. */
-export function pickWeighted<R extends { weight: number }>(rows: readonly R[], value: number): R | null {
-  const total = rows.reduce((s, r) => s + r.weight, 0);
-  if (!rows.length || !(total > 0)) return null;
-  const target = value * total;
-  let cumulative = 0;
-  for (const row of rows) {
-    cumulative += row.weight;
-    if (target < cumulative) return row;
-  }
-  return rows[rows.length - 1];
-}
+export * from "~/models/prize-rules";
+import { orderPools, pickWeighted, rollPools, type DrawOutcome, type EntryType } from "~/models/prize-rules";
+import type { PoolAudit, PoolState, RandomSource, Roll } from "~/models/prize-rules";
 
 // ---------------------------------------------------------------- errors and results
 
@@ -155,10 +104,6 @@ const resultOf = (draw: Draw, created: boolean): DrawResult => ({
 
 // ---------------------------------------------------------------- the transactional part
 
-function findDraw(exec: Executor, entryType: EntryType, entryId: number): Draw | undefined {
-  return drawOfEntry(exec).get({ entryType, entryId });
-}
-
 const drawOfEntry = prepared((q) =>
   q
     .select()
@@ -167,22 +112,13 @@ const drawOfEntry = prepared((q) =>
     .prepare(),
 );
 
+function findDraw(exec: Executor, entryType: EntryType, entryId: number): Draw | undefined {
+  return drawOfEntry(exec).get({ entryType, entryId });
+}
+
 export function getDraw(entryType: EntryType, entryId: number): Draw | null {
   return findDraw(db, entryType, entryId) ?? null;
 }
-
-type PoolDrawInput = {
-  thrill: 2 | 3;
-  entryType: EntryType;
-  entryId: number;
-  /** The entry's slug: its public draw reference is made from it. */
-  slug: string;
-  poolType: AllocationType;
-  branchId: number | null;
-  at: Date;
-  random?: RandomSource;
-  baseTable: BaseTableRow[];
-};
 
 /**
  * The pools an entry of a type, branch and Kathmandu date draws from: only those
@@ -233,6 +169,14 @@ const poolsWithPrizesLeft = prepared((q) =>
     .prepare(),
 );
 
+const paidOfDay = prepared((q) =>
+  q
+    .select({ id: allocations.id, paid: allocations.paid })
+    .from(allocations)
+    .where(eq(allocations.date, sql.placeholder("date")))
+    .prepare(),
+);
+
 /** One prize more paid from a pool, only while it has one left (0 changes when another draw took the last). */
 const payOne = prepared((q) =>
   q
@@ -244,90 +188,232 @@ const payOne = prepared((q) =>
 
 const insertDraw = insertReturning(draws);
 
-/**
- * Rolls against the entry's pools, takes the prize won, falls back, and writes the draws row
- * as the next link of the day's chained record. Runs inside a transaction.
- */
-function drawFromPools(tx: Executor, input: PoolDrawInput): Draw {
-  const date = kathmanduDate(input.at);
-  const round = roundOf(input.thrill);
-  const ref = drawReference(input.slug);
-  const source = drawSource(tx, date, round, ref, input.random);
-  const pools = poolsOf(tx, input.poolType, input.branchId, date);
-  const considered: PoolAudit[] = orderPools(pools).map((p) => ({ ...p, remaining: p.count - p.paid }));
-  const { winner, rolls } = rollPools<PoolState>(considered, source.next);
-  const allRolls: Roll[] = [...rolls];
+type Entry = {
+  thrill: 2 | 3;
+  entryType: EntryType;
+  entryId: number;
+  /** The entry's slug: its public id (reference) is made from it. */
+  slug: string;
+  poolType: AllocationType;
+  branchId: number | null;
+};
 
+/** Rolls the rules over `pools` and takes the prize won (the pool's count re-checked by the update). */
+function applyRules(
+  tx: Executor,
+  pools: PoolState[],
+  baseTable: BaseTableRow[],
+  round: Round,
+  next: RandomSource,
+): { amount: number; outcome: DrawOutcome; allocationId: number | null; considered: PoolAudit[]; rolls: Roll[] } {
+  const considered: PoolAudit[] = orderPools(pools).map((p) => ({ ...p, remaining: p.count - p.paid }));
+  const { winner, rolls } = rollPools<PoolState>(considered, next);
+  const all: Roll[] = [...rolls];
+  if (winner) {
+    if (payOne(tx).run({ id: winner.id }).changes !== 1) throw new DrawError("conflict", DRAW_MESSAGES.conflict);
+    return { amount: winner.amount, outcome: "pool", allocationId: winner.id, considered, rolls: all };
+  }
   let amount = 0;
   let outcome: DrawOutcome = "none";
-  let allocationId: number | null = null;
-  if (winner) {
-    const taken = payOne(tx).run({ id: winner.id });
-    if (taken.changes !== 1) throw new DrawError("conflict", DRAW_MESSAGES.conflict);
-    amount = winner.amount;
-    outcome = "pool";
-    allocationId = winner.id;
-  } else if (input.baseTable.length) {
-    const value = source.next();
-    const row = pickWeighted(input.baseTable, value);
+  if (baseTable.length) {
+    const value = next();
+    const row = pickWeighted(baseTable, value);
     if (row) {
       amount = row.amount;
       outcome = "fallback";
     }
-    allRolls.push({ stage: "base", table: round, value, amount });
+    all.push({ stage: "base", table: round, value, amount });
   }
-  allRolls.forEach((r, k) => (r.input = source.inputs[k]));
-
-  const baseTable = input.baseTable.map(({ amount, weight }) => ({ amount, weight }));
-  const createdAt = input.at.toISOString();
-  const chain = chainLink(tx, date, {
-    time: createdAt,
-    round,
-    ref,
-    branch: input.branchId,
-    pool_type: input.poolType,
-    pools: considered,
-    base_table: baseTable,
-    rolls: allRolls.map((r) => ({ input: r.input ?? "", value: r.value })),
-    prize: { amount, outcome, allocation_id: allocationId },
-  });
-
-  return insertDraw(tx, {
-    thrill: input.thrill,
-    entry_type: input.entryType,
-    entry_id: input.entryId,
-    pool_type: input.poolType,
-    branch_id: input.branchId,
-    date,
-    allocation_id: allocationId,
-    amount,
-    outcome,
-    pools: JSON.stringify(considered),
-    rolls: JSON.stringify(allRolls),
-    created_at: createdAt,
-    ref,
-    base_table: JSON.stringify(baseTable),
-    ...chain,
-  });
+  return { amount, outcome, allocationId: null, considered, rolls: all };
 }
 
-const isUniqueViolation = (err: unknown) =>
-  typeof err === "object" &&
-  err !== null &&
-  (err as { code?: string }).code === "SQLITE_CONSTRAINT_UNIQUE" &&
-  String((err as Error).message).includes("draws.");
+/** The entry's prize written where its pages read it. */
+function setEntryPrize(tx: Executor, entryType: EntryType, entryId: number, amount: number, at: string) {
+  if (entryType === "preregistration") setPrize(tx).run({ id: entryId, prize: amount, at });
+  else
+    tx.update(registrations)
+      .set({ coupon_amount: amount, status: "drawn", updated_at: at })
+      .where(eq(registrations.id, entryId))
+      .run();
+}
 
-/** Runs a draw; should the unique index on draws refuse a second row, the first row is the answer. */
-function guarded(entryType: EntryType, entryId: number, run: () => DrawResult): DrawResult {
-  try {
-    return run();
-  } catch (err) {
-    if (isUniqueViolation(err)) {
-      const existing = getDraw(entryType, entryId);
-      if (existing) return resultOf(existing, false);
-    }
-    throw err;
+const queueOf = prepared((q) =>
+  q
+    .select()
+    .from(drawQueue)
+    .where(
+      and(eq(drawQueue.entry_type, sql.placeholder("entryType")), eq(drawQueue.entry_id, sql.placeholder("entryId"))),
+    )
+    .prepare(),
+);
+
+/**
+ * Fixes an entry's draw (phase one, inside the caller's transaction): its record joins the chain
+ * with its public id, its pools, the day's terms and the beacon round that will decide it (the
+ * first after this moment), and it waits in draw_queue. True when this call fixed it; false when
+ * it was fixed or drawn before.
+ */
+function fixEntry(tx: Executor, e: Entry, at?: Date): boolean {
+  if (findDraw(tx, e.entryType, e.entryId) || queueOf(tx).get({ entryType: e.entryType, entryId: e.entryId })) {
+    return false;
   }
+  commitAhead(tx, at ?? clockNow());
+  announceClosedDays(tx, at ?? clockNow());
+  const ref = drawReference(e.slug);
+  const round = roundOf(e.thrill);
+  let fixed = { date: "", round: null as number | null };
+  const record = appendRecord(
+    tx,
+    "entry",
+    ref,
+    ({ seq, prev, time }) => {
+      const date = kathmanduDate(new Date(time));
+      const { terms, hash } = termsOf(tx, date);
+      const beaconRound = terms.chain ? roundAfter(terms.chain, Date.parse(time)) : null;
+      fixed = { date, round: beaconRound };
+      const text = entryText({
+        seq,
+        time,
+        date,
+        id: ref,
+        round,
+        pool_type: e.poolType,
+        branch: e.branchId,
+        terms: hash,
+        beacon_round: beaconRound,
+        prev,
+      });
+      return { text, date };
+    },
+    { at },
+  );
+  tx.insert(drawQueue)
+    .values({
+      entry_seq: record.seq,
+      entry_hash: record.hash,
+      entry_type: e.entryType,
+      entry_id: e.entryId,
+      thrill: e.thrill,
+      ref,
+      date: fixed.date,
+      pool_type: e.poolType,
+      branch_id: e.branchId,
+      beacon_round: fixed.round,
+      time: record.time,
+    })
+    .run();
+  return true;
+}
+
+export type QueuedDraw = typeof drawQueue.$inferSelect;
+
+/**
+ * Draws a fixed entry (phase two, inside a write transaction): the day's committed pools less
+ * what the day's draws paid, rolls from the round's randomness (or the house seed), the prize
+ * taken, the draw's record chained, the entry's prize set.
+ */
+export function resolveQueued(tx: Executor, row: QueuedDraw, given: Material): Draw {
+  const { terms } = termsOf(tx, row.date);
+  const m: Material =
+    given.source === "beacon" && terms.chain?.chain_hash !== chainInfo()?.chain_hash
+      ? { source: "house", round: given.round, reason: OTHER_CHAIN }
+      : given;
+  const round = roundOf(row.thrill);
+  const paid = new Map(
+    paidOfDay(tx)
+      .all({ date: row.date })
+      .map((p) => [p.id, p.paid]),
+  );
+  const pools: PoolState[] = poolsBefore(terms, row.pool_type, row.branch_id, paid);
+  const baseTable = terms.base_tables[round];
+  const key = Buffer.from(m.source === "beacon" ? m.randomness : houseSeedOf(tx, row.date), "hex");
+  const bits: number[] = [];
+  const next = () => {
+    const digest = crypto.createHmac("sha256", key).update(rollInput(row.entry_hash, bits.length)).digest();
+    bits.push(bits53(digest));
+    return unitOf(bits[bits.length - 1]);
+  };
+  const result = applyRules(tx, pools, baseTable, round, next);
+  result.rolls.forEach((r, k) => (r.input = rollInput(row.entry_hash, k)));
+  const record = appendRecord(
+    tx,
+    "draw",
+    row.ref,
+    ({ seq, prev, time }) => ({
+      date: row.date,
+      text: drawText({
+        seq,
+        time,
+        date: row.date,
+        entry: row.entry_seq,
+        entry_hash: row.entry_hash,
+        id: row.ref,
+        source: m.source,
+        beacon_round: row.beacon_round,
+        signature: m.source === "beacon" ? m.signature : null,
+        reason: m.source === "house" ? m.reason : null,
+        pools,
+        base_table: baseTable,
+        rolls: bits,
+        prize: { amount: result.amount, outcome: result.outcome, pool: result.allocationId },
+        prev,
+      }),
+    }),
+    { notBefore: m.source === "beacon" && terms.chain ? roundTimeMs(terms.chain, m.round) : undefined },
+  );
+  const draw = insertDraw(tx, {
+    thrill: row.thrill,
+    entry_type: row.entry_type,
+    entry_id: row.entry_id,
+    pool_type: row.pool_type,
+    branch_id: row.branch_id,
+    date: row.date,
+    allocation_id: result.allocationId,
+    amount: result.amount,
+    outcome: result.outcome,
+    pools: JSON.stringify(result.considered),
+    rolls: JSON.stringify(result.rolls),
+    created_at: record.time,
+    ref: row.ref,
+    base_table: JSON.stringify(baseTable),
+    record_seq: record.seq,
+  });
+  setEntryPrize(tx, row.entry_type, row.entry_id, result.amount, record.time);
+  tx.delete(drawQueue).where(eq(drawQueue.entry_seq, row.entry_seq)).run();
+  return draw;
+}
+
+/**
+ * A draw with values given by the caller (the rules' tests): in one transaction, from the pools
+ * of the date of `at`, outside the public record (its rolls come from no beacon).
+ */
+function drawWithValues(e: Entry, at: Date, random: RandomSource, exec: Executor): DrawResult {
+  const existing = findDraw(exec, e.entryType, e.entryId);
+  if (existing) return resultOf(existing, false);
+  const date = kathmanduDate(at);
+  const round = roundOf(e.thrill);
+  const baseTable = readBaseTable(exec, round);
+  const result = applyRules(exec, poolsOf(exec, e.poolType, e.branchId, date), baseTable, round, random);
+  const createdAt = at.toISOString();
+  const draw = insertDraw(exec, {
+    thrill: e.thrill,
+    entry_type: e.entryType,
+    entry_id: e.entryId,
+    pool_type: e.poolType,
+    branch_id: e.branchId,
+    date,
+    allocation_id: result.allocationId,
+    amount: result.amount,
+    outcome: result.outcome,
+    pools: JSON.stringify(result.considered),
+    rolls: JSON.stringify(result.rolls),
+    created_at: createdAt,
+    ref: drawReference(e.slug),
+    base_table: JSON.stringify(baseTable),
+    record_seq: null,
+  });
+  setEntryPrize(exec, e.entryType, e.entryId, result.amount, createdAt);
+  return resultOf(draw, true);
 }
 
 const preregistrationToDraw = prepared((q) =>
@@ -352,94 +438,147 @@ const setPrize = prepared((q) =>
     .prepare(),
 );
 
-/**
- * Second thrill of a verified pre-registration. Public pre-registrations (no
- * branch) draw from preregistration_public pools, branch-made ones from their
- * branch's preregistration_branch pools. Sets preregistrations.prize.
- * Drawing again returns the first result unchanged.
- */
-export function drawSecondThrill(preregistrationId: number, opts: DrawOptions = {}): DrawResult {
-  const at = opts.now ?? clockNow();
-  const random = opts.random;
-  return guarded("preregistration", preregistrationId, () =>
-    db.transaction(
-      (tx) => {
-        const entry = preregistrationToDraw(tx).get({ id: preregistrationId });
-        if (!entry) throw new DrawError("not_found", DRAW_MESSAGES.preregistrationNotFound);
-        const existing = findDraw(tx, "preregistration", entry.id);
-        if (existing) return resultOf(existing, false);
-        if (entry.deleted_at) throw new DrawError("not_found", DRAW_MESSAGES.preregistrationNotFound);
-        if (!entry.is_verified) throw new DrawError("not_verified", DRAW_MESSAGES.notVerified);
+/** The second thrill's entry, checked: verified and not deleted. */
+function secondThrillEntry(exec: Executor, id: number): Entry {
+  const entry = preregistrationToDraw(exec).get({ id });
+  if (!entry || entry.deleted_at) throw new DrawError("not_found", DRAW_MESSAGES.preregistrationNotFound);
+  if (!entry.is_verified) throw new DrawError("not_verified", DRAW_MESSAGES.notVerified);
+  return {
+    thrill: 2,
+    entryType: "preregistration",
+    entryId: entry.id,
+    slug: entry.slug,
+    poolType: entry.branch_id === null ? "preregistration_public" : "preregistration_branch",
+    branchId: entry.branch_id,
+  };
+}
 
-        const draw = drawFromPools(tx, {
-          thrill: 2,
-          entryType: "preregistration",
-          entryId: entry.id,
-          slug: entry.slug,
-          poolType: entry.branch_id === null ? "preregistration_public" : "preregistration_branch",
-          branchId: entry.branch_id,
-          at,
-          random,
-          baseTable: readBaseTable(tx, "second"),
-        });
-        setPrize(tx).run({ id: entry.id, prize: draw.amount, at: at.toISOString() });
-        return resultOf(draw, true);
-      },
-      { behavior: "immediate" },
-    ),
-  );
+/** The third thrill's entry, checked: confirmed and not deleted. */
+function thirdThrillEntry(exec: Executor, id: number): Entry {
+  const entry = exec
+    .select({
+      id: registrations.id,
+      slug: registrations.slug,
+      status: registrations.status,
+      branch_id: registrations.branch_id,
+      deleted_at: registrations.deleted_at,
+    })
+    .from(registrations)
+    .where(eq(registrations.id, id))
+    .get();
+  if (!entry || entry.deleted_at) throw new DrawError("not_found", DRAW_MESSAGES.registrationNotFound);
+  if (entry.status !== "confirmed" && entry.status !== "drawn")
+    throw new DrawError("not_confirmed", DRAW_MESSAGES.notConfirmed);
+  return {
+    thrill: 3,
+    entryType: "registration",
+    entryId: entry.id,
+    slug: entry.slug,
+    poolType: "registration_branch",
+    branchId: entry.branch_id,
+  };
 }
 
 /**
- * Third thrill of a confirmed registration, from its branch's registration_branch
- * pools. Sets registrations.coupon_amount and status 'drawn'. Drawing again
- * returns the first result unchanged.
+ * Fixes the second thrill of a verified pre-registration inside the caller's transaction (public
+ * entries draw from preregistration_public pools, branch-made ones from their branch's
+ * preregistration_branch pools). True when this call fixed it. Then `settleDraw` draws it.
  */
-export function drawThirdThrill(registrationId: number, opts: DrawOptions = {}): DrawResult {
-  const at = opts.now ?? clockNow();
-  const random = opts.random;
-  return guarded("registration", registrationId, () =>
-    db.transaction(
-      (tx) => {
-        const entry = tx
-          .select({
-            id: registrations.id,
-            slug: registrations.slug,
-            status: registrations.status,
-            branch_id: registrations.branch_id,
-            deleted_at: registrations.deleted_at,
-          })
-          .from(registrations)
-          .where(eq(registrations.id, registrationId))
-          .get();
-        if (!entry) throw new DrawError("not_found", DRAW_MESSAGES.registrationNotFound);
-        const existing = findDraw(tx, "registration", entry.id);
-        if (existing) return resultOf(existing, false);
-        if (entry.deleted_at) throw new DrawError("not_found", DRAW_MESSAGES.registrationNotFound);
-        if (entry.status !== "confirmed" && entry.status !== "drawn") {
-          throw new DrawError("not_confirmed", DRAW_MESSAGES.notConfirmed);
-        }
+export function fixSecondThrill(tx: Executor, preregistrationId: number, at?: Date): boolean {
+  if (findDraw(tx, "preregistration", preregistrationId)) return false;
+  return fixEntry(tx, secondThrillEntry(tx, preregistrationId), at);
+}
 
-        const draw = drawFromPools(tx, {
-          thrill: 3,
-          entryType: "registration",
-          entryId: entry.id,
-          slug: entry.slug,
-          poolType: "registration_branch",
-          branchId: entry.branch_id,
-          at,
-          random,
-          baseTable: readBaseTable(tx, "third"),
-        });
-        tx.update(registrations)
-          .set({ coupon_amount: draw.amount, status: "drawn", updated_at: at.toISOString() })
-          .where(eq(registrations.id, entry.id))
-          .run();
-        return resultOf(draw, true);
-      },
-      { behavior: "immediate" },
-    ),
+/** Fixes the third thrill of a confirmed registration (its branch's registration_branch pools). */
+export function fixThirdThrill(tx: Executor, registrationId: number, at?: Date): boolean {
+  if (findDraw(tx, "registration", registrationId)) return false;
+  return fixEntry(tx, thirdThrillEntry(tx, registrationId), at);
+}
+
+/** Whether an entry's draw is fixed (waiting for its round) or made: a read, no lock. */
+export const isFixedOrDrawn = (entryType: EntryType, entryId: number) =>
+  findDraw(db, entryType, entryId) !== undefined || queueOf(db).get({ entryType, entryId }) !== undefined;
+
+/** The entry's draw, once made: resolves when its round came (or the house seed stood in). */
+export async function settleDraw(entryType: EntryType, entryId: number, created = false): Promise<DrawResult> {
+  for (;;) {
+    const done = getDraw(entryType, entryId);
+    if (done) return resultOf(done, created);
+    const queued = queueOf(db).get({ entryType, entryId });
+    if (!queued)
+      throw new DrawError(
+        "not_found",
+        entryType === "preregistration" ? DRAW_MESSAGES.preregistrationNotFound : DRAW_MESSAGES.registrationNotFound,
+      );
+    await drawThrough(queued, resolveQueued);
+  }
+}
+
+/** Draws the entries a stopped process left fixed and undrawn (the background sweep). */
+export const drawLeftOver = () => drawLeftBehind(resolveQueued, clockNow());
+
+type WithValues = DrawOptions & { random: RandomSource };
+type Fixed = DrawOptions & { random?: undefined };
+
+/**
+ * Second thrill of a verified pre-registration: fixed, then drawn once its beacon round comes.
+ * Sets preregistrations.prize. Drawing again returns the first result unchanged. With
+ * `opts.random` (tests of the rules) the draw is made at once from those values, off the record.
+ */
+export function drawSecondThrill(id: number, opts: WithValues): DrawResult;
+export function drawSecondThrill(id: number, opts?: Fixed): Promise<DrawResult>;
+export function drawSecondThrill(id: number, opts: DrawOptions = {}): DrawResult | Promise<DrawResult> {
+  return drawEntry("preregistration", id, secondThrillEntry, opts);
+}
+
+/** Third thrill of a confirmed registration: sets registrations.coupon_amount and status 'drawn'. */
+export function drawThirdThrill(id: number, opts: WithValues): DrawResult;
+export function drawThirdThrill(id: number, opts?: Fixed): Promise<DrawResult>;
+export function drawThirdThrill(id: number, opts: DrawOptions = {}): DrawResult | Promise<DrawResult> {
+  return drawEntry("registration", id, thirdThrillEntry, opts);
+}
+
+function drawEntry(
+  entryType: EntryType,
+  id: number,
+  entryOf: (exec: Executor, id: number) => Entry,
+  opts: DrawOptions,
+): DrawResult | Promise<DrawResult> {
+  const random = opts.random;
+  if (random) {
+    const at = opts.now ?? clockNow();
+    return guarded(entryType, id, () =>
+      db.transaction((tx) => drawWithValues(entryOf(tx, id), at, random, tx), { behavior: "immediate" }),
+    );
+  }
+  const created = db.transaction(
+    (tx) => {
+      const existing = findDraw(tx, entryType, id);
+      if (existing) return false;
+      return fixEntry(tx, entryOf(tx, id), opts.now);
+    },
+    { behavior: "immediate" },
   );
+  return settleDraw(entryType, id, created);
+}
+
+const isUniqueViolation = (err: unknown) =>
+  typeof err === "object" &&
+  err !== null &&
+  String((err as { code?: string }).code).startsWith("SQLITE_CONSTRAINT") &&
+  /draws\.|draw record/.test(String((err as Error).message));
+
+/** Runs a draw; should the database refuse a second row for the entry, the first row is the answer. */
+function guarded(entryType: EntryType, entryId: number, run: () => DrawResult): DrawResult {
+  try {
+    return run();
+  } catch (err) {
+    if (isUniqueViolation(err)) {
+      const existing = getDraw(entryType, entryId);
+      if (existing) return resultOf(existing, false);
+    }
+    throw err;
+  }
 }
 
 // ---------------------------------------------------------------- the audit screen

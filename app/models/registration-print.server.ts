@@ -3,7 +3,9 @@
  * slug), newest first, as coupons (customer copy with the phone masked,
  * dealer copy with it in full), at most `limit` of them with how many matched.
  */
+import { entryReference } from "@db/reference";
 import type { RegistrationStatus } from "~/schemas/registration";
+import { publicBaseUrl } from "~/utils/share-link.server";
 import { maskPhone } from "~/utils/phone";
 import { bsOfDate, displayDay } from "~/utils/time";
 import {
@@ -42,6 +44,9 @@ export type PrintCoupon = {
   date_bs: string;
   status: RegistrationStatus;
   prizes: { first: number; second: number; third: number; total: number };
+  /** The coupon draw's public id, and where the buyer checks it (decision 19). */
+  draw_id: string;
+  check_url: string;
 };
 
 export function toPrintCoupon(r: RegistrationRow): PrintCoupon {
@@ -61,6 +66,8 @@ export function toPrintCoupon(r: RegistrationRow): PrintCoupon {
     date_bs: bsOfDate(r.purchase_date),
     status: r.status,
     prizes: r.prizes,
+    draw_id: entryReference(r.slug),
+    check_url: `${publicBaseUrl()}/fair-draws`,
   };
 }
 

@@ -24,7 +24,9 @@ import { fail, FailureError, type Failure, type FieldErrors, type Result } from 
 import { take } from "~/utils/rate-limit.server";
 import { issueCodeIn, verifyCode, type Issued } from "~/models/otp.server";
 import { prizeLabel } from "~/utils/prize-constants";
-import { drawThirdThrill } from "~/models/prize-draw.server";
+import { fixThirdThrill, settleDraw } from "~/models/prize-draw.server";
+import { entryReference } from "@db/reference";
+import { publicBaseUrl } from "~/utils/share-link.server";
 import { queueMessage, wakeSmsWorker } from "~/models/sms.server";
 import { transact } from "~/models/transaction.server";
 import {
@@ -77,7 +79,7 @@ const purchaseCodeText = (code: string) =>
   `Your purchase confirmation code is ${code}. Give it to the showroom staff to confirm your purchase. Valid for 10 minutes.`;
 
 /** The prize summary SMS, with the customer's share link (invite friends to a test ride). */
-export function prizeSmsText(r: Pick<RegistrationRow, "id" | "name" | "prizes" | "coupon_code">): string {
+export function prizeSmsText(r: Pick<RegistrationRow, "id" | "slug" | "name" | "prizes" | "coupon_code">): string {
   const p = r.prizes;
   const parts = [
     p.first ? `First Thrill ${prizeLabel(p.first)}` : null,
@@ -86,7 +88,9 @@ export function prizeSmsText(r: Pick<RegistrationRow, "id" | "name" | "prizes" |
   ].filter(Boolean);
   const link = shareLinkOf(r.id);
   const invite = link ? ` Invite your friends to a test ride: ${link}` : "";
-  return `Dear ${r.name}, thank you for your purchase. Your Thrill prizes: ${parts.join(", ")}. Total ${prizeLabel(p.total)}. Coupon ${r.coupon_code}.${invite}`;
+  // The coupon draw's public id: the buyer checks the draw on /fair-draws with it.
+  const check = ` Check your draw ${entryReference(r.slug)} at ${publicBaseUrl()}/fair-draws`;
+  return `Dear ${r.name}, thank you for your purchase. Your Thrill prizes: ${parts.join(", ")}. Total ${prizeLabel(p.total)}. Coupon ${r.coupon_code}.${check}.${invite}`;
 }
 
 // ---------------------------------------------------------------- checks shared by the writes
@@ -438,25 +442,34 @@ export async function resetRegistrationCode(actor: ScopedActor, slug: string): P
 // ---------------------------------------------------------------- coupon draw and notify
 
 /**
- * The third-thrill draw of a confirmed registration through the prize engine,
- * with its audit row, in one transaction (drawing again returns the first
- * result and changes nothing). With send_sms set, the prize summary SMS is
- * queued in the same transaction.
+ * The third-thrill draw of a confirmed registration through the prize engine: the draw is fixed
+ * and chained with its audit row in one transaction (a row that cannot be written undoes the
+ * fixing), made once its beacon round comes (seconds), and then, when this call fixed it, the
+ * prize summary SMS is queued when send_sms is set (drawing again returns the first result and
+ * changes nothing).
  */
-export function drawCoupon(
+export async function drawCoupon(
   actor: ScopedActor,
   slug: string,
-): Result<{ registration: RegistrationRow; created: boolean }> {
-  let queued = false;
-  const outcome = transact((tx) => {
+): Promise<Result<{ registration: RegistrationRow; created: boolean }>> {
+  const fixed = transact((tx) => {
     const before = reachable(tx, actor.scope, slug);
     if (before.status === "pending") throw new FailureError(fail.conflict(M.notConfirmed));
-    // The engine's transaction runs inside this one (a savepoint); a refused draw (DrawError, a
-    // FailureError) rolls both back and comes out as this call's Failure.
-    const { created } = drawThirdThrill(before.id);
-    if (!created) return { ok: true as const, created };
+    // A refused fixing (DrawError, a FailureError) rolls back and comes out as this call's Failure.
+    const created = fixThirdThrill(tx, before.id);
+    if (created) {
+      const draw = { before: null, after: `fixed: ${entryReference(before.slug)}` };
+      audit(tx, actor, { action: "registration.draw", entityType: ENTITY, entityId: slug, changes: { draw } });
+    }
+    return { ok: true as const, before, created };
+  });
+  if (!fixed.ok) return fixed;
+  const { before, created } = fixed;
+  await settleDraw("registration", before.id, created);
+  if (!created) return { ok: true, registration: shown(actor.scope, slug), created };
+  let queued = false;
+  transact((tx) => {
     const after = tx.select().from(R).where(eq(R.id, before.id)).get()!;
-    audit(tx, actor, { action: "registration.draw", entityType: ENTITY, entityId: slug, changes: diff(before, after) });
     if (after.send_sms) {
       queueMessage(tx, {
         to: after.phone,
@@ -466,10 +479,9 @@ export function drawCoupon(
       });
       queued = true;
     }
-    return { ok: true as const, created };
   });
   if (queued) wakeSmsWorker();
-  return outcome.ok ? { ok: true, registration: shown(actor.scope, slug), created: outcome.created } : outcome;
+  return { ok: true, registration: shown(actor.scope, slug), created };
 }
 
 /**

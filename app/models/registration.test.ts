@@ -1,6 +1,7 @@
 // Registrations on a real SQLite copy: creating from a verified pre-registration in one transaction,
 // field errors for duplicates, idempotent form tokens, the purchase code, the coupon draw, delete/restore,
 // the list's filters and full-text search, the download rows and the referrer search.
+import { movingClock } from "../../tests/clock";
 import { and, eq } from "drizzle-orm";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
@@ -402,10 +403,12 @@ describe("lists, search and download", () => {
   it("filters by payment mode, model, branch, dates and prizes, inside the scope", async () => {
     const branch = makeBranch({ title: "Filter Branch" });
     const actor = { id: actorA.id, scope: { branchId: branch.id } };
+    // The coupon is drawn on a day of its own: today's pools are committed by the draws before.
+    const drawDay = "2026-02-17";
     makeAllocation({
       type: "registration_branch",
       branch_id: branch.id,
-      date: kathmanduDate(),
+      date: drawDay,
       amount: 3000,
       count: 1,
       probability: 100,
@@ -414,7 +417,8 @@ describe("lists, search and download", () => {
       payment_mode: "FINANCE",
       bike_model_id: model2.id,
     });
-    await drawCoupon(actor, finance.slug); // 1000 + 9000 + 3000
+    setClock(movingClock(`${drawDay}T06:00:00.000Z`));
+    await drawCoupon(actor, finance.slug).finally(() => setClock(null)); // 1000 + 9000 + 3000
     const cash = await registered(verifiedPre({ branch_id: branch.id, prize: 4000 }), actor);
     const scope = actor.scope;
     expect(slugs({ payment_mode: "FINANCE" }, scope)).toEqual([finance.slug]);

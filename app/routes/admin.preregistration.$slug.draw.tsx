@@ -19,8 +19,9 @@ export const links: LinksFunction = () => [...counterLinks(), { rel: "stylesheet
 
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const user = await requireRouteAccess(request, handle);
-  // The draw was made at verification; if a race left it undone it is made now (and audited).
-  const drawn = counterPrizeSummary(user, params.slug!);
+  // The draw was fixed at verification and is made once its beacon round comes (seconds); if a
+  // race left it unfixed it is fixed now (and audited).
+  const drawn = await counterPrizeSummary(user, params.slug!);
   if (!drawn.ok) throw await preregistrationNotFound(drawn);
   const { summary } = drawn;
   if (!summary) throw redirect(`/admin/preregistration/${drawn.preregistration.slug}/verify`);

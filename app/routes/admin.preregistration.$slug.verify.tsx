@@ -1,3 +1,4 @@
+import { markRevealStart } from "~/components/DrawReveal";
 import { getFormProps, getInputProps, type SubmissionResult } from "@conform-to/react";
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
@@ -79,7 +80,14 @@ export default function VerifyPreregistration() {
       what="verification"
       name={name}
       phone={phone}
-      formProps={getFormProps(form)}
+      formProps={{
+        ...getFormProps(form),
+        // The draw waits for its beacon round inside the reveal's 5 s, counted from this press.
+        onSubmit: (e: React.FormEvent<HTMLFormElement>) => {
+          markRevealStart();
+          getFormProps(form).onSubmit?.(e);
+        },
+      }}
       formErrors={form.errors}
       field={
         <Field

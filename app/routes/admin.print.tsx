@@ -71,6 +71,9 @@ function Coupon({ c, copy, logoUrl }: { c: PrintCoupon; copy: "customer" | "deal
         <span>3rd {p.third ? prizeLabel(p.third) : "—"}</span>
         <strong>Total {prizeLabel(p.total)}</strong>
       </p>
+      <p className="draw-check">
+        Draw {c.draw_id}: check it at {c.check_url}
+      </p>
       {copy === "dealer" ? <p className="sign">Customer signature ____________________</p> : null}
     </article>
   );

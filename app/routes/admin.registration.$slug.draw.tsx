@@ -1,7 +1,7 @@
 import type { ActionFunctionArgs, LinksFunction, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { redirect } from "@remix-run/node";
 import { Form, Link, useLoaderData, useNavigation } from "@remix-run/react";
-import { DRAW_REVEAL_CSS, DrawReveal } from "~/components/DrawReveal";
+import { DRAW_REVEAL_CSS, DrawReveal, markRevealStart } from "~/components/DrawReveal";
 import { Guard } from "~/components/Guard";
 import { PrizeBreakdown } from "~/components/counter/PrizeBreakdown";
 import { counterLinks } from "~/components/counter/styles";
@@ -38,7 +38,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
 export async function action({ request, params }: ActionFunctionArgs) {
   const { staff: user } = await requireIntent(request, handle, { fallback: "draw" });
   const here = `/admin/registration/${params.slug}/draw`;
-  const res = drawCoupon(user, params.slug!);
+  const res = await drawCoupon(user, params.slug!);
   if (!res.ok) {
     if (res.code === "not_found") throw pageFailure(res);
     return redirectWithToast(res.code === "conflict" ? `/admin/registration/${params.slug}` : here, oops(res.message));
@@ -58,7 +58,8 @@ export default function RegistrationDraw() {
           <p>
             The purchase of <strong>{reg.name}</strong> is confirmed. Draw the third-thrill coupon now.
           </p>
-          <Form method="post">
+          {/* The coupon waits for its beacon round inside the reveal's 5 s, counted from this press. */}
+          <Form method="post" onSubmit={markRevealStart}>
             <button type="submit" name="intent" value="draw" className="primary" disabled={busy}>
               {busy ? "Drawing…" : "Draw the Coupon"}
             </button>

@@ -4,7 +4,12 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, useActionData, useLoaderData } from "@remix-run/react";
 import { FieldError, FormError } from "~/components/Field";
 import { rupees } from "~/components/scheme/format";
+import { FairDrawsPanel } from "~/components/scheme/FairDrawsPanel";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
+import { beaconStatus } from "~/models/beacon.server";
+import { announcements } from "~/models/fair-draw.server";
+import { fallbackCounts, MAX_OBSERVERS, observerPhones, setObservers } from "~/models/fair-observers.server";
+import { can } from "~/utils/permissions";
 import { schemeLinks } from "~/components/scheme/styles";
 import { failureStatus } from "~/utils/failure";
 import {
@@ -18,11 +23,14 @@ import { baseTableFormSchema, type BaseTableFormValue } from "~/schemas/base-tab
 import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { redirectWithToast, success } from "~/http/toast.server";
 
-/** The permission this route needs, checked by every loader and action of the module. */
-/** The permission this route needs; its action saves one of the two base tables (the intent names it). */
+/**
+ * The permission this route needs; its action saves one of the two base tables (the intent names it),
+ * or the fair draws' observers: those need update-settings, not manage-allocation, as the observers
+ * watch every branch's draws and head office names them (decision 19).
+ */
 export const handle = {
   permission: "manage-allocation",
-  intents: { second: null, third: null },
+  intents: { second: null, third: null, observers: "update-settings" },
 } as const satisfies RouteAccess;
 
 export const meta: MetaFunction = () => [{ title: "Fallback tables" }];
@@ -38,18 +46,37 @@ const TITLES: Record<BaseTableKind, string> = {
 };
 
 export async function loader({ request }: LoaderFunctionArgs) {
-  await requireRouteAccess(request, handle);
+  const user = await requireRouteAccess(request, handle);
   const second = getBaseTable("second");
   const third = getBaseTable("third");
-  return { second, third, means: { second: baseTableMean(second), third: baseTableMean(third) } };
+  return {
+    second,
+    third,
+    means: { second: baseTableMean(second), third: baseTableMean(third) },
+    fair: {
+      phones: observerPhones(),
+      max: MAX_OBSERVERS,
+      canEdit: can(user, "update-settings"),
+      beacon: beaconStatus(),
+      days: fallbackCounts(),
+      sends: announcements().slice(0, 14),
+    },
+  };
 }
 
-/** The refused form: which table, and conform's result (the rows as sent, errors under their inputs). */
-type ActionData = { kind: BaseTableKind; result: SubmissionResult<string[]> };
+/** The refused form: which table, and conform's result (the rows as sent, errors under their inputs); or the observers as sent. */
+type ActionData =
+  { kind: BaseTableKind; result: SubmissionResult<string[]> } | { kind: "observers"; error: string; value: string };
 
 /** intent=second|third: saves that table from its rows[i].amount / rows[i].weight; rows left blank are dropped. */
 export async function action({ request }: ActionFunctionArgs) {
   const { intent: kind, form, staff: user } = await requireIntent(request, handle);
+  if (kind === "observers") {
+    const value = String(form.get("phones") ?? "");
+    const saved = setObservers(user, value);
+    if (!saved.ok) return data<ActionData>({ kind, error: saved.message, value }, { status: failureStatus(saved) });
+    return redirectWithToast("/admin/scheme/settings", success("Observers saved."));
+  }
   const submission = parseWithZod(form, { schema: baseTableFormSchema });
   if (submission.status !== "success") {
     return data<ActionData>({ kind, result: submission.reply() }, { status: 422 });
@@ -78,7 +105,12 @@ function formRows(saved: BaseTableRow[]) {
 /** The form's fields as the inputs hold them. */
 type TableFields = { intent: BaseTableKind; rows: { amount: string; weight: string }[] };
 
-type TableFormProps = { kind: BaseTableKind; saved: BaseTableRow[]; mean: number; lastResult?: ActionData["result"] };
+type TableFormProps = {
+  kind: BaseTableKind;
+  saved: BaseTableRow[];
+  mean: number;
+  lastResult?: SubmissionResult<string[]>;
+};
 
 function TableForm({ kind, saved, mean, lastResult }: TableFormProps) {
   const [form, fields] = useForm<TableFields, BaseTableFormValue>({
@@ -165,8 +197,9 @@ function TableForm({ kind, saved, mean, lastResult }: TableFormProps) {
 }
 
 export default function FallbackTables() {
-  const { second, third, means } = useLoaderData<typeof loader>();
-  const refused = useActionData<typeof action>();
+  const { second, third, means, fair } = useLoaderData<typeof loader>();
+  const answer = useActionData<typeof action>();
+  const refused = answer && answer.kind !== "observers" ? answer : undefined;
   return (
     <>
       <div className="scheme-head">
@@ -194,6 +227,7 @@ export default function FallbackTables() {
           lastResult={refused?.kind === "third" ? refused.result : undefined}
         />
       </div>
+      <FairDrawsPanel {...fair} refused={answer?.kind === "observers" ? answer : undefined} />
     </>
   );
 }

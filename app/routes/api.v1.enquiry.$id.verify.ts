@@ -33,11 +33,12 @@ export async function action({ request, params }: ActionFunctionArgs) {
     const code = result.errors.code;
     return apiFailure(code ? { ...result, errors: { ...result.errors, otp: code } } : result);
   }
-  const entry = result.preregistration;
+  const drawn = await result.draw();
+  const entry = { ...result.preregistration, prize: drawn.amount };
   return apiData(
     {
       ...publicView(entry),
-      draw: { amount: result.draw.amount, first_thrill: firstThrill(entry), total_prize: totalPrize(entry) },
+      draw: { amount: drawn.amount, first_thrill: firstThrill(entry), total_prize: totalPrize(entry) },
     },
     "Your phone number has been verified.",
     // A right code proves the entry: this browser owns it from now on (not an entry verified before).

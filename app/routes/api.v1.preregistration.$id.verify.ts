@@ -26,8 +26,9 @@ export async function action({ request, params }: ActionFunctionArgs) {
     useCurrentCode: canSeeCodes(user),
   });
   if (!res.ok) return apiFailure(res);
+  const drawn = await res.draw();
   const fresh = findPreregistration(user.scope, res.preregistration.slug);
-  return apiData({ ...fresh, draw: { amount: res.draw.amount, outcome: res.draw.outcome } }, CV.verified);
+  return apiData({ ...fresh, draw: { amount: drawn.amount, outcome: drawn.outcome } }, CV.verified);
 }
 
 /** Not a call to read: 405 with Allow. */

@@ -11,7 +11,7 @@ import { apiFailure, methodNotAllowed } from "~/http/http.server";
 export async function action({ request, params }: ActionFunctionArgs) {
   if (request.method !== "POST") return methodNotAllowed("POST");
   const user = await requireApiUser(request, "create-registration");
-  const res = drawCoupon(user, params.slug!);
+  const res = await drawCoupon(user, params.slug!);
   if (!res.ok) return apiFailure(res);
   return apiData(res.registration, res.created ? "Coupon drawn." : "The coupon was already drawn.");
 }

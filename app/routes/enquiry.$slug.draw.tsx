@@ -33,7 +33,8 @@ export const meta: MetaFunction<typeof loader> = ({ data }) => [{ title: t(data?
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const entry = findPublicEntry(params.slug ?? "");
   if (!entry) throw notFound();
-  const prize = prizeSummary(entry);
+  // The draw was fixed at verification: this waits for its beacon round (at most seconds).
+  const prize = await prizeSummary(entry);
   if (!prize) throw redirect(`/enquiry/${entry.slug}/verify`);
   const details = (await ownsEntry(request, entry.slug)) ? ownerDetails(entry) : null;
   const reveal = await takeReveal(request, entry.slug);

@@ -1,4 +1,5 @@
 import { codeSmsCeilings, queuedSmsCount } from "~/models/health.server";
+import { beaconHealth } from "~/models/beacon-health.server";
 import { clusterWorkers, workerIndex } from "~/utils/cluster.server";
 import { recentEventLoopDelay } from "~/utils/event-loop.server";
 
@@ -20,6 +21,8 @@ export async function loader() {
     database = "unavailable";
   }
   const loop = recentEventLoopDelay();
+  // The draws' beacon: down means draws use the house seed (marked on /fair-draws).
+  const beacon = database === "ok" ? beaconHealth() : null;
   const index = workerIndex();
   return Response.json(
     {
@@ -31,7 +34,8 @@ export async function loader() {
       // alert names the ceiling an operator should look at.
       codeSms: ceilings?.codeSms ?? null,
       publicCodeSms: ceilings?.publicCodeSms ?? null,
-      alerts: ceilings?.alerts ?? [],
+      alerts: [...(ceilings?.alerts ?? []), ...(beacon?.alert ? [beacon.alert] : [])],
+      beacon,
       uptimeSeconds: Math.round(process.uptime()),
       worker: index === null ? null : { index, pid: process.pid },
       workers: await clusterWorkers(),

@@ -171,7 +171,7 @@ describe("GET, PATCH and DELETE /api/v1/allocation/{id}", () => {
     expect((await one("DELETE", id, adminToken)).status).toBe(404);
   });
 
-  it("refuses to delete a pool that has paid out (409) and to lower its count below what it paid (422)", async () => {
+  it("refuses to delete a pool that has paid out (409) and to change a committed day's pool (422)", async () => {
     await clearOfKathmanduMidnight(20_000);
     const today = kathmanduDate();
     const created = await create(
@@ -179,7 +179,7 @@ describe("GET, PATCH and DELETE /api/v1/allocation/{id}", () => {
       adminToken,
     );
     const id = (await created.json()).data.id;
-    const draw = drawSecondThrill(makePreregistration({ is_verified: true, status: "verified" }).id);
+    const draw = await drawSecondThrill(makePreregistration({ is_verified: true, status: "verified" }).id);
     expect(draw.allocation_id).toBe(id);
 
     const refused = await one("DELETE", id, adminToken);
@@ -192,11 +192,18 @@ describe("GET, PATCH and DELETE /api/v1/allocation/{id}", () => {
     const tooFew = await one("PATCH", id, adminToken, { count: 0 });
     expect(tooFew.status).toBe(422);
     expect((await tooFew.json()).errors.count).toEqual(["The count must be between 1 and 5."]);
-    const lowered = await one("PATCH", id, adminToken, { count: 1 });
-    expect(lowered.status).toBe(200);
-    expect((await lowered.json()).data).toMatchObject({ count: 1, paid: 1, remaining: 0 });
-    const raised = await one("PATCH", id, adminToken, { count: 5 });
-    expect((await raised.json()).data).toMatchObject({ count: 5, remaining: 4 });
+    // The draw committed the day's pools (decision 19): their counts no longer change, up or down.
+    for (const count of [1, 5]) {
+      const changed = await one("PATCH", id, adminToken, { count });
+      expect(changed.status).toBe(422);
+      expect((await changed.json()).errors.count).toEqual([
+        `The pools of ${today} are committed and published for the fair draws: they can no longer change. Choose a later day.`,
+      ]);
+    }
+    expect((await (await one("GET", id, adminToken)).json()).data).toMatchObject({ count: 2, paid: 1 });
+    const added = await create({ type: "preregistration_public", amount: 50000, date: today, count: 1 }, adminToken);
+    expect(added.status).toBe(422);
+    expect((await added.json()).errors.date).toHaveLength(1);
   });
 });
 

@@ -204,7 +204,9 @@ describe("npm run restore", () => {
     fs.closeSync(fd);
     const damaged = restoreBackup({ from: folder, dbFile: file, uploads });
     await expect(damaged).rejects.toThrow(RestoreError);
-    await expect(damaged).rejects.toThrow(`The backup ${backupFile} is damaged: database disk image is malformed`);
+    // Which of SQLite's two refusals depends on the page the garbage lands on (the schema's layout).
+    const escaped = backupFile.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await expect(damaged).rejects.toThrow(new RegExp(`^The backup ${escaped} (is damaged|failed integrity_check)`));
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(fs.existsSync(`${file}.restoring`)).toBe(false);
   });

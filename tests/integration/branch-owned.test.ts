@@ -57,7 +57,7 @@ type World = {
   referrerName: string;
 };
 
-function world(branchId: number, tag: string): World {
+async function world(branchId: number, tag: string): Promise<World> {
   const phone = nextPhone();
   const pre = makePreregistration({ branch_id: branchId, name: `${tag} Entry`, phone });
   const verified = makePreregistration({
@@ -66,7 +66,7 @@ function world(branchId: number, tag: string): World {
     is_verified: true,
     status: "verified",
   });
-  const draw = drawSecondThrill(verified.id);
+  const draw = await drawSecondThrill(verified.id);
   const reg = makeRegistration(branchId, { status: "drawn", name: `${tag} Buyer`, phone: nextPhone() });
   const deleted = makeRegistration(branchId, { name: `${tag} Deleted`, deleted_at: new Date().toISOString() });
   const restorable = makeRegistration(branchId, { deleted_at: new Date().toISOString() });
@@ -419,8 +419,8 @@ beforeAll(async () => {
   branchA = makeBranch({ title: "Owned A" }).id;
   const branchB = makeBranch({ title: "Owned B" }).id;
   const tag = randomSlug().slice(0, 6);
-  a = world(branchA, `OwnA${tag}`);
-  b = world(branchB, `OwnB${tag}`);
+  a = await world(branchA, `OwnA${tag}`);
+  b = await world(branchB, `OwnB${tag}`);
   for (const p of new Set(BRANCH_OWNED.map((r) => r.permission)))
     holders.set(p, await staffWith(p ? [p] : [], branchA));
   nobody = await staffWith([], branchA);

@@ -27,6 +27,9 @@ const ENTRIES = 1200;
 const POOLS = 150;
 const DATE = "2026-11-21";
 const NOW = "2026-11-21T06:00:00.000Z"; // 11:45 in Kathmandu, same day
+// The purchase draws' day: a day's pools are fixed once its first draw commits its terms.
+const THIRD_DATE = "2026-11-22";
+const THIRD_NOW = "2026-11-22T06:00:00.000Z";
 
 type WorkerResult = {
   id: number;
@@ -58,12 +61,12 @@ function groupById(reports: WorkerReport[]): Map<number, WorkerResult[]> {
 const WORKER = new URL("./draw-worker.mjs", import.meta.url);
 
 /** The same workers as processes of their own, started together by a "go" message once all are ready. */
-async function runProcesses(ids: number[], thrill: 2 | 3): Promise<WorkerReport[]> {
+async function runProcesses(ids: number[], thrill: 2 | 3, now = NOW): Promise<WorkerReport[]> {
   const children: ChildProcess[] = [];
   const ready: Promise<void>[] = [];
   const done: Promise<WorkerReport>[] = [];
   for (let w = 0; w < WORKERS; w++) {
-    const data = { dbFile: databasePath(), ids: shuffled(ids, w + 1), now: NOW, thrill };
+    const data = { dbFile: databasePath(), ids: shuffled(ids, w + 1), now, thrill };
     const child = fork(WORKER, [], {
       env: { ...process.env, DRAW_WORKER_DATA: JSON.stringify(data) },
       stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -226,7 +229,7 @@ describe("concurrent draws", () => {
                   .values({
                     type: "registration_branch",
                     branch_id: branchId,
-                    date: DATE,
+                    date: THIRD_DATE,
                     amount: REGISTRATION_PRIZES[i % REGISTRATION_PRIZES.length].amount,
                     count,
                     probability: 100,
@@ -240,7 +243,7 @@ describe("concurrent draws", () => {
       { behavior: "immediate" },
     );
 
-    const reports = await runProcesses(ids, 3);
+    const reports = await runProcesses(ids, 3, THIRD_NOW);
     expect(reports.flatMap((r) => r.errors)).toEqual([]);
 
     const rows = db.select().from(draws).where(eq(draws.entry_type, "registration")).all();

@@ -1,87 +1,113 @@
 /**
  * Fair draws in one process (app/models/fair-draw.server.ts), checked by the public rules of
- * scripts/fair-draws-core.mjs: a day with both rounds verifies (the commitment is the SHA-256 of the
- * seed's bytes, each roll the HMAC of the seed's bytes, the first draw follows the commitment); the
- * days list and a day's record name the chain's head; a day without draws has none; committing
- * ahead writes today's and tomorrow's commitments; a reference once given out never changes; a
- * typed reference is read as the visitor means it, and nothing else is.
+ * scripts/fair-draws-core.mjs: a day with both rounds of the campaign verifies (each entry's
+ * record before its draw, the terms committed with the house seed's commitment, the chain from
+ * the genesis); the days list and a day's record name the same head; a day without entries has
+ * the head before it; tomorrow is committed from the commit hour; a public id never changes; a
+ * typed id is read as the visitor means it, and nothing else is; a near miss finds its id.
  */
-import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import {
   commitAhead,
   drawReference,
   listDays,
+  nearReference,
   normaliseReference,
+  ownDraws,
   publishedDay,
   roundOf,
 } from "~/models/fair-draw.server";
 import { drawSecondThrill, drawThirdThrill } from "~/models/prize-draw.server";
-import { commitmentOf, verifyDay } from "../../scripts/fair-draws-core.mjs";
+import { setClock } from "~/utils/time";
+import { commitmentOf, GENESIS_PREV, verifyDay } from "../../scripts/fair-draws-core.mjs";
+import { signatureVerifies } from "../../scripts/fair-draws-bls.mjs";
+import { movingClock } from "../clock";
 import { makeBranch, makePreregistration } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
 
 const DATE = "2026-07-14";
-const DURING = new Date("2026-07-14T06:00:00.000Z"); // 11:45 in Kathmandu
+const DURING = "2026-07-14T06:00:00.000Z"; // 11:45 in Kathmandu
 const AFTER = new Date("2026-07-15T06:00:00.000Z");
 
 /**
  * The day's draws, made by the first test that needs them (inside a test, so a mutation run counts the
  * draw's code as covered by the tests that read it).
  */
-let drawn = false;
+let drawn: Promise<void> | null = null;
 function drawTheDay() {
-  if (drawn) return;
-  drawn = true;
-  const branch = makeBranch().id;
-  db.insert(schema.allocations)
-    .values([
-      { type: "preregistration_public", branch_id: null, date: DATE, amount: 10000, count: 2, probability: 40 },
-      { type: "registration_branch", branch_id: branch, date: DATE, amount: 3000, count: 2, probability: 50 },
-    ])
-    .run();
-  for (let i = 0; i < 6; i++) drawSecondThrill(makePreregistration({ is_verified: true }).id, { now: DURING });
-  for (let i = 0; i < 4; i++) drawThirdThrill(makeRegistration(branch, { status: "confirmed" }).id, { now: DURING });
+  drawn ??= (async () => {
+    const branch = makeBranch().id;
+    db.insert(schema.allocations)
+      .values([
+        { type: "preregistration_public", branch_id: null, date: DATE, amount: 10000, count: 2, probability: 40 },
+        { type: "registration_branch", branch_id: branch, date: DATE, amount: 3000, count: 2, probability: 50 },
+      ])
+      .run();
+    setClock(movingClock(DURING));
+    try {
+      for (let i = 0; i < 6; i++) await drawSecondThrill(makePreregistration({ is_verified: true }).id);
+      for (let i = 0; i < 4; i++) await drawThirdThrill(makeRegistration(branch, { status: "confirmed" }).id);
+    } finally {
+      setClock(null);
+    }
+  })();
+  return drawn;
 }
 
+const parsed = (day: NonNullable<ReturnType<typeof publishedDay>>) =>
+  day.records.map((r) => JSON.parse(r.text) as Record<string, unknown>);
+
 describe("a day drawn in this process", () => {
-  it("checks with the public verifier once it is over, both rounds in one chain", async () => {
-    drawTheDay();
+  it("checks with the public verifier, both rounds in one chain, each entry before its draw", async () => {
+    await drawTheDay();
     const day = publishedDay(DATE, AFTER)!;
-    expect(day.records).toHaveLength(10);
-    expect(day.records.map((r) => r.round)).toEqual([...Array(6).fill("second"), ...Array(4).fill("third")]);
-    expect(day.records[0].prev).toBe(day.commitment);
-    expect(await commitmentOf(day.seed!)).toBe(day.commitment);
-    expect(await verifyDay(day)).toEqual({ ok: true, draws: 10 });
+    const records = parsed(day);
+    expect(records.map((r) => r.kind)).toEqual(Array(10).fill(["entry", "draw"]).flat());
+    expect(records.filter((r) => r.kind === "entry").map((r) => r.round)).toEqual([
+      ...Array(6).fill("second"),
+      ...Array(4).fill("third"),
+    ]);
+    expect(records[0].prev).toBe(GENESIS_PREV);
+    expect(day.previous_head).toBe(GENESIS_PREV);
+    expect(await commitmentOf(day.house_seed!)).toBe(JSON.parse(day.terms).house_commitment);
+    expect(await verifyDay(day, { signatures: signatureVerifies })).toMatchObject({ ok: true, draws: 10, entries: 10 });
   });
 
-  it("is listed with its chain head and number of draws, the same head as its record", () => {
-    drawTheDay();
+  it("is listed with its chain head and counts, the same head as its record", async () => {
+    await drawTheDay();
     const day = publishedDay(DATE, AFTER)!;
     const head = day.records.at(-1)!.hash;
     expect(day.head).toBe(head);
-    expect(listDays(AFTER).find((d) => d.date === DATE)).toMatchObject({ draws: 10, head, over: true });
-    expect(listDays(DURING).find((d) => d.date === DATE)).toMatchObject({ draws: 10, head, over: false, seed: null });
+    expect(listDays(AFTER).find((d) => d.date === DATE)).toMatchObject({ draws: 10, entries: 10, head, closed: true });
+    expect(listDays(new Date(DURING)).find((d) => d.date === DATE)).toMatchObject({ head, over: false, closed: false });
+  });
+
+  it("finds a visitor's draw by its public id, and a near miss by a did-you-mean", async () => {
+    await drawTheDay();
+    const ref = JSON.parse(publishedDay(DATE, AFTER)!.records[0].text).id as string;
+    const own = ownDraws(ref);
+    expect(own).toHaveLength(1);
+    expect(own[0]).toMatchObject({ id: ref, date: DATE, round: "second", drawn: { house: false } });
+    const plain = ref.replace(/-/g, "");
+    const typo = plain.slice(0, 5) + (plain[5] === "Z" ? "Y" : "Z") + plain.slice(6);
+    const miss = `${typo.slice(0, 4)}-${typo.slice(4, 8)}-${typo.slice(8)}`;
+    expect(ownDraws(miss)).toEqual([]);
+    expect(nearReference(miss)).toBe(ref);
+    const swapped = plain[0] === plain[1] ? null : plain[1] + plain[0] + plain.slice(2);
+    if (swapped) expect(nearReference(`${swapped.slice(0, 4)}-${swapped.slice(4, 8)}-${swapped.slice(8)}`)).toBe(ref);
+    expect(nearReference("ZZZZ-ZZZZ-ZZZZ")).toBeNull();
   });
 });
 
-describe("a day without draws", () => {
-  it("is committed with today by commitAhead, with no head, and its seed published once it is over", () => {
+describe("a day without entries", () => {
+  it("is committed by commitAhead, with the chain's head before it, and its house seed once closed", () => {
     const at = new Date("2026-08-03T04:00:00.000Z");
     commitAhead(db, at);
-    const committed = db
-      .select({ date: schema.drawDays.date })
-      .from(schema.drawDays)
-      .all()
-      .map((d) => d.date);
-    expect(committed).toEqual(expect.arrayContaining(["2026-08-03", "2026-08-04"]));
-    expect(publishedDay("2026-08-03", at)).toMatchObject({ head: null, seed: null, records: [] });
+    expect(publishedDay("2026-08-03", at)).toMatchObject({ records: [], house_seed: null, closed: false });
     const later = publishedDay("2026-08-03", new Date("2026-08-05T04:00:00.000Z"))!;
-    expect(later).toMatchObject({ head: null, over: true });
-    const seed = db.select().from(schema.drawDays).where(eq(schema.drawDays.date, "2026-08-03")).get()!.seed;
-    expect(later.seed).toBe(seed);
-    expect(listDays(at).find((d) => d.date === "2026-08-03")).toMatchObject({ draws: 0, head: null });
+    expect(later).toMatchObject({ over: true, closed: true, entries: 0 });
+    expect(later.house_seed).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it("a day never committed has no record", () => {
@@ -89,8 +115,8 @@ describe("a day without draws", () => {
   });
 });
 
-describe("the public reference", () => {
-  it("of a slug never changes, so a reference once given out still finds its draws", () => {
+describe("the public id", () => {
+  it("of a slug never changes, so an id once given out still finds its draws", () => {
     expect(drawReference("cFyuupm3f6n8veab")).toBe("ZVPH-73GV-WZ9K");
   });
 
@@ -100,7 +126,7 @@ describe("the public reference", () => {
     expect(normaliseReference("o0il-O0IL-abcd")).toBe("0011-0011-ABCD");
   });
 
-  it("is nothing else: eleven or thirteen characters, or a letter Crockford leaves out, is no reference", () => {
+  it("is nothing else: eleven or thirteen characters, or a letter Crockford leaves out, is no id", () => {
     expect(normaliseReference("ZVPH-73GV-WZ9")).toBeNull();
     expect(normaliseReference("ZVPH-73GV-WZ9KX")).toBeNull();
     expect(normaliseReference("XZVPH-73GV-WZ9K")).toBeNull();

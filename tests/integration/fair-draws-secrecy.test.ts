@@ -1,12 +1,13 @@
 /**
- * The running day's seed is never in an answer: every page and API call of the app is
+ * The running day's house seed is never in an answer: every page and API call of the app is
  * opened (public, as head office by cookie and by token) on a database with today's draws,
- * and no answer holds the seed. The fair-draws API answers 422 and 404 as documented,
- * and a day that is over publishes its seed.
+ * and no answer holds the seed, sealed or not. The fair-draws API answers 422 and 404 as
+ * documented.
  */
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
+import { houseSeedOf } from "~/models/fair-draw.server";
 import { drawSecondThrill } from "~/models/prize-draw.server";
 import { PERMISSIONS } from "~/utils/permissions";
 import { kathmanduDate, now, shiftDate } from "~/utils/time";
@@ -20,16 +21,18 @@ type RouteModule = { loader?: (args: Args) => unknown };
 const modules = import.meta.glob<RouteModule>("/app/routes/*.{ts,tsx}", { eager: true });
 
 let seed = "";
+let sealed = "";
 let today = "";
 let params: Record<string, string> = {};
 
-beforeAll(() => {
+beforeAll(async () => {
   today = kathmanduDate(now());
   makeBranch();
   makeAllocation({ type: "preregistration_public", date: today, amount: 5000, count: 5, probability: 50 });
   const entries = Array.from({ length: 5 }, () => makePreregistration({ is_verified: true }));
-  for (const e of entries) drawSecondThrill(e.id);
-  seed = db.select().from(schema.drawDays).where(eq(schema.drawDays.date, today)).get()!.seed;
+  await Promise.all(entries.map((e) => drawSecondThrill(e.id)));
+  seed = houseSeedOf(db, today);
+  sealed = db.select().from(schema.fairDays).where(eq(schema.fairDays.date, today)).get()!.house_sealed;
   params = { slug: entries[0].slug, id: String(entries[0].id), date: today, key: "x", code: "x", "*": "x" };
 });
 
@@ -61,21 +64,23 @@ describe("the running day's seed", () => {
         ).catch((err: unknown) => new Response(String(err), { status: 599 }));
         const text = await bodyOf(res);
         expect(text, `${file} answered with the seed`).not.toContain(seed);
+        expect(text, `${file} answered with the sealed seed`).not.toContain(sealed.split(":")[3]);
         if (res.status === 200) opened++;
       }
     }
     expect(opened).toBeGreaterThan(50);
   });
 
-  it("is null in the day's API record until the day is over, and every draw of today is there", async () => {
+  it("is null in the day's API record until the day is closed, and every entry and draw of today is there", async () => {
     const day = (
       await (await call(dayLoader as never, req("GET", `/api/v1/fair-draws/${today}`), { date: today })).json()
     ).data;
-    expect(day).toMatchObject({ date: today, seed: null, over: false });
-    expect(day.records).toHaveLength(5);
-    expect(day.head).toBe(day.records[4].hash);
-    const days = (await (await call(daysLoader as never, req("GET", "/api/v1/fair-draws"))).json()).data;
-    expect(days.map((d: { date: string }) => d.date)).toEqual(expect.arrayContaining([today, shiftDate(today, 1)]));
+    expect(day).toMatchObject({ date: today, house_seed: null, over: false, entries: 5, draws: 5 });
+    expect(day.records).toHaveLength(10);
+    expect(day.head).toBe(day.records[9].hash);
+    const days = (await (await call(daysLoader as never, req("GET", "/api/v1/fair-draws"))).json()).data.days;
+    expect(days.map((d: { date: string }) => d.date)).toContain(today);
+    expect(days.map((d: { date: string }) => d.date)).not.toContain(shiftDate(today, 2));
   });
 });
 

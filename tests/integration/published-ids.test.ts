@@ -65,9 +65,16 @@ let published: string[] = [];
 type Caller = { email: string; role: string; scope: Scope; token: string; cookie: string };
 const callers: Caller[] = [];
 
-/** Every scalar value of an answer, deep. */
+/** Every scalar value of an answer, deep (a published record's text, JSON itself, read as its fields). */
 function scalars(value: unknown, out: Set<string>) {
   if (value === null || value === undefined) return;
+  if (typeof value === "string" && value.startsWith("{")) {
+    try {
+      return scalars(JSON.parse(value), out);
+    } catch {
+      // not JSON: a plain value
+    }
+  }
   if (typeof value === "string" || typeof value === "number") {
     const text = String(value).trim();
     if (text.length >= 3) out.add(text);
@@ -101,7 +108,9 @@ beforeAll(async () => {
     scalars(body, found);
     return body as { data: unknown };
   };
-  const days = (await load("api.v1.fair-draws", "/api/v1/fair-draws")).data as { date: string; draws: number }[];
+  const days = (
+    (await load("api.v1.fair-draws", "/api/v1/fair-draws")).data as { days: { date: string; draws: number }[] }
+  ).days;
   await load("fair-draws._index", "/fair-draws");
   for (const day of days.filter((d) => d.draws > 0)) {
     await load("api.v1.fair-draws.$date", `/api/v1/fair-draws/${day.date}`, { date: day.date });

@@ -4,8 +4,15 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { openDatabase } from "../../db/index";
+import { startLocalBeacon } from "../../scripts/local-beacon.mjs";
 
-export default function setup() {
+/** The test run's beacon: drand's API on 127.0.0.1, a round a second from 2020 on (every test date is after it). */
+export const TEST_BEACON = { genesis: 1577836800, period: 1, name: "test" };
+
+export default async function setup() {
+  const beacon = await startLocalBeacon(TEST_BEACON);
+  // A generous wait: the machine running the tests may be busy, and these tests are about the record.
+  Object.assign(process.env, beacon.settings, { BEACON_WAIT_MS: "20000" });
   const dir = path.resolve("tests/.tmp", `vitest-${process.pid}-${crypto.randomBytes(3).toString("hex")}`);
   fs.mkdirSync(dir, { recursive: true });
   process.env.TEST_TMP_DIR = dir;
@@ -13,5 +20,8 @@ export default function setup() {
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   db.$client.pragma("journal_mode = DELETE");
   db.$client.close();
-  return () => fs.rmSync(dir, { recursive: true, force: true });
+  return async () => {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await beacon.close();
+  };
 }

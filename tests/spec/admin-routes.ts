@@ -80,6 +80,8 @@ export const SPEC_INTENT_PERMISSIONS: Record<string, Record<string, string>> = {
   "/admin/branch/:slug": { delete: "update-branch", close: "update-branch", reopen: "update-branch" },
   "/admin/bike-model/:slug": { delete: "update-bike-model", retire: "update-bike-model", restore: "update-bike-model" },
   "/admin/video/:id": { delete: "update-video" },
+  // Decision 19: the fair draws' observers, named by head office on the scheme settings page.
+  "/admin/scheme/settings": { observers: "update-settings" },
 };
 
 /**
