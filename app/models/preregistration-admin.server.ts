@@ -118,16 +118,6 @@ export type PreregistrationFilters = {
   phone?: string | null;
 };
 
-/**
- * The list's search term as its filters read it (app/schemas/preregistration.ts,
- * through parseQuery/apiQuery): `phone` (the spec's name), DataTables'
- * `search[value]` or the page's `search`. The page, GET /api/v1/preregistration
- * and Preregistrations.xls all read their filters this way.
- */
-export const preregistrationSearchParam = (params: URLSearchParams) => ({
-  phone: params.get("phone") ?? params.get("search[value]") ?? params.get("search"),
-});
-
 function filterConditions(f: PreregistrationFilters, scope: Scope): (SQL | undefined)[] {
   const bounds = kathmanduBounds(f.from, f.to);
   return [

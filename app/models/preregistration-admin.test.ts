@@ -8,7 +8,7 @@ import { db, schema } from "@db/index";
 import { entryReference } from "@db/reference";
 import { issueCodeIn } from "~/models/otp.server";
 import type { ScopedActor } from "~/models/scope.server";
-import { preregistrationFiltersSchema } from "~/schemas/preregistration";
+import { preregistrationFiltersSchema, preregistrationSearchParam } from "~/schemas/preregistration";
 import { parseTableParams } from "~/utils/datatable.server";
 import { parseQuery } from "~/http/query.server";
 import { kathmanduDate } from "~/utils/time";
@@ -24,7 +24,6 @@ import {
   PREREGISTRATION_ADMIN_MESSAGES as M,
   PREREGISTRATION_COLUMNS,
   preregistrationActions,
-  preregistrationSearchParam,
   updatePreregistration,
   type PreregistrationFilters,
 } from "./preregistration-admin.server";

@@ -1,10 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import {
-  exportPreregistrations,
-  PREREGISTRATION_COLUMNS,
-  preregistrationSearchParam,
-} from "~/models/preregistration-admin.server";
-import { preregistrationFiltersSchema } from "~/schemas/preregistration";
+import { exportPreregistrations, PREREGISTRATION_COLUMNS } from "~/models/preregistration-admin.server";
+import { preregistrationFiltersSchema, preregistrationSearchParam } from "~/schemas/preregistration";
 import { apiQuery } from "~/http/query.server";
 import { xlsDownload } from "~/http/xls-download.server";
 import { requireStaff } from "~/http/staff-request.server";

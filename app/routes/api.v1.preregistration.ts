@@ -1,12 +1,11 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs } from "@remix-run/node";
-import {
-  findAtCounter,
-  getPreregistrationDetail,
-  listPreregistrations,
-  preregistrationSearchParam,
-} from "~/models/preregistration-admin.server";
+import { findAtCounter, getPreregistrationDetail, listPreregistrations } from "~/models/preregistration-admin.server";
 import { createPreregistration } from "~/models/preregistration.server";
-import { counterPreregistrationSchema, preregistrationFiltersSchema } from "~/schemas/preregistration";
+import {
+  counterPreregistrationSchema,
+  preregistrationFiltersSchema,
+  preregistrationSearchParam,
+} from "~/schemas/preregistration";
 import { apiQuery } from "~/http/query.server";
 import { apiData, requireApiUser, apiList } from "~/http/api.server";
 import { BODY_LIMITS, parseValue, readApiBody } from "~/http/body.server";

@@ -377,3 +377,13 @@ export const preregistrationFiltersSchema = z
     phone: listSearch,
   })
   .superRefine(checkDateRange);
+
+/**
+ * The list's search term as its filters read it (app/schemas/preregistration.ts,
+ * through parseQuery/apiQuery): `phone` (the spec's name), DataTables'
+ * `search[value]` or the page's `search`. The page, GET /api/v1/preregistration
+ * and Preregistrations.xls all read their filters this way.
+ */
+export const preregistrationSearchParam = (params: URLSearchParams) => ({
+  phone: params.get("phone") ?? params.get("search[value]") ?? params.get("search"),
+});
