@@ -39,8 +39,12 @@ async function seedReferrers(branches: Branch[], models: Model[]) {
   const db = getDb();
   const R = schema.registrations;
   const live = db.select().from(R).where(isNull(R.deleted_at)).orderBy(asc(R.id)).all();
-  if (live.length < 4) return;
-  const [ram, sita, ...others] = live;
+  // The campaign's first two customers (db/seed-campaign.ts) share their links; the demo's older
+  // days are seeded before them, so they are found by name, not by place.
+  const ram = live.find((r) => r.name === "Ram Bahadur Thapa");
+  const sita = live.find((r) => r.name === "Sita Kumari Shrestha");
+  if (!ram || !sita) return;
+  const others = live.filter((r) => r !== ram && r !== sita);
   // Registrations that named them as referrer at the counter.
   others.forEach((reg, i) => {
     const referrer = i % 3 === 2 ? sita : ram;
