@@ -24,6 +24,7 @@ const {
   DRAIN_BYTES,
   securityHeaders,
   pageCache,
+  admission,
   compression: encoder,
 } = build.entry.module;
 
@@ -61,6 +62,13 @@ const clientFiles = new Set(
 );
 const clientStatic = express.static(`${buildDir}/client`, { maxAge: "1h" });
 app.use((req, res, next) => (clientFiles.has(req.path) ? clientStatic(req, res, next) : next()));
+
+/**
+ * Past this process's bound, a new visitor is answered at once with the busy page (503, Retry-After, in their
+ * language) before anything else is read; staff and visitors already in a journey go on
+ * (app/http/admission.server.ts).
+ */
+app.use(admission.admission({ pagesDir: `${buildDir}/client/busy` }));
 
 /** The address the app sees (rate limits, the audit trail): set here, never taken from the client. */
 app.use((req, _res, next) => {

@@ -16,6 +16,8 @@ export const startWorkers = startBackgroundWork;
 
 /** The rendered public pages kept for every visitor (server.js asks before rendering). */
 export * as pageCache from "./http/page-cache.server";
+/** Past its bound, a process answers new visitors at once with the busy page (server.js applies it before any route). */
+export * as admission from "./http/admission.server";
 /** How server.js compresses answers: a page or JSON answer whole, anything else through the middleware. */
 export * as compression from "./http/compression.server";
 

@@ -9,8 +9,8 @@ import { pickerTypesFor, type PickerType } from "~/models/file.server";
 import { scopeOf } from "~/models/scope.server";
 import { getSessionUser } from "~/models/user.server";
 import { clientAddress, getOptionalUser, type Staff } from "./auth.server";
-import { config } from "~/utils/config.server";
-import { randomToken, sha256 } from "~/utils/crypto.server";
+import { config, sessionSecrets } from "~/utils/config.server";
+import { newSignedToken, sha256 } from "~/utils/crypto.server";
 import { can, type Requirement } from "~/utils/permissions";
 import { withLabels } from "~/utils/labels";
 import { nowIso } from "~/utils/time";
@@ -41,9 +41,12 @@ export function validationError(errors: Record<string, string[] | null | undefin
   return apiError(422, message ?? first ?? "The given data was invalid.", clean);
 }
 
-/** Issues a bearer token; only its hash is stored. */
+/**
+ * Issues a bearer token; only its hash is stored. Signed with the cookie secret, so the server's admission
+ * control gives staff's calls their priority without reading the database (app/http/admission.server.ts).
+ */
 export function issueToken(userId: number, remember: boolean): { token: string; expires_at: string } {
-  const token = randomToken(32);
+  const token = newSignedToken(sessionSecrets()[0]);
   const ms = remember ? config.tokenRememberDays * 86400_000 : config.tokenHours * 3600_000;
   const expires_at = new Date(Date.now() + ms).toISOString();
   db.insert(schema.apiTokens)

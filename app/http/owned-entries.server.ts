@@ -11,6 +11,7 @@
 import { createCookie, redirect } from "@remix-run/node";
 import { secureCookies, sessionSecrets } from "~/utils/config.server";
 import { cookieName } from "./cookie-name.server";
+import { journeyHeader } from "./journey.server";
 
 /** How many entries one browser remembers (a family sharing a phone; a few tries). */
 export const OWNED_MAX = 5;
@@ -38,13 +39,19 @@ export async function ownsEntry(request: Request, slug: string): Promise<boolean
   return (await ownedSlugs(request)).includes(slug);
 }
 
-/** The Set-Cookie header that adds an entry to this browser's (the oldest drops out past OWNED_MAX). */
-export async function ownEntry(request: Request, slug: string): Promise<string> {
+/**
+ * The headers that add an entry to this browser's (the oldest drops out past OWNED_MAX) and keep its
+ * journey going (app/http/journey.server.ts: a busy server still serves its code check and draw).
+ */
+export async function owningHeaders(request: Request, slug: string): Promise<Headers> {
   const slugs = [slug, ...(await ownedSlugs(request)).filter((s) => s !== slug)].slice(0, OWNED_MAX);
-  return ownedEntriesCookie.serialize(slugs);
+  const headers = new Headers();
+  headers.append("Set-Cookie", await ownedEntriesCookie.serialize(slugs));
+  headers.append("Set-Cookie", await journeyHeader());
+  return headers;
 }
 
 /** A redirect that also records the entry as this browser's. */
 export async function redirectOwning(request: Request, slug: string, to: string): Promise<Response> {
-  return redirect(to, { headers: { "Set-Cookie": await ownEntry(request, slug) } });
+  return redirect(to, { headers: await owningHeaders(request, slug) });
 }

@@ -49,6 +49,8 @@ const PAGES: Record<string, { query: readonly string[]; formToken?: true }> = {
 const FORM_TOKEN_FIELD = /<input\b[^>]*\bname="form_token"[^>]*\bvalue="([A-Za-z0-9_-]{24})"/;
 
 const LANGUAGE_COOKIES = new Set(["lang", "__Host-lang"]);
+/** Cookies no kept page reads: the journey cookie (app/http/journey.server.ts) goes past nothing. */
+const IGNORED_COOKIES = new Set(["journey", "__Host-journey"]);
 const TTL_MS = 30_000;
 const MAX_PAGES = 200;
 const MAX_BYTES = 256 * 1024;
@@ -84,7 +86,7 @@ export function pageCacheKey(method: string, url: string, cookieHeader: string |
   for (const part of (cookieHeader ?? "").split(";")) {
     const eq = part.indexOf("=");
     const name = part.slice(0, eq < 0 ? undefined : eq).trim();
-    if (!name) continue;
+    if (!name || IGNORED_COOKIES.has(name)) continue;
     if (!LANGUAGE_COOKIES.has(name)) return null;
     lang = part.slice(eq + 1).trim();
   }

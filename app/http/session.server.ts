@@ -10,11 +10,11 @@ import { and, eq, gt, lt, sql } from "drizzle-orm";
 import { db, schema } from "@db/index";
 import { prepared } from "@db/prepared";
 import { config, secureCookies, sessionSecrets } from "~/utils/config.server";
-import { cookieName } from "./cookie-name.server";
+import { SESSION_COOKIE } from "./cookie-name.server";
 import { randomToken, sha256 } from "~/utils/crypto.server";
 import { nowIso } from "~/utils/time";
 
-export const sessionCookie = createCookie(cookieName("session", "__session"), {
+export const sessionCookie = createCookie(SESSION_COOKIE, {
   httpOnly: true,
   sameSite: "lax",
   path: "/",

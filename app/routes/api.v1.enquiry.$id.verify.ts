@@ -7,7 +7,7 @@ import { apiData } from "~/http/api.server";
 import { clientAddress } from "~/http/auth.server";
 import { parseValue, readApiBody } from "~/http/body.server";
 import { apiFailure, methodNotAllowed } from "~/http/http.server";
-import { ownEntry } from "~/http/owned-entries.server";
+import { owningHeaders } from "~/http/owned-entries.server";
 
 export async function loader() {
   return methodNotAllowed("POST");
@@ -42,6 +42,6 @@ export async function action({ request, params }: ActionFunctionArgs) {
     },
     "Your phone number has been verified.",
     // A right code proves the entry: this browser owns it from now on (not an entry verified before).
-    result.alreadyVerified ? {} : { headers: { "Set-Cookie": await ownEntry(request, entry.slug) } },
+    result.alreadyVerified ? {} : { headers: await owningHeaders(request, entry.slug) },
   );
 }

@@ -5,6 +5,7 @@ import { apiData } from "~/http/api.server";
 import { clientAddress } from "~/http/auth.server";
 import { parseApiBody } from "~/http/body.server";
 import { apiFailure, methodNotAllowed } from "~/http/http.server";
+import { journeyHeader } from "~/http/journey.server";
 
 export async function loader() {
   return methodNotAllowed("POST");
@@ -23,5 +24,8 @@ export async function action({ request }: ActionFunctionArgs) {
   const { phone } = await parseApiBody(request, continueSendSchema);
   const sent = sendContinueCode({ channel: "public", address: clientAddress(request) }, phone);
   if (!sent.ok) return apiFailure(sent);
-  return apiData({ phone: sent.phone, resend_at: sent.resendAt }, sent.message);
+  // The code check that follows is a journey a busy server still serves (app/http/journey.server.ts).
+  return apiData({ phone: sent.phone, resend_at: sent.resendAt }, sent.message, {
+    headers: { "Set-Cookie": await journeyHeader() },
+  });
 }

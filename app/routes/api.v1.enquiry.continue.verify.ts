@@ -6,7 +6,7 @@ import { apiData } from "~/http/api.server";
 import { clientAddress } from "~/http/auth.server";
 import { parseApiBody } from "~/http/body.server";
 import { apiFailure, methodNotAllowed } from "~/http/http.server";
-import { ownEntry } from "~/http/owned-entries.server";
+import { owningHeaders } from "~/http/owned-entries.server";
 
 export async function loader() {
   return methodNotAllowed("POST");
@@ -30,6 +30,6 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const entry = opened.preregistration;
   return apiData(ownerView(entry), CONTINUE_MESSAGES.opened, {
-    headers: { "Set-Cookie": await ownEntry(request, entry.slug) },
+    headers: await owningHeaders(request, entry.slug),
   });
 }

@@ -8,7 +8,7 @@ import { clientAddress } from "~/http/auth.server";
 import { BODY_LIMITS, readApiBody } from "~/http/body.server";
 import { fileField } from "~/http/echo.server";
 import { apiFailure, methodNotAllowed } from "~/http/http.server";
-import { ownEntry } from "~/http/owned-entries.server";
+import { owningHeaders } from "~/http/owned-entries.server";
 import { referralOf } from "~/http/referral.server";
 
 export async function loader() {
@@ -46,7 +46,7 @@ export async function action({ request }: ActionFunctionArgs) {
     "Pre-registration saved. Please verify your phone number with the code sent by SMS.",
     {
       status: result.duplicate ? 200 : 201,
-      headers: { "Set-Cookie": await ownEntry(request, result.preregistration.slug) },
+      headers: await owningHeaders(request, result.preregistration.slug),
     },
   );
 }

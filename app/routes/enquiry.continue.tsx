@@ -17,6 +17,7 @@ import { clientAddress } from "~/http/auth.server";
 import { parseValue, readForm } from "~/http/body.server";
 import { readIntent, replyFailure } from "~/http/http.server";
 import { t, tm } from "~/utils/i18n";
+import { journeyHeader } from "~/http/journey.server";
 import { redirectOwning } from "~/http/owned-entries.server";
 import { maskPhone } from "~/utils/phone";
 import { now } from "~/utils/time";
@@ -42,10 +43,10 @@ export async function loader({ request }: LoaderFunctionArgs) {
 type Result = SubmissionResult<string[]>;
 type Answer = { step: "phone"; result?: Result } | { step: "code"; phone: string; resendAt: string; result?: Result };
 
-const codeStep = (phone: string, resendAt: string, failure?: Failure) => {
-  if (!failure) return data<Answer>({ step: "code", phone, resendAt });
+const codeStep = (phone: string, resendAt: string, failure?: Failure, headers?: HeadersInit) => {
+  if (!failure) return data<Answer>({ step: "code", phone, resendAt }, { headers });
   const reply = replyFailure(null, failure);
-  return data<Answer>({ step: "code", phone, resendAt, result: reply.data.result }, reply.init ?? undefined);
+  return data<Answer>({ step: "code", phone, resendAt, result: reply.data.result }, { ...reply.init, headers });
 };
 
 /**
@@ -79,10 +80,12 @@ export async function action({ request }: ActionFunctionArgs) {
   }
   const { phone } = parsed.value;
   const sent = sendContinueCode(visitor, phone);
-  if (sent.ok) return codeStep(phone, sent.resendAt);
+  // The code step: a journey whose code check a busy server still serves (app/http/journey.server.ts).
+  const journey = { "Set-Cookie": await journeyHeader() };
+  if (sent.ok) return codeStep(phone, sent.resendAt, undefined, journey);
   // Refused (too soon, too many): the code step all the same, as a code sent before still works.
   const wait = sent.retryAfterSeconds ?? 60;
-  return codeStep(phone, new Date(now().getTime() + wait * 1000).toISOString(), sent);
+  return codeStep(phone, new Date(now().getTime() + wait * 1000).toISOString(), sent, journey);
 }
 
 export default function Continue() {

@@ -1,5 +1,6 @@
 import { codeSmsCeilings, queuedSmsCount } from "~/models/health.server";
 import { beaconHealth } from "~/models/beacon-health.server";
+import { admissionState } from "~/http/admission.server";
 import { clusterWorkers, workerIndex } from "~/utils/cluster.server";
 import { recentEventLoopDelay } from "~/utils/event-loop.server";
 
@@ -36,6 +37,8 @@ export async function loader() {
       publicCodeSms: ceilings?.publicCodeSms ?? null,
       alerts: [...(ceilings?.alerts ?? []), ...(beacon?.alert ? [beacon.alert] : [])],
       beacon,
+      // Requests in flight in this process against its bound, the most at once since the last look, refusals.
+      admission: admissionState({ reset: true }),
       uptimeSeconds: Math.round(process.uptime()),
       worker: index === null ? null : { index, pid: process.pid },
       workers: await clusterWorkers(),

@@ -47,6 +47,46 @@ export function safeEqual(a: string, b: string): boolean {
   return ab.length === bb.length && crypto.timingSafeEqual(ab, bb);
 }
 
+/**
+ * The HMAC-SHA256 of `value` with `secret`, in base64 without padding: the signature Remix's signed cookies
+ * carry after the value's last "." (the cookie-signature package's format).
+ */
+export function cookieSignature(value: string, secret: string): string {
+  return crypto.createHmac("sha256", secret).update(value).digest("base64").replace(/=+$/, "");
+}
+
+/** The value of a signed cookie's `value.signature` when one of `secrets` signed it, else null. Synchronous. */
+export function unsignCookieValue(signed: string, secrets: readonly string[]): string | null {
+  const dot = signed.lastIndexOf(".");
+  if (dot < 1) return null;
+  const value = signed.slice(0, dot);
+  const given = signed.slice(dot + 1);
+  return secrets.some((secret) => safeEqual(cookieSignature(value, secret), given)) ? value : null;
+}
+
+/** The signature part of an API token (base64url of an HMAC over its random part, kept apart from cookies'). */
+const tokenSignature = (random: string, secret: string) =>
+  crypto.createHmac("sha256", secret).update(`api-token:${random}`).digest("base64url");
+
+/**
+ * A new API bearer token: 32 random bytes and their signature with the cookie secret (`random.signature`).
+ * The database still decides whether a token is valid; the signature lets the server tell a token it issued
+ * from a made-up one without reading it (isSignedToken).
+ */
+export function newSignedToken(secret: string): string {
+  const random = randomToken(32);
+  return `${random}.${tokenSignature(random, secret)}`;
+}
+
+/** Whether `token` was made by newSignedToken with one of `secrets` (nothing is read: valid or revoked alike). */
+export function isSignedToken(token: string, secrets: readonly string[]): boolean {
+  const dot = token.indexOf(".");
+  if (dot < 1) return false;
+  const random = token.slice(0, dot);
+  const given = token.slice(dot + 1);
+  return secrets.some((secret) => safeEqual(tokenSignature(random, secret), given));
+}
+
 const SCRYPT = { N: 16384, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 
 /** scrypt with a random salt; the parameters travel with the hash. */

@@ -46,7 +46,7 @@ describe("POST /api/v1/auth/login", () => {
   it("returns an access_token and the user with its permissions; stores only a hash", async () => {
     const { res, body } = await tokenFor(admin.email, admin.password);
     expect(res.status).toBe(200);
-    expect(body.access_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(body.access_token).toMatch(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}$/);
     expect(body.user.email).toBe(admin.email);
     expect(body.user.permissions).toContain("manage-allocation");
     expect(body.user.isAdmin).toBe(true);

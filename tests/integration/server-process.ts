@@ -23,6 +23,8 @@ export type ServerProcess = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGKILL if it still runs (a test's clean-up). */
   kill: () => void;
+  /** With `probeStatements`: the SQLite statements run answering the requests sent with `X-Statement-Probe: id`. */
+  statements: (id: string) => Promise<number>;
 };
 
 /**
@@ -32,11 +34,19 @@ export type ServerProcess = {
 export async function startServer(
   dir: string,
   env: Record<string, string> = {},
-  { entry = "server.js" }: { entry?: "server.js" | "cluster.js" } = {},
+  {
+    entry = "server.js",
+    probeStatements = false,
+  }: {
+    entry?: "server.js" | "cluster.js";
+    /** Preload tests/statement-probe.mjs, which counts each probed request's SQLite statements. */
+    probeStatements?: boolean;
+  } = {},
 ): Promise<ServerProcess> {
   const buildDir = path.join(dir, "build");
   fs.mkdirSync(path.join(buildDir, "server"), { recursive: true });
-  fs.mkdirSync(path.join(buildDir, "client"), { recursive: true });
+  // The client build's files that the server reads itself (the busy pages), as Vite copies them from public/.
+  fs.cpSync(path.join(root, "public"), path.join(buildDir, "client"), { recursive: true });
   fs.writeFileSync(path.join(buildDir, "server", "index.js"), `export * from ${JSON.stringify(sourceBuild)};\n`);
   // server.js takes BUILD_DIR relative to itself.
   const relativeBuild = path.relative(root, buildDir);
@@ -44,7 +54,8 @@ export async function startServer(
     throw new Error(`The server's folder must be inside the project: ${dir}`);
   }
   const port = await freePort();
-  const child = spawn(process.execPath, [entry], {
+  const preload = probeStatements ? ["--import", path.join(root, "tests", "statement-probe.mjs")] : [];
+  const child = spawn(process.execPath, [...preload, entry], {
     cwd: root,
     env: {
       ...process.env,
@@ -59,7 +70,7 @@ export async function startServer(
       COOKIE_SECURE: "false",
       ...env,
     },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["ignore", "pipe", "pipe", ...(probeStatements ? (["ipc"] as const) : [])],
   });
   let output = "";
   const waiters = new Set<{ pattern: RegExp; resolve: () => void }>();
@@ -94,7 +105,22 @@ export async function startServer(
     kill: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     },
+    statements: (id) => askStatements(child, id),
   };
   await waitFor(/Campaign server on /);
   return server;
+}
+
+/** The statement count tests/statement-probe.mjs kept for a probe id, asked over the IPC channel. */
+export function askStatements(child: ChildProcess, id: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    if (!child.send) return reject(new Error("the server was started without probeStatements"));
+    const onMessage = (message: { type?: string; id?: string; count?: number }) => {
+      if (message?.type !== "statements" || message.id !== id) return;
+      child.off("message", onMessage);
+      resolve(message.count ?? 0);
+    };
+    child.on("message", onMessage);
+    child.send({ type: "statements", id });
+  });
 }

@@ -93,7 +93,7 @@ describe("SIGTERM", () => {
     const answer = await login.answer;
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.body)).toMatchObject({ token_type: "Bearer", user: { email: user.email } });
-    expect(JSON.parse(answer.body).access_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(JSON.parse(answer.body).access_token).toMatch(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}$/);
 
     // The keep-alive connection left idle does not hold the stop.
     expect(await server.exited).toEqual({ code: 0, signal: null });

@@ -1,0 +1,213 @@
+/**
+ * Admission control: each server process bounds the work it takes on, so past its capacity the newest visitors
+ * get a fast "busy, try again in a minute" and everyone already on their way keeps a fast server. server.js puts
+ * `admission()` before everything but the static files.
+ *
+ * - The bound: requests in flight in this process (taken and not yet answered), ADMISSION_IN_FLIGHT. Past it a
+ *   request of the lowest priority is refused at once, while the event loop is busy (utilization over the last
+ *   100 ms at least ADMISSION_LOOP_BUSY): requests in flight that wait on something else than this process's
+ *   CPU (a slow upload, an outside service) are no reason to turn anyone away.
+ * - Priorities, told from the request alone (no session read, no database): staff (a back-office session
+ *   cookie or an API token this site signed) are never refused; a visitor in a journey (a valid journey cookie,
+ *   app/http/journey.server.ts, on the pre-registration's pages and API) and sign-ins and /healthz only past
+ *   JOURNEY_FACTOR times the bound, a backstop a copied cookie cannot push past; everyone else (new landings,
+ *   new forms, any other page) past the bound. A forged or expired cookie counts for nothing.
+ * - The refusal: 503 with Retry-After and the busy page in the visitor's language (the language cookie, else
+ *   Accept-Language's first language), JSON on /api/. The pages are files of the build (public/busy/), read once;
+ *   nginx serves the same files when the app does not answer (deploy/nginx/campaign.conf).
+ */
+import fs from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import path from "node:path";
+import { performance, type EventLoopUtilization } from "node:perf_hooks";
+import { sessionSecrets } from "~/utils/config.server";
+import { SESSION_COOKIE } from "./cookie-name.server";
+import { isSignedToken, unsignCookieValue } from "~/utils/crypto.server";
+import { isJourneyValue, JOURNEY_COOKIE } from "./journey.server";
+import type { Lang } from "~/utils/i18n";
+import { LANGUAGE_COOKIE } from "./language.server";
+
+export type Priority = "staff" | "journey" | "new";
+
+/** What a refusal asks the visitor to wait, in seconds ("try again in a minute"); nginx's busy page says the same. */
+export const RETRY_AFTER_SECONDS = 60;
+/** A process with this many requests in flight and a busy loop refuses new visitors (docs/operations.md, "Launch day"). */
+const DEFAULT_IN_FLIGHT = 24;
+/** The loop's utilization from which it counts as busy. */
+const DEFAULT_LOOP_BUSY = 0.9;
+/** Journeys, sign-ins and /healthz are refused only past this many times the bound. */
+export const JOURNEY_FACTOR = 4;
+
+export type AdmissionSettings = { inFlight: number; loopBusy: number };
+
+/** ADMISSION_IN_FLIGHT (0: no bound) and ADMISSION_LOOP_BUSY (0 to 1; 0: the bound alone). */
+export function admissionSettings(env: NodeJS.ProcessEnv = process.env): AdmissionSettings {
+  const read = (name: string, fallback: number, max: number) => {
+    const raw = env[name]?.trim();
+    if (!raw) return fallback;
+    const value = Number(raw);
+    if (!Number.isFinite(value) || value < 0 || value > max) {
+      throw new Error(`${name} must be a number from 0 to ${max} (it is "${raw}").`);
+    }
+    return value;
+  };
+  return {
+    inFlight: Math.floor(read("ADMISSION_IN_FLIGHT", DEFAULT_IN_FLIGHT, 100_000)),
+    loopBusy: read("ADMISSION_LOOP_BUSY", DEFAULT_LOOP_BUSY, 1),
+  };
+}
+
+/** The pre-registration's pages and API: where a journey cookie counts. */
+const JOURNEY_PATH = /^\/(api\/v1\/)?enquiry(\/|$)/;
+/** Signing in (staff have no session yet) and the health check: kept like a journey. */
+const KEPT_PATH = /^\/(login|reset-password|healthz|api\/v1\/auth\/login)(\/|$)/;
+const BEARER = /^Bearer\s+(\S+)$/i;
+
+/** The value of each named cookie in a Cookie header (the first of a name), as sent. */
+function cookieValues(header: string | undefined, names: readonly string[]): Map<string, string> {
+  const found = new Map<string, string>();
+  if (!header) return found;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (names.includes(name) && !found.has(name)) found.set(name, part.slice(eq + 1).trim());
+  }
+  return found;
+}
+
+const COOKIES = [SESSION_COOKIE, JOURNEY_COOKIE, LANGUAGE_COOKIE] as const;
+
+type RequestLike = { url?: string; headers: IncomingMessage["headers"] };
+
+const pathOf = (url: string | undefined) => (url ?? "/").split("?", 1)[0];
+
+/** Whether a cookie's raw value carries a signature of one of `secrets` (the value itself is not read). */
+function isSigned(raw: string | undefined, secrets: readonly string[]): boolean {
+  if (!raw) return false;
+  try {
+    return unsignCookieValue(decodeURIComponent(raw), secrets) !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** A request's priority, from its path, cookies and token alone. */
+export function priorityOf(req: RequestLike, secrets: readonly string[], now = Date.now()): Priority {
+  const cookies = cookieValues(req.headers.cookie, COOKIES);
+  if (isSigned(cookies.get(SESSION_COOKIE), secrets)) return "staff";
+  const token = BEARER.exec(req.headers.authorization ?? "")?.[1];
+  if (token && isSignedToken(token, secrets)) return "staff";
+  const path = pathOf(req.url);
+  if (KEPT_PATH.test(path)) return "journey";
+  const journey = cookies.get(JOURNEY_COOKIE);
+  if (journey && JOURNEY_PATH.test(path) && isJourneyValue(journey, secrets, now)) return "journey";
+  return "new";
+}
+
+/** The busy page's language: the language cookie, else Nepali when Accept-Language names Nepali first. */
+export function busyLanguage(req: RequestLike): Lang {
+  const chosen = cookieValues(req.headers.cookie, [LANGUAGE_COOKIE]).get(LANGUAGE_COOKIE);
+  if (chosen === "en" || chosen === "ne") return chosen;
+  return /^\s*ne(-|;|,|\s|$)/i.test(req.headers["accept-language"] ?? "") ? "ne" : "en";
+}
+
+/** The event loop's utilization over about the last `windowMs`, from snapshots a timer takes. */
+function loopMeter(windowMs = 100, stepMs = 25) {
+  const snapshots: EventLoopUtilization[] = [performance.eventLoopUtilization()];
+  const keep = Math.ceil(windowMs / stepMs) + 1;
+  const timer = setInterval(() => {
+    snapshots.push(performance.eventLoopUtilization());
+    if (snapshots.length > keep) snapshots.shift();
+  }, stepMs);
+  timer.unref();
+  return {
+    utilization: () => performance.eventLoopUtilization(performance.eventLoopUtilization(), snapshots[0]).utilization,
+    stop: () => clearInterval(timer),
+  };
+}
+
+export type AdmissionState = {
+  settings: AdmissionSettings;
+  /** Requests taken and not yet answered, now. */
+  inFlight: number;
+  /** The most in flight at once since the last read with `reset`. */
+  peakInFlight: number;
+  /** Requests refused, by priority, since the process started. */
+  refused: Record<Priority, number>;
+};
+
+let state: AdmissionState | null = null;
+
+/** This process's admission figures (GET /healthz, the rehearsal); null before server.js set it up. */
+export function admissionState({ reset = false } = {}): AdmissionState | null {
+  if (!state) return null;
+  const copy = { ...state, refused: { ...state.refused } };
+  if (reset) state.peakInFlight = state.inFlight;
+  return copy;
+}
+
+type BusyPages = Record<Lang | "api", Buffer>;
+
+/** The busy pages of the build (`pagesDir`: build/client/busy), read once. */
+function readBusyPages(pagesDir: string): BusyPages {
+  const read = (name: string) => fs.readFileSync(path.join(pagesDir, name));
+  return { en: read("en.html"), ne: read("ne.html"), api: read("api.json") };
+}
+
+/** The refusal: 503, Retry-After, the page in the visitor's language (JSON on /api/), never stored or transformed. */
+function sendBusy(req: IncomingMessage, res: ServerResponse, pages: BusyPages) {
+  const api = pathOf(req.url).startsWith("/api/");
+  const lang = busyLanguage(req);
+  const body = api ? pages.api : pages[lang];
+  res.statusCode = 503;
+  res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
+  // no-transform: the compression middleware leaves this small answer as it is.
+  res.setHeader("Cache-Control", "no-store, no-transform");
+  res.setHeader("Content-Type", api ? "application/json; charset=utf-8" : "text/html; charset=utf-8");
+  if (!api) res.setHeader("Content-Language", lang);
+  res.setHeader("Vary", "Cookie, Accept-Language");
+  res.setHeader("Content-Length", String(body.length));
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/**
+ * The admission middleware (Express or node:http style). `pagesDir` holds the busy pages; the settings and the
+ * secrets that sign the cookies and tokens default to the process's.
+ */
+export function admission({
+  pagesDir,
+  settings = admissionSettings(),
+  secrets = sessionSecrets(),
+}: {
+  pagesDir: string;
+  settings?: AdmissionSettings;
+  secrets?: readonly string[];
+}) {
+  const pages = readBusyPages(pagesDir);
+  const loop = loopMeter();
+  const mine: AdmissionState = {
+    settings,
+    inFlight: 0,
+    peakInFlight: 0,
+    refused: { staff: 0, journey: 0, new: 0 },
+  };
+  state = mine;
+  const limitOf = (priority: Priority) =>
+    priority === "staff" ? Infinity : priority === "journey" ? settings.inFlight * JOURNEY_FACTOR : settings.inFlight;
+
+  return function admit(req: IncomingMessage, res: ServerResponse, next: () => void) {
+    if (settings.inFlight > 0 && mine.inFlight >= settings.inFlight) {
+      const priority = priorityOf(req, secrets);
+      if (mine.inFlight >= limitOf(priority) && loop.utilization() >= settings.loopBusy) {
+        mine.refused[priority]++;
+        return sendBusy(req, res, pages);
+      }
+    }
+    mine.inFlight++;
+    if (mine.inFlight > mine.peakInFlight) mine.peakInFlight = mine.inFlight;
+    // "close" comes once for every answer, whether it was sent whole or the client went away.
+    res.once("close", () => mine.inFlight--);
+    next();
+  };
+}
