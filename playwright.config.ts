@@ -43,16 +43,16 @@ export default defineConfig({
   projects: [
     {
       name: "js",
-      testIgnore: /route-variants|deploy-nginx/,
+      testIgnore: /route-variants|deploy-nginx|busy-nginx/,
       use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: true },
     },
     {
       name: "nojs",
-      testIgnore: /route-variants|deploy-nginx/,
+      testIgnore: /route-variants|deploy-nginx|busy-nginx/,
       use: { ...devices["Desktop Chrome"], launchOptions: chromium, javaScriptEnabled: false },
     },
     // The deployment files (deploy/) run with Debian's nginx in front of their own server: once.
-    { name: "deploy", testMatch: /deploy-nginx/, use: { launchOptions: chromium } },
+    { name: "deploy", testMatch: /deploy-nginx|busy-nginx/, use: { launchOptions: chromium } },
     // HTTP-only checks that watch the whole database: alone, after the others.
     { name: "access", testMatch: /route-variants/, dependencies: ["js", "nojs"] },
   ],

@@ -30,6 +30,7 @@
  * The rehearsal's rows stay in the database (a draw record cannot be deleted), marked by their phones
  * (95… numbers, new ones each run); its broadcast's messages are removed at the next run's start.
  */
+import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -76,6 +77,12 @@ const HELD_P99_MS = 500;
 /** A draw waits for the first beacon round after its entry was fixed: at most one period. */
 const BEACON_PERIOD_MS = 3000;
 const BEACON_STEPS = new Set(["GET draw", "draw coupon"]);
+/** Past capacity: these multiples of the highest rate held (SURGE_OVERLOADS). */
+const OVERLOADS = (process.env.SURGE_OVERLOADS ?? "1.5,2").split(",").map(Number);
+/** The longest a busy answer may take. */
+const SHED_MS = 100;
+/** A visitor's steps after their code was sent. */
+const CODE_SENT_STEPS = new Set(["POST code", "GET draw"]);
 /** The rehearsal's phones: 95… (the seed's are 98…, the POST bench's 96…/97…). */
 const PHONE_BASE = 9_500_000_000;
 
@@ -84,11 +91,16 @@ type Sample = { step: Step; ms: number; ok: boolean };
 
 class Recorder {
   readonly samples: Sample[] = [];
+  /** The answers that said "busy" (503 with Retry-After): a step the server turned away, not an error. */
+  readonly shed: Sample[] = [];
   /** The first failure of each step: its status and the start of its answer, to say what went wrong. */
   readonly firstFailure = new Map<Step, string>();
   add(step: Step, ms: number, ok: boolean, detail = "") {
     this.samples.push({ step, ms, ok });
     if (!ok && !this.firstFailure.has(step)) this.firstFailure.set(step, detail);
+  }
+  refused(step: Step, ms: number) {
+    this.shed.push({ step, ms, ok: true });
   }
   table(): { step: string; n: number; errors: number; p50: number; p95: number; p99: number }[] {
     const steps = [...new Set(this.samples.map((s) => s.step))];
@@ -122,11 +134,11 @@ class Browser {
   }
 
   async request(
-    rec: Recorder,
+    recs: Recorder | Recorder[],
     step: Step,
     path: string,
     { form, expect = [200] }: { form?: Record<string, string>; expect?: number[] } = {},
-  ): Promise<{ status: number; location: string | null; body: string }> {
+  ): Promise<{ status: number; location: string | null; body: string; shed: boolean }> {
     const headers: Record<string, string> = { Cookie: [...this.jar.values()].join("; ") };
     if (form) {
       headers["Content-Type"] = "application/x-www-form-urlencoded";
@@ -136,6 +148,7 @@ class Browser {
     let status = 0;
     let location: string | null = null;
     let body = "";
+    let shed = false;
     try {
       const res = await fetch(this.base + path, {
         method: form ? "POST" : "GET",
@@ -145,6 +158,7 @@ class Browser {
       });
       body = await res.text();
       status = res.status;
+      shed = status === 503 && res.headers.has("retry-after");
       location = res.headers.get("location");
       for (const c of res.headers.getSetCookie()) {
         const pair = c.split(";")[0];
@@ -153,9 +167,13 @@ class Browser {
     } catch {
       // refused or reset: status stays 0, an error
     }
+    const elapsed = performance.now() - t0;
     const text = body.replace(/<[^>]*>/g, " ").replace(/\s+/g, " ");
-    rec.add(step, performance.now() - t0, expect.includes(status), `${status} ${location ?? ""} ${text.slice(0, 300)}`);
-    return { status, location, body };
+    for (const rec of [recs].flat()) {
+      if (shed) rec.refused(step, elapsed);
+      else rec.add(step, elapsed, expect.includes(status), `${status} ${location ?? ""} ${text.slice(0, 300)}`);
+    }
+    return { status, location, body, shed };
   }
 }
 
@@ -243,7 +261,8 @@ async function counter(
   cookie: string,
   db: Database.Database,
   queue: Verified[], // this counter's branch's verified visitors
-  rec: Recorder,
+  recs: () => Recorder[], // the whole rehearsal's counters and the stage's
+
   ack: Acknowledged,
   done: () => boolean,
   k: number,
@@ -264,8 +283,9 @@ async function counter(
   }
 
   async function serve(entry: Verified) {
+    const rec = recs();
     const found = await staff.request(rec, "search", `/admin/preregistration?search=${entry.phone}`);
-    if (!found.body.includes(entry.slug)) rec.add("search finds the entry", 0, false);
+    if (!found.body.includes(entry.slug)) for (const r of rec) r.add("search finds the entry", 0, false);
     // The whole phone: it is new each run, so no number clashes with an earlier rehearsal's (they stay stored).
     const tag = `${k}X${n}X${entry.phone}`;
     const created = await staff.request(rec, "register purchase", `/admin/registration/create/${entry.slug}`, {
@@ -286,7 +306,7 @@ async function counter(
     if (!slug) return;
     const code = await codeFor(db, entry.phone, "purchase-code");
     if (!code) {
-      rec.add("purchase code queued", 0, false);
+      for (const r of rec) r.add("purchase code queued", 0, false);
       return;
     }
     const confirmed = await staff.request(rec, "confirm purchase", `/admin/registration/${slug}/verify`, {
@@ -294,10 +314,12 @@ async function counter(
       expect: [302, 303],
     });
     if (!confirmed.location?.includes("/draw")) return;
-    await staff.request(rec, "draw coupon", `/admin/registration/${slug}/draw`, {
+    const drawn = await staff.request(rec, "draw coupon", `/admin/registration/${slug}/draw`, {
       form: { intent: "draw" },
       expect: [302, 303],
     });
+    // Acknowledged only when the draw answered as it does when it has drawn.
+    if (drawn.status !== 302 && drawn.status !== 303) return;
     ack.registrations.push(slug);
     await staff.request(rec, "print", `/admin/print?slug=${slug}`);
   }
@@ -307,13 +329,20 @@ async function counter(
 function sampleWorkers(base: string, primaryPid: number) {
   const loopMax = new Map<number, number>();
   const rssMax = new Map<number, number>();
+  /** Each worker's most requests in flight at once and its refusals (app/utils/admission.server.ts). */
+  const admission = new Map<number, { peak: number; refused: { new: number; journey: number } }>();
   const timer = setInterval(() => {
     for (let i = 0; i < 4; i++)
       void fetch(`${base}/healthz`)
         .then((r) => r.json())
-        .then((h: { worker?: { pid: number } | null; eventLoopDelayMs?: { max: number } | null }) => {
+        .then((h: Health) => {
           const pid = h.worker?.pid ?? primaryPid;
           if (h.eventLoopDelayMs) loopMax.set(pid, Math.max(loopMax.get(pid) ?? 0, h.eventLoopDelayMs.max));
+          if (h.admission)
+            admission.set(pid, {
+              peak: Math.max(admission.get(pid)?.peak ?? 0, h.admission.peakInFlight),
+              refused: h.admission.refused,
+            });
         })
         .catch(() => undefined);
     try {
@@ -326,7 +355,24 @@ function sampleWorkers(base: string, primaryPid: number) {
       // a worker between restarts
     }
   }, 1000);
-  return { loopMax, rssMax, stop: () => clearInterval(timer) };
+  return { loopMax, rssMax, admission, stop: () => clearInterval(timer) };
+}
+
+type Health = {
+  worker?: { pid: number } | null;
+  eventLoopDelayMs?: { max: number } | null;
+  admission?: { peakInFlight: number; refused: { new: number; journey: number } } | null;
+};
+
+/** The CPU seconds every process of the machine has used (/proc/stat's first line, idle and iowait left out). */
+function machineCpuSeconds(): number {
+  const [, user, nice, system, , , irq, softirq, steal] = fs
+    .readFileSync("/proc/stat", "utf8")
+    .split("\n")[0]
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  return (user + nice + system + irq + softirq + steal) / CLOCK_TICKS;
 }
 
 /** Linux's clock ticks a second (`getconf CLK_TCK`), the unit of /proc's CPU times. */
@@ -352,12 +398,12 @@ function cpuSeconds(pid: number | undefined, alone = false): number {
 
 /** Who used the cores: the server (cluster.js and its workers), nginx (master and workers), this rehearsing client (alone: the other two are its children). */
 function cpuNow(appPid: number | undefined, nginxPid: number | undefined) {
-  return {
-    server: cpuSeconds(appPid),
-    nginx: cpuSeconds(nginxPid),
-    client: cpuSeconds(process.pid, true),
-    at: performance.now(),
-  };
+  const server = cpuSeconds(appPid);
+  const nginx = cpuSeconds(nginxPid);
+  const client = cpuSeconds(process.pid, true);
+  // Whatever else ran on the machine meanwhile (other test runs share its cores).
+  const other = machineCpuSeconds() - server - nginx - client;
+  return { server, nginx, client, other, at: performance.now() };
 }
 
 /** The counters' staff: a Branch Staff user at each of branches 1 to COUNTERS (made once, with the bench password). */
@@ -504,6 +550,7 @@ async function nginxInFront(appPort: number): Promise<{ base: string; nginx: Chi
 export async function surge() {
   await ensureDatabase();
   ensureBuild();
+  const nothing = await routeDoingNothing();
   const port = await freePort();
   const direct = `http://127.0.0.1:${port}`;
   const proxied = process.env.SURGE_NGINX !== "0" && fs.existsSync(NGINX);
@@ -529,7 +576,8 @@ export async function surge() {
   const ack: Acknowledged = { preregistrations: [], verified: [], registrations: [] };
   const counterRec = new Recorder();
   const officeRec = new Recorder();
-  const stages: { rate: number; rec: Recorder; started: number; finished: number }[] = [];
+  const stages: Stage[] = [];
+  let current: Stage | null = null;
   let over = false;
   try {
     const { token } = await login(base);
@@ -539,17 +587,23 @@ export async function surge() {
     const queues: Verified[][] = staff.map(() => []);
     const sampler = sampleWorkers(direct, app.pid!);
     const counters = Array.from({ length: COUNTERS }, (_, k) =>
-      counter(base, staff[k].cookie, db, queues[k], counterRec, ack, () => over, k),
+      counter(
+        base,
+        staff[k].cookie,
+        db,
+        queues[k],
+        () => (current ? [counterRec, current.counters] : [counterRec]),
+        ack,
+        () => over,
+        k,
+      ),
     );
     let office: Promise<unknown> = Promise.resolve();
     // New phones each run: the rows of earlier rehearsals stay (draws are never deleted).
     let n = Math.floor(Math.random() * 9_000) * 10_000;
     const inFlight = new Set<Promise<unknown>>();
     /** Visitors arriving at `rate` a second for `seconds`, each journey recorded in `stage`. */
-    const arrive = async (
-      stage: { rate: number; rec: Recorder; started: number; finished: number },
-      seconds: number,
-    ) => {
+    const arrive = async (stage: Stage, seconds: number) => {
       const t0 = performance.now();
       const total = stage.rate * seconds;
       for (let j = 0; j < total; j++) {
@@ -568,12 +622,25 @@ export async function surge() {
       }
       await Promise.all(inFlight);
     };
+    const runStage = async (rate: number, label: string) => {
+      const stage: Stage = { rate, label, rec: new Recorder(), counters: new Recorder(), started: 0, finished: 0 };
+      stages.push(stage);
+      current = stage;
+      log(`stage ${stages.length}: ${rate} visitors a second for ${STAGE_SECONDS} s${label ? ` (${label})` : ""} …`);
+      await arrive(stage, STAGE_SECONDS);
+      return stage;
+    };
     const cpuAtStart = cpuNow(app.pid, front?.nginx.pid);
     if (WARMUP_SECONDS > 0) {
       // As on the day, the workers have served before the surge: each kind of page rendered, the database's pages read.
       log(`warm-up: ${WARMUP_RATE} visitors a second for ${WARMUP_SECONDS} s (not counted) …`);
-      await arrive({ rate: WARMUP_RATE, rec: new Recorder(), started: 0, finished: 0 }, WARMUP_SECONDS);
+      await arrive(
+        { rate: WARMUP_RATE, label: "", rec: new Recorder(), counters: new Recorder(), started: 0, finished: 0 },
+        WARMUP_SECONDS,
+      );
     }
+    // Rising until a stage is not held; then past capacity, at OVERLOADS times the highest rate held.
+    let best = 0;
     for (const [i, rate] of RATES.entries()) {
       if (i === 1) {
         log("head office: Registrations.xls and a typed broadcast of 100,000 numbers …");
@@ -591,21 +658,16 @@ export async function surge() {
           ),
         ]);
       }
-      const rec = new Recorder();
-      const stage = { rate, rec, started: 0, finished: 0 };
-      stages.push(stage);
-      log(`stage ${i + 1}: ${rate} visitors a second for ${STAGE_SECONDS} s …`);
-      await arrive(stage, STAGE_SECONDS);
-      const worst = percentile(
-        rec.samples.map((s) => s.ms),
-        99,
-      );
-      if (worst > 5000) {
-        log(`p99 ${ms(worst)}: the server is past its limit; the remaining stages are not run`);
+      const stage = await runStage(rate, "");
+      if (!isHeld(stage)) {
+        log(`${rate} a second was not held; past capacity from here`);
         break;
       }
+      best = rate;
     }
+    if (best > 0) for (const factor of OVERLOADS) await runStage(Math.round(best * factor), `${factor}x held`);
     over = true;
+    current = null;
     await Promise.all(counters);
     await office;
     sampler.stop();
@@ -613,24 +675,37 @@ export async function surge() {
     const loops = [...sampler.loopMax.entries()];
     const rss = [...sampler.rssMax.entries()];
 
-    const stageRows = stages.flatMap(({ rate, rec, started, finished }) =>
-      rec
-        .table()
-        .map((r) => [
-          String(rate),
+    printTable(
+      `Launch surge · ${front ? "nginx (HTTPS) · " : ""}${WORKERS} workers · ${os.cpus().length} cores · ${STAGE_SECONDS} s a stage · ${COUNTERS} counters, ${COUNTER_SECONDS ? `a customer every ${COUNTER_SECONDS} s each` : "each customer at once"} · admitted answers only`,
+      ["Visitors/s", "Step", "n", "Errors", "p50", "p95", "p99", "Shed"],
+      stages.flatMap(({ rate, label, rec, counters: c }) =>
+        [...rec.table(), ...c.table().map((r) => ({ ...r, step: `counter: ${r.step}` }))].map((r) => [
+          label ? `${rate} (${label})` : String(rate),
           r.step,
           String(r.n),
           String(r.errors),
           ms(r.p50),
           ms(r.p95),
           ms(r.p99),
-          `${finished}/${started}`,
+          String([...rec.shed, ...c.shed].filter((x) => x.step === r.step.replace(/^counter: /, "")).length),
         ]),
+      ),
     );
     printTable(
-      `Launch surge · ${front ? "nginx (HTTPS) · " : ""}${WORKERS} workers · ${os.cpus().length} cores · ${STAGE_SECONDS} s a stage · ${COUNTERS} counters, ${COUNTER_SECONDS ? `a customer every ${COUNTER_SECONDS} s each` : "each customer at once"}`,
-      ["Visitors/s", "Step", "n", "Errors", "p50", "p95", "p99", "Journeys done"],
-      stageRows,
+      "Per stage: goodput (journeys finished a second), the busy answers and how fast they came",
+      ["Visitors/s", "Journeys done", "Goodput/s", "Shed visitors", "Shed p99", "Shed max", "Shed with a code sent"],
+      stages.map((st) => {
+        const shedMs = st.rec.shed.map((x) => x.ms);
+        return [
+          st.label ? `${st.rate} (${st.label})` : String(st.rate),
+          `${st.finished}/${st.started}`,
+          (st.finished / STAGE_SECONDS).toFixed(1),
+          String(st.rec.shed.length),
+          shedMs.length ? ms(percentile(shedMs, 99)) : "-",
+          shedMs.length ? ms(Math.max(...shedMs)) : "-",
+          String(shedAfterCode(st)),
+        ];
+      }),
     );
     printTable(
       `Counters and head office (over the whole rehearsal: ${ack.registrations.length} purchases)`,
@@ -646,19 +721,29 @@ export async function surge() {
     );
     printTable(
       "Workers",
-      ["Worker pid", "Event-loop max (from /healthz)", "Peak RSS"],
-      rss.map(([pid, bytes]) => [String(pid), ms(loops.find(([p]) => p === pid)?.[1] ?? NaN), mb(bytes)]),
+      ["Worker pid", "Event-loop max (from /healthz)", "Most requests in flight", "Refused (new/journey)", "Peak RSS"],
+      rss.map(([pid, bytes]) => {
+        const a = sampler.admission.get(pid);
+        return [
+          String(pid),
+          ms(loops.find(([p]) => p === pid)?.[1] ?? NaN),
+          a ? String(a.peak) : "-",
+          a ? `${a.refused.new}/${a.refused.journey}` : "-",
+          mb(bytes),
+        ];
+      }),
     );
     const seconds = (cpuAtEnd.at - cpuAtStart.at) / 1000;
     const cores = os.cpus().length;
     printTable(
-      `CPU used over the rehearsal (${seconds.toFixed(0)} s on ${cores} cores)`,
+      `CPU used over the rehearsal (${seconds.toFixed(0)} s on ${cores} cores; the machine's load average ${os.loadavg()[0].toFixed(2)} at its end)`,
       ["Process", "CPU seconds", "Share of the cores"],
       (
         [
           ["The server (cluster.js and its workers)", "server"],
           ["nginx", "nginx"],
           ["This client (the visitors, counters and head office)", "client"],
+          ["Everything else on the machine (other runs)", "other"],
         ] as const
       )
         .filter(([, key]) => key !== "nginx" || front)
@@ -667,46 +752,85 @@ export async function surge() {
           return [label, used.toFixed(1), `${((100 * used) / (seconds * cores)).toFixed(0)}%`];
         }),
     );
-    const failures = [...stages.map((s) => s.rec), counterRec, officeRec].flatMap((r) => [...r.firstFailure]);
+    const failures = [...stages.flatMap((s) => [s.rec, s.counters]), counterRec, officeRec].flatMap((r) => [
+      ...r.firstFailure,
+    ]);
     if (failures.length)
       printTable(
         "First failure of each step",
         ["Step", "Answer"],
         failures.map(([step, detail]) => [step, detail]),
       );
-    const held = stages.filter(({ rec, started, finished }) => {
-      const all = rec.samples;
-      return (
-        finished === started &&
-        all.every((s) => s.ok) &&
-        percentile(
-          all.map((s) => s.ms - (BEACON_STEPS.has(s.step) ? BEACON_PERIOD_MS : 0)),
-          99,
-        ) <= HELD_P99_MS
-      );
-    });
     const rounds = Math.ceil((Date.now() - beaconFrom) / BEACON_PERIOD_MS);
     log(`beacon: ${beacon.counts.public} round fetches over about ${rounds} rounds (${WORKERS} workers)`);
-    const best = held.length ? Math.max(...held.map((s) => s.rate)) : 0;
     const results = checks(ack);
     printTable(
       "Checks afterwards (the database)",
       ["Check", "Result", "Detail"],
       results.map(([c, ok, d]) => [c, ok ? "PASS" : "FAIL", d]),
     );
-    printTable(
-      "Goal",
-      ["Goal", "Target", "Figure", "Floor (same run)", "Result"],
+    const goals: string[][] = [
       [
-        [
-          "Highest visitor arrival rate held (every request p99 ≤ 500 ms, no error, every journey done)",
-          "≥ 100 journeys/s",
-          `${best} journeys/s`,
-          `stages ${RATES.slice(0, stages.length).join(", ")}/s`,
-          best >= 100 ? "PASS" : "FAIL",
-        ],
+        "Highest visitor arrival rate held (every request p99 ≤ 500 ms, no error, every journey done)",
+        "≥ 100 journeys/s",
+        `${best} journeys/s`,
+        `stages ${stages.map((s) => s.rate).join(", ")}/s; the route doing nothing ${nothing.toFixed(0)} req/s on one process`,
+        best >= 100 ? "PASS" : "FAIL",
       ],
-    );
+    ];
+    for (const st of stages.filter((s) => s.label)) {
+      const goodput = st.finished / STAGE_SECONDS;
+      const steps = st.rec.table();
+      const slowest = steps.reduce((a, b) => (b.p99 > a.p99 ? b : a), steps[0]);
+      const shedMax = st.rec.shed.length ? Math.max(...st.rec.shed.map((x) => x.ms)) : 0;
+      const errors = st.rec.samples.filter((x) => !x.ok).length;
+      const counterErrors = st.counters.samples.filter((x) => !x.ok).length + st.counters.shed.length;
+      goals.push(
+        [
+          `${st.label}: goodput, against the rate held`,
+          "≥ 0.9×",
+          `${(goodput / best).toFixed(2)}× (${goodput.toFixed(1)} journeys/s)`,
+          `${best}/s held`,
+          goodput >= 0.9 * best ? "PASS" : "FAIL",
+        ],
+        [
+          `${st.label}: every admitted visitor step's p99, no error`,
+          "≤ 500 ms",
+          slowest ? `${ms(slowest.p99)} (${slowest.step}); ${errors} errors` : "-",
+          "",
+          slowest && slowest.p99 <= HELD_P99_MS && errors === 0 ? "PASS" : "FAIL",
+        ],
+        [
+          `${st.label}: every shed request answered within`,
+          "≤ 100 ms",
+          `${ms(shedMax)} (${st.rec.shed.length} shed)`,
+          "",
+          shedMax <= SHED_MS ? "PASS" : "FAIL",
+        ],
+        [
+          `${st.label}: no visitor with a code sent refused`,
+          "0",
+          String(shedAfterCode(st)),
+          "",
+          shedAfterCode(st) === 0 ? "PASS" : "FAIL",
+        ],
+        [
+          `${st.label}: no counter step errs or is refused`,
+          "0",
+          String(counterErrors),
+          "",
+          counterErrors === 0 ? "PASS" : "FAIL",
+        ],
+      );
+    }
+    goals.push([
+      "The database checks",
+      "all pass",
+      `${results.filter(([, ok]) => ok).length}/${results.length}`,
+      "",
+      results.every(([, ok]) => ok) ? "PASS" : "FAIL",
+    ]);
+    printTable("Goal", ["Goal", "Target", "Figure", "Floor (same run)", "Result"], goals);
   } finally {
     over = true;
     db.close();
@@ -716,6 +840,44 @@ export async function surge() {
     }
     await stop(app);
     await beacon.close();
+  }
+}
+
+type Stage = { rate: number; label: string; rec: Recorder; counters: Recorder; started: number; finished: number };
+
+/**
+ * Held: every journey done, no error, no busy answer, and the p99 of all the stage's visitor requests ≤ 500 ms
+ * (beyond the beacon round's wait for a draw).
+ */
+function isHeld({ rec, started, finished }: Stage): boolean {
+  return (
+    finished === started &&
+    rec.shed.length === 0 &&
+    rec.samples.every((s) => s.ok) &&
+    percentile(
+      rec.samples.map((s) => s.ms - (BEACON_STEPS.has(s.step) ? BEACON_PERIOD_MS : 0)),
+      99,
+    ) <= HELD_P99_MS
+  );
+}
+
+/** Busy answers to a visitor whose code was sent (the code check, the draw): the server should keep those. */
+const shedAfterCode = (stage: Stage) => stage.rec.shed.filter((s) => CODE_SENT_STEPS.has(s.step)).length;
+
+/**
+ * Requests a second that one server process answers on a route doing nothing (GET /api/v1/enquiry, 405:
+ * Express, the adapter and Remix's routing), measured before the rehearsal on the same machine: the yardstick
+ * of its figures.
+ */
+async function routeDoingNothing(): Promise<number> {
+  const port = await freePort();
+  const one = await startApp(port);
+  try {
+    log("the route doing nothing (GET /api/v1/enquiry, 405) on one process, 5 s …");
+    const result = await autocannon({ url: `http://127.0.0.1:${port}/api/v1/enquiry`, connections: 10, duration: 5 });
+    return result.requests.average;
+  } finally {
+    await stop(one);
   }
 }
 
