@@ -16,17 +16,27 @@
  *    100,000 numbers (stored and sent through the outbox provider while the surge goes on).
  * Before the first stage, SURGE_WARMUP_SECONDS (10) of visitors at 5 a second warm the workers; they are not counted
  * (their entries are checked afterwards with the rest).
- * It prints, per stage, p50/p95/p99 of every step and its errors; the counters' and head office's steps;
- * the event-loop delay each worker reports (GET /healthz, polled) and each worker's RSS (from /proc);
+ * The rates rise until a stage is past capacity (visitors turned away with the busy page, or journeys lost);
+ * then two stages past capacity, at SURGE_OVERLOADS (1.5,2) times the highest rate held. Before it all, the
+ * route doing nothing (GET /api/v1/enquiry, 405) is measured on one process, the yardstick of the machine.
+ * It prints, per stage, p50/p95/p99 of every admitted step (the visitors' and the counters') and its errors,
+ * the busy answers (503 with Retry-After: how many, how fast, any to a visitor whose code was sent) and the
+ * goodput (journeys finished a second); the counters' and head office's steps over the whole rehearsal;
+ * the event-loop delay, most requests in flight and refusals each worker reports (GET /healthz, polled) and
+ * each worker's RSS (from /proc); the CPU the server, nginx, this client and everything else used;
  * then checks the database: no pool paid more than its count or than the draws it paid, no entry drawn
- * twice, every acknowledged pre-registration, verification and purchase there, one code SMS per phone.
+ * twice, every acknowledged pre-registration, verification and purchase (its draw answered) there, one
+ * code SMS per phone.
  * The draws are decided by a local beacon (scripts/local-beacon.mjs: drand's API on 127.0.0.1, a
  * round every 3 s, as quicknet): a draw waits for the first round after its entry was fixed, so the
  * steps that show a draw ("GET draw", "draw coupon") are allowed that wait (BEACON_PERIOD_MS) on top
- * of the 500 ms; the beacon's fetches are counted (one per round and worker when shared as meant).
- * The highest arrival rate held (every request of the stage with p99 ≤ 500 ms, beyond the round's
- * wait for a draw, and no error) is the figure, beside the goal of 100 visitor journeys a second.
- * Nothing is asserted.
+ * of the 500 ms wherever a p99 is held to it; the beacon's fetches are counted (one per round and
+ * worker when shared as meant).
+ * The figures: the highest arrival rate held (every request of the stage with p99 ≤ 500 ms beyond the
+ * round's wait for a draw, no error, no busy answer), beside the goal of 100 visitor journeys a second,
+ * and past capacity, as ratios of the same run: goodput ≥ 0.9× the rate held, every admitted visitor
+ * step's p99 ≤ 500 ms (beyond the round's wait), every busy answer within 100 ms, none to a visitor whose
+ * code was sent, no counter step failed or refused. Nothing is asserted.
  * The rehearsal's rows stay in the database (a draw record cannot be deleted), marked by their phones
  * (95… numbers, new ones each run); its broadcast's messages are removed at the next run's start.
  */
@@ -659,11 +669,12 @@ export async function surge() {
         ]);
       }
       const stage = await runStage(rate, "");
-      if (!isHeld(stage)) {
-        log(`${rate} a second was not held; past capacity from here`);
+      if (isHeld(stage)) best = rate;
+      // A stage a little slow on a shared machine is not yet past capacity; one that sheds or loses a journey is.
+      else if (stage.rec.shed.length || stage.finished < stage.started || !stage.rec.samples.every((x) => x.ok)) {
+        log(`${rate} a second was past capacity (visitors shed or journeys lost)`);
         break;
       }
-      best = rate;
     }
     if (best > 0) for (const factor of OVERLOADS) await runStage(Math.round(best * factor), `${factor}x held`);
     over = true;
