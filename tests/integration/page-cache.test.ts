@@ -36,6 +36,9 @@ describe("which requests share a kept page", () => {
     expect(pageCacheKey("GET", "/terms?x=1", undefined)).toBeNull();
     expect(pageCacheKey("GET", "/terms", "__session=abc")).toBeNull();
     expect(pageCacheKey("GET", "/terms", "lang=en; __toast=x")).toBeNull();
+    // The journey cookie (a code sent) changes no kept page.
+    expect(pageCacheKey("GET", "/", "journey=abc; lang=ne")).toBe("ne|/?");
+    expect(pageCacheKey("GET", "/enquiry", "__Host-journey=abc")).toBe("|/enquiry?");
     // The test-ride form is rendered for each visitor.
     expect(pageCacheKey("GET", "/book-a-ride", undefined)).toBeNull();
   });
