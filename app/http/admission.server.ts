@@ -112,18 +112,29 @@ export function busyLanguage(req: RequestLike): Lang {
   return /^\s*ne(-|;|,|\s|$)/i.test(req.headers["accept-language"] ?? "") ? "ne" : "en";
 }
 
-/** The event loop's utilization over about the last `windowMs`, from snapshots a timer takes. */
+/**
+ * The event loop's utilization over at least the last `windowMs`: from the newest snapshot (a timer takes one every
+ * `stepMs`) at least that old to now. A loop held up for long took no snapshots meanwhile, so its whole hold
+ * counts.
+ */
 function loopMeter(windowMs = 100, stepMs = 25) {
-  const snapshots: EventLoopUtilization[] = [performance.eventLoopUtilization()];
-  const keep = Math.ceil(windowMs / stepMs) + 1;
+  const snapshots: { at: number; elu: EventLoopUtilization }[] = [
+    { at: performance.now(), elu: performance.eventLoopUtilization() },
+  ];
   const timer = setInterval(() => {
-    snapshots.push(performance.eventLoopUtilization());
-    if (snapshots.length > keep) snapshots.shift();
+    const at = performance.now();
+    snapshots.push({ at, elu: performance.eventLoopUtilization() });
+    // Keep the newest one old enough, and the ones after it.
+    while (snapshots.length > 1 && snapshots[1].at <= at - windowMs) snapshots.shift();
   }, stepMs);
   timer.unref();
   return {
-    utilization: () => performance.eventLoopUtilization(performance.eventLoopUtilization(), snapshots[0]).utilization,
-    stop: () => clearInterval(timer),
+    utilization: () => {
+      const edge = performance.now() - windowMs;
+      let from = snapshots[0];
+      for (const s of snapshots) if (s.at <= edge) from = s;
+      return performance.eventLoopUtilization(performance.eventLoopUtilization(), from.elu).utilization;
+    },
   };
 }
 
