@@ -339,7 +339,7 @@ async function counter(
 function sampleWorkers(base: string, primaryPid: number) {
   const loopMax = new Map<number, number>();
   const rssMax = new Map<number, number>();
-  /** Each worker's most requests in flight at once and its refusals (app/utils/admission.server.ts). */
+  /** Each worker's most requests in flight at once and its refusals (app/http/admission.server.ts). */
   const admission = new Map<number, { peak: number; refused: { new: number; journey: number } }>();
   const timer = setInterval(() => {
     for (let i = 0; i < 4; i++)

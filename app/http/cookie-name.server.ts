@@ -9,5 +9,5 @@ import { secureCookies } from "~/utils/config.server";
 export const cookieName = (name: string, plain: string = name, secure: boolean = secureCookies) =>
   secure ? `__Host-${name}` : plain;
 
-/** The back-office session's cookie (app/utils/session.server.ts), named here so the admission control reads it too. */
+/** The back-office session's cookie (app/http/session.server.ts), named here so the admission control reads it too. */
 export const SESSION_COOKIE = cookieName("session", "__session");
