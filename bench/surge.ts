@@ -87,6 +87,8 @@ const HELD_P99_MS = 500;
 /** A draw waits for the first beacon round after its entry was fixed: at most one period. */
 const BEACON_PERIOD_MS = 3000;
 const BEACON_STEPS = new Set(["GET draw", "draw coupon"]);
+/** What a step may wait for its beacon round beyond the 500 ms. */
+const beaconAllowance = (step: string) => (BEACON_STEPS.has(step) ? BEACON_PERIOD_MS : 0);
 /** Past capacity: these multiples of the highest rate held (SURGE_OVERLOADS). */
 const OVERLOADS = (process.env.SURGE_OVERLOADS ?? "1.5,2").split(",").map(Number);
 /** The longest a busy answer may take. */
@@ -339,8 +341,11 @@ async function counter(
 function sampleWorkers(base: string, primaryPid: number) {
   const loopMax = new Map<number, number>();
   const rssMax = new Map<number, number>();
-  /** Each worker's most requests in flight at once and its refusals (app/http/admission.server.ts). */
-  const admission = new Map<number, { peak: number; refused: { new: number; journey: number } }>();
+  /**
+   * Each worker's most requests in flight at once, the most seen waiting for a draw's beacon round (left out of the
+   * bound) and its refusals (app/http/admission.server.ts).
+   */
+  const admission = new Map<number, { peak: number; waiting: number; refused: { new: number; journey: number } }>();
   const timer = setInterval(() => {
     for (let i = 0; i < 4; i++)
       void fetch(`${base}/healthz`)
@@ -351,6 +356,7 @@ function sampleWorkers(base: string, primaryPid: number) {
           if (h.admission)
             admission.set(pid, {
               peak: Math.max(admission.get(pid)?.peak ?? 0, h.admission.peakInFlight),
+              waiting: Math.max(admission.get(pid)?.waiting ?? 0, h.admission.waitingForRound ?? 0),
               refused: h.admission.refused,
             });
         })
@@ -371,7 +377,11 @@ function sampleWorkers(base: string, primaryPid: number) {
 type Health = {
   worker?: { pid: number } | null;
   eventLoopDelayMs?: { max: number } | null;
-  admission?: { peakInFlight: number; refused: { new: number; journey: number } } | null;
+  admission?: {
+    peakInFlight: number;
+    waitingForRound?: number;
+    refused: { new: number; journey: number };
+  } | null;
 };
 
 /** The CPU seconds every process of the machine has used (/proc/stat's first line, idle and iowait left out). */
@@ -733,13 +743,21 @@ export async function surge() {
     );
     printTable(
       "Workers",
-      ["Worker pid", "Event-loop max (from /healthz)", "Most requests in flight", "Refused (new/journey)", "Peak RSS"],
+      [
+        "Worker pid",
+        "Event-loop max (from /healthz)",
+        "Most requests in flight",
+        "Most seen waiting for a round",
+        "Refused (new/journey)",
+        "Peak RSS",
+      ],
       rss.map(([pid, bytes]) => {
         const a = sampler.admission.get(pid);
         return [
           String(pid),
           ms(loops.find(([p]) => p === pid)?.[1] ?? NaN),
           a ? String(a.peak) : "-",
+          a ? String(a.waiting) : "-",
           a ? `${a.refused.new}/${a.refused.journey}` : "-",
           mb(bytes),
         ];
@@ -792,7 +810,8 @@ export async function surge() {
     ];
     for (const st of stages.filter((s) => s.label)) {
       const goodput = st.finished / STAGE_SECONDS;
-      const steps = st.rec.table();
+      // Each step's p99 beyond the beacon round's wait a draw has (at most one period).
+      const steps = st.rec.table().map((r) => ({ ...r, p99: r.p99 - beaconAllowance(r.step) }));
       const slowest = steps.reduce((a, b) => (b.p99 > a.p99 ? b : a), steps[0]);
       const shedMax = st.rec.shed.length ? Math.max(...st.rec.shed.map((x) => x.ms)) : 0;
       const errors = st.rec.samples.filter((x) => !x.ok).length;
@@ -808,7 +827,9 @@ export async function surge() {
         [
           `${st.label}: every admitted visitor step's p99, no error`,
           "≤ 500 ms",
-          slowest ? `${ms(slowest.p99)} (${slowest.step}); ${errors} errors` : "-",
+          slowest
+            ? `${ms(slowest.p99)} (${slowest.step}${beaconAllowance(slowest.step) ? ", beyond the round's wait" : ""}); ${errors} errors`
+            : "-",
           "",
           slowest && slowest.p99 <= HELD_P99_MS && errors === 0 ? "PASS" : "FAIL",
         ],
@@ -867,7 +888,7 @@ function isHeld({ rec, started, finished }: Stage): boolean {
     rec.shed.length === 0 &&
     rec.samples.every((s) => s.ok) &&
     percentile(
-      rec.samples.map((s) => s.ms - (BEACON_STEPS.has(s.step) ? BEACON_PERIOD_MS : 0)),
+      rec.samples.map((s) => s.ms - beaconAllowance(s.step)),
       99,
     ) <= HELD_P99_MS
   );

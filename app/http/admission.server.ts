@@ -3,8 +3,9 @@
  * get a fast "busy, try again in a minute" and everyone already on their way keeps a fast server. server.js puts
  * `admission()` before everything but the static files.
  *
- * - The bound: requests in flight in this process (taken and not yet answered), ADMISSION_IN_FLIGHT. Past it a
- *   request of the lowest priority is refused at once, while the event loop is busy (utilization over the last
+ * - The bound: requests in flight in this process (taken and not yet answered), ADMISSION_IN_FLIGHT, leaving out
+ *   those waiting for a draw's beacon round (a timer, seconds long, no CPU; app/models/beacon.server.ts). Past it
+ *   a request of the lowest priority is refused at once, while the event loop is busy (utilization over the last
  *   100 ms at least ADMISSION_LOOP_BUSY): requests in flight that wait on something else than this process's
  *   CPU (a slow upload, an outside service) are no reason to turn anyone away.
  * - Priorities, told from the request alone (no session read, no database): staff (a back-office session
@@ -24,6 +25,7 @@ import { sessionSecrets } from "~/utils/config.server";
 import { SESSION_COOKIE } from "./cookie-name.server";
 import { isSignedToken, unsignCookieValue } from "~/utils/crypto.server";
 import { isJourneyValue, JOURNEY_COOKIE } from "./journey.server";
+import { requestsWaitingForRound } from "~/models/beacon.server";
 import type { Lang } from "~/utils/i18n";
 import { LANGUAGE_COOKIE } from "./language.server";
 
@@ -140,8 +142,10 @@ function loopMeter(windowMs = 100, stepMs = 25) {
 
 export type AdmissionState = {
   settings: AdmissionSettings;
-  /** Requests taken and not yet answered, now. */
+  /** Requests taken and not yet answered, now (parked ones included). */
   inFlight: number;
+  /** Requests waiting for a draw's beacon round now: they do not count against the bound. */
+  waitingForRound: number;
   /** The most in flight at once since the last read with `reset`. */
   peakInFlight: number;
   /** Requests refused, by priority, since the process started. */
@@ -153,7 +157,7 @@ let state: AdmissionState | null = null;
 /** This process's admission figures (GET /healthz, the rehearsal); null before server.js set it up. */
 export function admissionState({ reset = false } = {}): AdmissionState | null {
   if (!state) return null;
-  const copy = { ...state, refused: { ...state.refused } };
+  const copy = { ...state, waitingForRound: requestsWaitingForRound(), refused: { ...state.refused } };
   if (reset) state.peakInFlight = state.inFlight;
   return copy;
 }
@@ -200,6 +204,7 @@ export function admission({
   const mine: AdmissionState = {
     settings,
     inFlight: 0,
+    waitingForRound: 0,
     peakInFlight: 0,
     refused: { staff: 0, journey: 0, new: 0 },
   };
@@ -208,9 +213,12 @@ export function admission({
     priority === "staff" ? Infinity : priority === "journey" ? settings.inFlight * JOURNEY_FACTOR : settings.inFlight;
 
   return function admit(req: IncomingMessage, res: ServerResponse, next: () => void) {
-    if (settings.inFlight > 0 && mine.inFlight >= settings.inFlight) {
+    // The work this process has taken on: its requests in flight but those parked until a beacon round comes
+    // (one whose client went away is no longer in flight but waits until its round: never below nothing).
+    const load = Math.max(0, mine.inFlight - requestsWaitingForRound());
+    if (settings.inFlight > 0 && load >= settings.inFlight) {
       const priority = priorityOf(req, secrets);
-      if (mine.inFlight >= limitOf(priority) && loop.utilization() >= settings.loopBusy) {
+      if (load >= limitOf(priority) && loop.utilization() >= settings.loopBusy) {
         mine.refused[priority]++;
         return sendBusy(req, res, pages);
       }

@@ -9,7 +9,7 @@
 import { asc, desc, lte, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
-import { material, UNREACHABLE, type Material } from "~/models/beacon.server";
+import { material, UNREACHABLE, waitForRound, type Material } from "~/models/beacon.server";
 import { transactTogether } from "~/models/transaction.server";
 
 const { drawQueue } = schema;
@@ -70,8 +70,9 @@ async function batch(resolve: Resolver): Promise<void> {
  * Resolves when `row` is drawn: waits for its round (no CPU: a timer and one shared fetch), then
  * joins this process's next batch, which draws every entry fixed up to it in order.
  */
-export async function drawThrough(row: Queued, resolve: Resolver): Promise<void> {
-  if (row.beacon_round !== null) await material(row.beacon_round);
+export async function drawThrough(row: Queued, resolve: Resolver, { background = false } = {}): Promise<void> {
+  // A request's wait is counted (admission control leaves it out of its bound); a background draw's is not.
+  if (row.beacon_round !== null) await (background ? material : waitForRound)(row.beacon_round);
   target = Math.max(target, row.entry_seq);
   while (running) await running.catch(() => undefined);
   if (target === 0) return;
@@ -97,5 +98,5 @@ const newestWaiting = prepared((q) =>
  */
 export async function drawLeftBehind(resolve: Resolver, at: Date, olderThanMs = 10_000): Promise<void> {
   const row = newestWaiting(db).get({ before: new Date(at.getTime() - olderThanMs).toISOString() });
-  if (row) await drawThrough(row, resolve);
+  if (row) await drawThrough(row, resolve, { background: true });
 }

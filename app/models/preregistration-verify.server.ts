@@ -98,7 +98,7 @@ export async function secondThrillOf(entryId: number): Promise<DrawResult> {
 
 /** Draws a fixed entry in the background, so it is drawn even when no one waits for it. */
 function drawSoon(entryId: number) {
-  settleDraw("preregistration", entryId).catch((error: unknown) =>
+  settleDraw("preregistration", entryId, false, { background: true }).catch((error: unknown) =>
     console.error(`The draw of pre-registration ${entryId} failed: ${String(error)}`),
   );
 }

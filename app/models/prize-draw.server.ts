@@ -499,8 +499,16 @@ export function fixThirdThrill(tx: Executor, registrationId: number, at?: Date):
 export const isFixedOrDrawn = (entryType: EntryType, entryId: number) =>
   findDraw(db, entryType, entryId) !== undefined || queueOf(db).get({ entryType, entryId }) !== undefined;
 
-/** The entry's draw, once made: resolves when its round came (or the house seed stood in). */
-export async function settleDraw(entryType: EntryType, entryId: number, created = false): Promise<DrawResult> {
+/**
+ * The entry's draw, once made: resolves when its round came (or the house seed stood in). `background`: no
+ * request waits for this one.
+ */
+export async function settleDraw(
+  entryType: EntryType,
+  entryId: number,
+  created = false,
+  { background = false } = {},
+): Promise<DrawResult> {
   for (;;) {
     const done = getDraw(entryType, entryId);
     if (done) return resultOf(done, created);
@@ -510,7 +518,7 @@ export async function settleDraw(entryType: EntryType, entryId: number, created 
         "not_found",
         entryType === "preregistration" ? DRAW_MESSAGES.preregistrationNotFound : DRAW_MESSAGES.registrationNotFound,
       );
-    await drawThrough(queued, resolveQueued);
+    await drawThrough(queued, resolveQueued, { background });
   }
 }
 

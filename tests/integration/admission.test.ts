@@ -3,7 +3,9 @@
  * bodies do not come; ADMISSION_LOOP_BUSY=0, so the bound alone decides): a new landing gets the busy page at
  * once (503, Retry-After, in its language; JSON on /api/) and runs no SQLite statement (counted by
  * tests/statement-probe.mjs), while a visitor in a journey, staff by session and by token are served. Forged and
- * ended cookies and tokens count for nothing. Behind nginx: tests/e2e/busy-nginx.spec.ts.
+ * ended cookies and tokens count for nothing. Draws waiting for their beacon round (a local beacon that serves each
+ * round seconds late) do not count against the bound: with more of them in flight than the bound, a new landing is
+ * served. Behind nginx: tests/e2e/busy-nginx.spec.ts.
  */
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -11,18 +13,28 @@ import http from "node:http";
 import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeUser } from "../fixtures";
+import { db } from "@db/index";
+import { issueCodeIn } from "~/models/otp.server";
+import { startLocalBeacon } from "../../scripts/local-beacon.mjs";
+import { makePreregistration, makeUser } from "../fixtures";
+import { TEST_BEACON } from "../setup/global-setup";
 import { startServer, type ServerProcess } from "./server-process";
 
 const dir = path.join(process.env.TEST_TMP_DIR!, `admission-${crypto.randomBytes(4).toString("hex")}`);
 const SECRET = "admission-secret";
+/** How late the beacon serves each round: a draw waits about this long for it. */
+const BEACON_LAG_MS = 8000;
 let server: ServerProcess;
+let beacon: Awaited<ReturnType<typeof startLocalBeacon>>;
 
 beforeAll(async () => {
   fs.mkdirSync(dir, { recursive: true });
+  // The tests' chain (the day's committed terms name it), each round served BEACON_LAG_MS after its time.
+  beacon = await startLocalBeacon({ ...TEST_BEACON, now: () => Date.now() - BEACON_LAG_MS });
   server = await startServer(
     dir,
     {
+      ...beacon.settings,
       DATABASE_URL: process.env.DATABASE_URL!,
       SESSION_SECRET: SECRET,
       ADMISSION_IN_FLIGHT: "2",
@@ -32,7 +44,10 @@ beforeAll(async () => {
   );
 }, 180_000);
 
-afterAll(() => server?.kill());
+afterAll(async () => {
+  server?.kill();
+  await beacon?.close();
+});
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
@@ -180,5 +195,45 @@ describe("a process past its bound", () => {
     }
     // Under the bound again: the landing is served.
     await expect.poll(async () => (await send("GET", "/")).status, { timeout: 10_000 }).toBe(200);
+  }, 60_000);
+});
+
+describe("draws waiting for their beacon round", () => {
+  it("do not count against the bound: with more of them in flight than the bound, a new landing is served", async () => {
+    // Three verified codes: each answer waits for its draw's round, served BEACON_LAG_MS late.
+    const entries = Array.from({ length: 3 }, () => makePreregistration());
+    const codes = entries.map((entry) => {
+      const issued = issueCodeIn(db, {
+        purpose: "preregistration",
+        subjectId: entry.id,
+        phone: entry.phone,
+        text: (code) => code,
+        smsPurpose: "otp",
+        sender: "staff",
+      });
+      if (!issued.ok) throw new Error("no code issued");
+      return issued.text;
+    });
+    // Each visitor is in a journey (their code was sent), as on the day.
+    const cookie = await journeyCookie(Date.now() + 60_000);
+    const draws = entries.map((entry, i) =>
+      send("POST", `/api/v1/enquiry/${entry.slug}/verify`, {
+        ...json({ code: codes[i] }),
+        headers: { "Content-Type": "application/json", Cookie: cookie },
+      }),
+    );
+    const waiting = async () => {
+      const health = await send("GET", "/healthz");
+      return JSON.parse(health.body).admission as { inFlight: number; waitingForRound: number };
+    };
+    // The three draws wait in flight (and the health check itself).
+    await expect.poll(waiting, { timeout: 5000, interval: 100 }).toMatchObject({ inFlight: 4, waitingForRound: 3 });
+    const landing = await send("GET", "/");
+    expect(landing.status).toBe(200);
+    // The draws came with their round.
+    for (const draw of await Promise.all(draws)) {
+      expect(draw.status).toBe(200);
+      expect(JSON.parse(draw.body).data.draw.amount).toBeGreaterThan(0);
+    }
   }, 60_000);
 });
