@@ -342,10 +342,10 @@ function sampleWorkers(base: string, primaryPid: number) {
   const loopMax = new Map<number, number>();
   const rssMax = new Map<number, number>();
   /**
-   * Each worker's most requests in flight at once, the most seen waiting for a draw's beacon round (left out of the
-   * bound) and its refusals (app/http/admission.server.ts).
+   * Each worker's most requests in flight at once, the most of them counted against the bound (those waiting for
+   * their draw left out) and its refusals (app/http/admission.server.ts).
    */
-  const admission = new Map<number, { peak: number; waiting: number; refused: { new: number; journey: number } }>();
+  const admission = new Map<number, { peak: number; load: number; refused: { new: number; journey: number } }>();
   const timer = setInterval(() => {
     for (let i = 0; i < 4; i++)
       void fetch(`${base}/healthz`)
@@ -356,7 +356,7 @@ function sampleWorkers(base: string, primaryPid: number) {
           if (h.admission)
             admission.set(pid, {
               peak: Math.max(admission.get(pid)?.peak ?? 0, h.admission.peakInFlight),
-              waiting: Math.max(admission.get(pid)?.waiting ?? 0, h.admission.waitingForRound ?? 0),
+              load: Math.max(admission.get(pid)?.load ?? 0, h.admission.peakLoad ?? 0),
               refused: h.admission.refused,
             });
         })
@@ -379,7 +379,7 @@ type Health = {
   eventLoopDelayMs?: { max: number } | null;
   admission?: {
     peakInFlight: number;
-    waitingForRound?: number;
+    peakLoad?: number;
     refused: { new: number; journey: number };
   } | null;
 };
@@ -747,7 +747,7 @@ export async function surge() {
         "Worker pid",
         "Event-loop max (from /healthz)",
         "Most requests in flight",
-        "Most seen waiting for a round",
+        "Most counted against the bound",
         "Refused (new/journey)",
         "Peak RSS",
       ],
@@ -757,7 +757,7 @@ export async function surge() {
           String(pid),
           ms(loops.find(([p]) => p === pid)?.[1] ?? NaN),
           a ? String(a.peak) : "-",
-          a ? String(a.waiting) : "-",
+          a ? String(a.load) : "-",
           a ? `${a.refused.new}/${a.refused.journey}` : "-",
           mb(bytes),
         ];

@@ -4,7 +4,8 @@
  * `admission()` before everything but the static files.
  *
  * - The bound: requests in flight in this process (taken and not yet answered), ADMISSION_IN_FLIGHT, leaving out
- *   those waiting for a draw's beacon round (a timer, seconds long, no CPU; app/models/beacon.server.ts). Past it
+ *   those waiting for their draw (its beacon round, seconds long, then the batch that draws it: no CPU but the
+ *   batch's; app/models/draw-settle.server.ts), the "load". Past it
  *   a request of the lowest priority is refused at once, while the event loop is busy (utilization over the last
  *   100 ms at least ADMISSION_LOOP_BUSY): requests in flight that wait on something else than this process's
  *   CPU (a slow upload, an outside service) are no reason to turn anyone away.
@@ -25,7 +26,7 @@ import { sessionSecrets } from "~/utils/config.server";
 import { SESSION_COOKIE } from "./cookie-name.server";
 import { isSignedToken, unsignCookieValue } from "~/utils/crypto.server";
 import { isJourneyValue, JOURNEY_COOKIE } from "./journey.server";
-import { requestsWaitingForRound } from "~/models/beacon.server";
+import { requestsWaitingForDraw } from "~/models/draw-settle.server";
 import type { Lang } from "~/utils/i18n";
 import { LANGUAGE_COOKIE } from "./language.server";
 
@@ -142,12 +143,14 @@ function loopMeter(windowMs = 100, stepMs = 25) {
 
 export type AdmissionState = {
   settings: AdmissionSettings;
-  /** Requests taken and not yet answered, now (parked ones included). */
+  /** Requests taken and not yet answered, now (those waiting for their draw included). */
   inFlight: number;
-  /** Requests waiting for a draw's beacon round now: they do not count against the bound. */
-  waitingForRound: number;
+  /** Of those, requests waiting for their draw now: they do not count against the bound. */
+  waitingForDraw: number;
   /** The most in flight at once since the last read with `reset`. */
   peakInFlight: number;
+  /** The most counted against the bound (in flight, less those waiting for their draw) a request met on arrival since the last read with `reset`. */
+  peakLoad: number;
   /** Requests refused, by priority, since the process started. */
   refused: Record<Priority, number>;
 };
@@ -157,8 +160,11 @@ let state: AdmissionState | null = null;
 /** This process's admission figures (GET /healthz, the rehearsal); null before server.js set it up. */
 export function admissionState({ reset = false } = {}): AdmissionState | null {
   if (!state) return null;
-  const copy = { ...state, waitingForRound: requestsWaitingForRound(), refused: { ...state.refused } };
-  if (reset) state.peakInFlight = state.inFlight;
+  const copy = { ...state, waitingForDraw: requestsWaitingForDraw(), refused: { ...state.refused } };
+  if (reset) {
+    state.peakInFlight = state.inFlight;
+    state.peakLoad = 0;
+  }
   return copy;
 }
 
@@ -204,8 +210,9 @@ export function admission({
   const mine: AdmissionState = {
     settings,
     inFlight: 0,
-    waitingForRound: 0,
+    waitingForDraw: 0,
     peakInFlight: 0,
+    peakLoad: 0,
     refused: { staff: 0, journey: 0, new: 0 },
   };
   state = mine;
@@ -213,9 +220,10 @@ export function admission({
     priority === "staff" ? Infinity : priority === "journey" ? settings.inFlight * JOURNEY_FACTOR : settings.inFlight;
 
   return function admit(req: IncomingMessage, res: ServerResponse, next: () => void) {
-    // The work this process has taken on: its requests in flight but those parked until a beacon round comes
-    // (one whose client went away is no longer in flight but waits until its round: never below nothing).
-    const load = Math.max(0, mine.inFlight - requestsWaitingForRound());
+    // The work this process has taken on: its requests in flight but those waiting for their draw (one whose
+    // client went away is no longer in flight but waits until its draw is made: never below nothing).
+    const load = Math.max(0, mine.inFlight - requestsWaitingForDraw());
+    if (load > mine.peakLoad) mine.peakLoad = load;
     if (settings.inFlight > 0 && load >= settings.inFlight) {
       const priority = priorityOf(req, secrets);
       if (load >= limitOf(priority) && loop.utilization() >= settings.loopBusy) {

@@ -156,25 +156,6 @@ export function material(round: number): Promise<Material> {
   return pending;
 }
 
-let waiting = 0;
-
-/**
- * `material(round)` for a request whose answer waits on it, counted while it waits: such a request is in flight
- * but costs this process no CPU until its round comes, so admission control leaves it out of its bound
- * (app/http/admission.server.ts). Draws nobody waits for (in the background) ask `material` directly.
- */
-export async function waitForRound(round: number): Promise<Material> {
-  waiting++;
-  try {
-    return await material(round);
-  } finally {
-    waiting--;
-  }
-}
-
-/** Requests of this process waiting for a beacon round now. */
-export const requestsWaitingForRound = (): number => waiting;
-
 /** At start: one probe, so a machine without the beacon draws with the house seed at once rather than after a wait. */
 export function probeBeacon(): Promise<void> {
   const c = beaconConfig();

@@ -9,7 +9,7 @@
 import { asc, desc, lte, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
-import { material, UNREACHABLE, waitForRound, type Material } from "~/models/beacon.server";
+import { material, UNREACHABLE, type Material } from "~/models/beacon.server";
 import { transactTogether } from "~/models/transaction.server";
 
 const { drawQueue } = schema;
@@ -66,13 +66,30 @@ async function batch(resolve: Resolver): Promise<void> {
   }
 }
 
+let waiting = 0;
+
+/** Requests of this process waiting for their draw now (drawThrough without `background`). */
+export const requestsWaitingForDraw = (): number => waiting;
+
 /**
  * Resolves when `row` is drawn: waits for its round (no CPU: a timer and one shared fetch), then
- * joins this process's next batch, which draws every entry fixed up to it in order.
+ * joins this process's next batch, which draws every entry fixed up to it in order. A request's wait
+ * is counted while it lasts: it is in flight but costs this process no CPU but its share of the batch,
+ * so admission control leaves it out of its bound (app/http/admission.server.ts); a draw nobody waits
+ * for (`background`) is not counted.
  */
 export async function drawThrough(row: Queued, resolve: Resolver, { background = false } = {}): Promise<void> {
-  // A request's wait is counted (admission control leaves it out of its bound); a background draw's is not.
-  if (row.beacon_round !== null) await (background ? material : waitForRound)(row.beacon_round);
+  if (background) return settle(row, resolve);
+  waiting++;
+  try {
+    await settle(row, resolve);
+  } finally {
+    waiting--;
+  }
+}
+
+async function settle(row: Queued, resolve: Resolver): Promise<void> {
+  if (row.beacon_round !== null) await material(row.beacon_round);
   target = Math.max(target, row.entry_seq);
   while (running) await running.catch(() => undefined);
   if (target === 0) return;

@@ -224,10 +224,10 @@ describe("draws waiting for their beacon round", () => {
     );
     const waiting = async () => {
       const health = await send("GET", "/healthz");
-      return JSON.parse(health.body).admission as { inFlight: number; waitingForRound: number };
+      return JSON.parse(health.body).admission as { inFlight: number; waitingForDraw: number };
     };
     // The three draws wait in flight (and the health check itself).
-    await expect.poll(waiting, { timeout: 5000, interval: 100 }).toMatchObject({ inFlight: 4, waitingForRound: 3 });
+    await expect.poll(waiting, { timeout: 5000, interval: 100 }).toMatchObject({ inFlight: 4, waitingForDraw: 3 });
     const landing = await send("GET", "/");
     expect(landing.status).toBe(200);
     // The draws came with their round.
