@@ -11,7 +11,6 @@
  * the counter by the customer's full phone number (a recorded grant). A
  * pre-registration made at another branch is never reachable.
  */
-import { label } from "~/utils/labels";
 import { and, desc, eq, gte, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import { alias } from "drizzle-orm/sqlite-core";
 import { normaliseReference } from "@db/reference";
@@ -30,7 +29,7 @@ import {
   preregistrationOwnerScope,
   preregistrationScope,
 } from "~/models/preregistration-reach.server";
-import { STATUS_LABELS, type PreregistrationStatus } from "~/utils/preregistration-status";
+import type { PreregistrationStatus } from "~/utils/preregistration-status";
 import { firstThrill, totalPrize } from "~/utils/prize-constants";
 import { countUpTo, liveCount } from "~/models/row-count.server";
 import { transact } from "~/models/transaction.server";
@@ -39,7 +38,7 @@ import { PREREGISTRATION_MESSAGES, type PreregistrationChanges } from "~/schemas
 import { cappedCount, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { EXPORT_PAGE_ROWS } from "~/utils/spreadsheet.server";
 import { normalizePhone } from "~/utils/phone";
-import { displayDateTime, kathmanduBounds, nowIso } from "~/utils/time";
+import { kathmanduBounds, nowIso } from "~/utils/time";
 import type { Scope, ScopedActor } from "./scope.server";
 import { isHeadOffice } from "./scope.server";
 
@@ -281,27 +280,6 @@ export async function* exportPreregistrations(
   );
   for await (const page of pages) yield page.map(shape);
 }
-
-/** Columns of Preregistrations.xls. */
-export const PREREGISTRATION_COLUMNS = [
-  { header: "Slug", value: (r: PreregistrationRow) => r.slug },
-  { header: "Name", value: (r: PreregistrationRow) => r.name },
-  { header: "Address", value: (r: PreregistrationRow) => r.address },
-  { header: "Phone", value: (r: PreregistrationRow) => r.phone },
-  { header: "Email", value: (r: PreregistrationRow) => r.email },
-  { header: "Citizenship No/PAN", value: (r: PreregistrationRow) => r.citizenship_no },
-  { header: "Model", value: (r: PreregistrationRow) => r.bike_model?.title ?? "" },
-  { header: "Source", value: (r: PreregistrationRow) => label("source", r.source) },
-  { header: "Shared", value: (r: PreregistrationRow) => (r.shared ? "Yes" : "No") },
-  { header: "Status", value: (r: PreregistrationRow) => STATUS_LABELS[r.status] },
-  { header: "Prize", value: (r: PreregistrationRow) => r.prize },
-  { header: "Total Prize", value: (r: PreregistrationRow) => r.total_prize },
-  { header: "Branch", value: (r: PreregistrationRow) => r.branch?.title ?? "" },
-  { header: "Nearest Branch", value: (r: PreregistrationRow) => r.nearest_branch?.title ?? "" },
-  { header: "City", value: (r: PreregistrationRow) => r.city },
-  { header: "Note", value: (r: PreregistrationRow) => r.note },
-  { header: "Registered", value: (r: PreregistrationRow) => displayDateTime(r.created_at) },
-];
 
 // ---------------------------------------------------------------- one record
 

@@ -22,11 +22,11 @@ import {
   getPreregistrationDetail,
   listPreregistrations,
   PREREGISTRATION_ADMIN_MESSAGES as M,
-  PREREGISTRATION_COLUMNS,
   preregistrationActions,
   updatePreregistration,
   type PreregistrationFilters,
 } from "./preregistration-admin.server";
+import { PREREGISTRATION_COLUMNS, screenColumns } from "./preregistration-columns";
 import { clearOfKathmanduMidnight } from "../../tests/clock";
 
 // These tests date pools and filters "today": none starts within 20 s of a Kathmandu midnight.
@@ -224,6 +224,16 @@ describe("search and filters", () => {
     const near = rows.find((r) => r.slug === publicNearA.slug)!;
     expect(PREREGISTRATION_COLUMNS.find((c) => c.header === "City")!.value(near)).toBe("Pokhara");
     expect(PREREGISTRATION_COLUMNS.find((c) => c.header === "Branch")!.value(near)).toBe("");
+    // The reference the customer reads aloud, as the entry's page shows it.
+    expect(PREREGISTRATION_COLUMNS.find((c) => c.header === "Reference")!.value(near)).toBe(near.ref);
+    expect(near.ref).toMatch(/^[0-9A-Z]{4}-[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+    // The screen shows a subset of the file's columns, in the file's order; head office sees three more.
+    const keys = PREREGISTRATION_COLUMNS.map((c) => c.key);
+    for (const headOffice of [false, true]) {
+      const shown = screenColumns(headOffice).map((c) => keys.indexOf(c.key));
+      expect(shown).toEqual([...shown].sort((x, y) => x - y));
+    }
+    expect(screenColumns(true).length - screenColumns(false).length).toBe(3);
     expect(typeof near.verified).toBe("boolean");
   });
 });

@@ -10,6 +10,7 @@ import { listBikeModels } from "~/models/bike-model.server";
 import { listBranchOptions } from "~/models/branch.server";
 import { findAtCounter, listPreregistrations } from "~/models/preregistration-admin.server";
 import { PREREGISTRATION_STATUSES, STATUS_LABELS } from "~/utils/preregistration-status";
+import { screenColumns } from "~/models/preregistration-columns";
 import { PRE_PRIZES, prizeLabel } from "~/utils/prize-constants";
 import { preregistrationFiltersSchema, preregistrationSearchParam } from "~/schemas/preregistration";
 import { parseQuery } from "~/http/query.server";
@@ -73,13 +74,19 @@ export default function Preregistrations() {
   const query = useFilterQuery(FILE_KEYS, { ...filterErrors, search: filterErrors.phone });
   const errors = filterErrors as Record<string, string[] | undefined>;
   type Row = (typeof table.data)[number];
-  const adminColumns = headOffice
-    ? [
-        { key: "branch", wrap: true, header: "Branch", render: (r: Row) => r.branch?.title ?? "Online" },
-        { key: "nearest", wrap: true, header: "Nearest Branch", render: (r: Row) => r.nearest_branch?.title ?? "" },
-        { key: "city", header: "City", render: (r: Row) => r.city },
-      ]
-    : [];
+  // The file's columns that the screen shows (one list: app/models/preregistration-columns.ts), some drawn here.
+  const drawn: Record<string, (r: Row) => ReactNode> = {
+    prize: (r) => (r.prize ? prizeLabel(r.prize) : ""),
+    branch: (r) => r.branch?.title ?? "Online",
+    created_at: (r) => <DateText at={r.created_at} time />,
+  };
+  const columns = screenColumns(headOffice).map((c) => ({
+    key: c.key,
+    header: c.header,
+    wrap: c.wrap,
+    code: c.code,
+    render: drawn[c.key] ?? c.value,
+  }));
   return (
     <>
       <h1>Pre-Registrations</h1>
@@ -135,16 +142,7 @@ export default function Preregistrations() {
             />
           </>
         }
-        columns={[
-          { key: "name", wrap: true, header: "Name" },
-          { key: "phone", header: "Phone" },
-          { key: "citizenship_no", header: "Citizenship No/PAN" },
-          { key: "model", wrap: true, header: "Model", render: (r) => r.bike_model?.title ?? "" },
-          { key: "prize", header: "Prize", render: (r) => (r.prize ? prizeLabel(r.prize) : "") },
-          { key: "status", header: "Status", render: (r) => STATUS_LABELS[r.status] },
-          ...adminColumns,
-          { key: "created_at", header: "Registered", render: (r) => <DateText at={r.created_at} time /> },
-        ]}
+        columns={columns}
       />
     </>
   );

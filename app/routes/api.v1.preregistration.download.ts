@@ -1,5 +1,6 @@
 import type { LoaderFunctionArgs } from "@remix-run/node";
-import { exportPreregistrations, PREREGISTRATION_COLUMNS } from "~/models/preregistration-admin.server";
+import { exportPreregistrations } from "~/models/preregistration-admin.server";
+import { PREREGISTRATION_COLUMNS } from "~/models/preregistration-columns";
 import { preregistrationFiltersSchema, preregistrationSearchParam } from "~/schemas/preregistration";
 import { apiQuery } from "~/http/query.server";
 import { xlsDownload } from "~/http/xls-download.server";
