@@ -2,7 +2,7 @@ import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFuncti
 import { Form, Link, useActionData, useLoaderData } from "@remix-run/react";
 import { DeleteForm } from "~/components/ConfirmSubmit";
 import { WholeNumberField } from "~/components/Field";
-import { rupees, typeLabel } from "~/components/scheme/format";
+import { probabilityText, rupees, typeLabel } from "~/components/scheme/format";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
 import { deleteAllocation, getAllocation, updateAllocationCount } from "~/models/allocation.server";
@@ -71,7 +71,7 @@ export default function SchemeDetail() {
     ["Date", displayDay(scheme.date)],
     ["Amount", rupees(scheme.amount)],
     ["Count", scheme.count],
-    ["Probability", `${scheme.probability} in 100`],
+    ["Probability", probabilityText(scheme.probability)],
     ["Paid", scheme.paid],
     ["Remaining", scheme.remaining],
     ["Created", displayDateTime(scheme.created_at)],

@@ -3,7 +3,7 @@ import { Form, Link, useLoaderData, useSearchParams } from "@remix-run/react";
 import { ConfirmSubmit } from "~/components/ConfirmSubmit";
 import { DataTable } from "~/components/DataTable";
 import { FilterDate, FilterSelect } from "~/components/TableFilters";
-import { rupees, typeLabel } from "~/components/scheme/format";
+import { probabilityText, rupees, typeLabel } from "~/components/scheme/format";
 import { PayoutPreview } from "~/components/scheme/PayoutPreview";
 import { SchemeNav } from "~/components/scheme/SchemeNav";
 import { schemeLinks } from "~/components/scheme/styles";
@@ -118,7 +118,17 @@ export default function Schemes() {
             { key: "date", header: "Date", render: (r) => displayDay(r.date) },
             { key: "amount", header: "Amount", render: (r) => rupees(r.amount) },
             { key: "count", header: "Count" },
-            { key: "probability", header: "Probability", render: (r) => `${r.probability} in 100` },
+            {
+              key: "probability",
+              header: "Probability",
+              wrap: true,
+              render: (r) =>
+                r.probability === 0 ? (
+                  <span className="never-pays">{probabilityText(0)}</span>
+                ) : (
+                  probabilityText(r.probability)
+                ),
+            },
             { key: "paid", header: "Paid" },
             { key: "remaining", header: "Remaining" },
             { key: "actions", header: "Actions", hideHeader: true, render: (r) => <DeleteRow row={r} /> },

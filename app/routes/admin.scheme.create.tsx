@@ -1,4 +1,4 @@
-import { useForm, type SubmissionResult } from "@conform-to/react";
+import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { useHydrated } from "~/components/useHydrated";
@@ -19,7 +19,7 @@ import {
   typeNeedsBranch,
   ALLOCATION_TYPE_OPTIONS,
 } from "~/utils/prize-constants";
-import { allocationSchema } from "~/schemas/allocation";
+import { ALLOCATION_MESSAGES, allocationFormSchema, PROBABILITY_HINT } from "~/schemas/allocation";
 import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { kathmanduDate } from "~/utils/time";
 import { redirectWithToast, success } from "~/http/toast.server";
@@ -48,6 +48,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
       amount: "",
       count: "1",
       probability: "0",
+      never_pays: "",
     },
   };
 }
@@ -63,10 +64,10 @@ export async function action({ request }: ActionFunctionArgs) {
   const { intent, form, staff: user } = await requireIntent(request, handle, { fallback: "create" });
   if (intent === "refresh") {
     form.delete("intent");
-    const { initialValue } = parseWithZod(form, { schema: allocationSchema }).reply();
+    const { initialValue } = parseWithZod(form, { schema: allocationFormSchema }).reply();
     return data<ActionData>({ result: { initialValue, error: {} } });
   }
-  const submission = parseWithZod(schemeFormData(form), { schema: allocationSchema });
+  const submission = parseWithZod(schemeFormData(form), { schema: allocationFormSchema });
   if (submission.status !== "success") return data<ActionData>({ result: submission.reply() }, { status: 422 });
   const result = createAllocation(user, submission.value);
   if (!result.ok) return replyFailure(schemeFormData(form), result);
@@ -83,13 +84,17 @@ export default function CreateScheme() {
     id: "scheme-create",
     lastResult: actionData?.result,
     defaultValue: defaults,
-    onValidate: ({ formData }) => parseWithZod(schemeFormData(formData), { schema: allocationSchema }),
+    onValidate: ({ formData }) => parseWithZod(schemeFormData(formData), { schema: allocationFormSchema }),
     shouldValidate: "onBlur",
     shouldRevalidate: "onInput",
   });
   const chosen = textOf(fields.type.value) ?? textOf(fields.type.initialValue);
   const type = isAllocationType(chosen) ? chosen : ALLOCATION_TYPES[0];
   const amounts = prizeOptionsForType(type);
+  // A pool that never pays is saved only when asked for: the box shows once the form has asked (or it is ticked).
+  const askedZero =
+    fields.probability.errors?.includes(ALLOCATION_MESSAGES.probabilityZero) ||
+    textOf(fields.never_pays.value ?? fields.never_pays.initialValue) === "on";
   // A type chosen before the script ran (a slow counter PC): the amounts follow what the select shows.
   useEffect(() => {
     const shown = (document.getElementById(form.id) as HTMLFormElement | null)?.elements.namedItem(fields.type.name);
@@ -145,7 +150,19 @@ export default function CreateScheme() {
           options={amounts.map((o) => ({ value: o.amount, label: o.label }))}
           hint={type === "registration_branch" ? "Registration prize list." : "Pre-registration prize list."}
         />
-        <WholeNumberField meta={fields.probability} label="Probability (in 100)" min={0} max={100} />
+        <WholeNumberField
+          meta={fields.probability}
+          label="Probability (in 100)"
+          min={0}
+          max={100}
+          hint={PROBABILITY_HINT}
+        />
+        {askedZero ? (
+          <label className="check">
+            <input {...getInputProps(fields.never_pays, { type: "checkbox" })} /> Never pays: save this pool with 0 in
+            100
+          </label>
+        ) : null}
         <SaveCancel cancelTo="/admin/scheme" intent="create" />
       </Form>
     </>

@@ -14,3 +14,7 @@ export const expected = (value: number) => value.toFixed(2);
 export const OUTCOME_LABELS: Record<string, string> = englishLabels("draw_outcome");
 
 export const THRILL_LABELS: Record<number, string> = { 2: "Second", 3: "Third" };
+
+/** A pool's chance as the screens say it; 0 reads as a pool that never pays (saved only when asked for). */
+export const probabilityText = (probability: number) =>
+  probability === 0 ? "0 in 100: never pays" : `${probability} in 100`;
