@@ -33,6 +33,9 @@ export async function loader({ request }: LoaderFunctionArgs) {
   return { ...printSheet(user.scope, query.filters, limit), logoUrl, filterErrors: null };
 }
 
+/** "1 coupon", "12 coupons". */
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
 function Coupon({ c, copy, logoUrl }: { c: PrintCoupon; copy: "customer" | "dealer"; logoUrl: string | null }) {
   const p = c.prizes;
   return (
@@ -80,7 +83,7 @@ function Coupon({ c, copy, logoUrl }: { c: PrintCoupon; copy: "customer" | "deal
 }
 
 export default function PrintSheet() {
-  const { coupons, pending, total, limit, logoUrl, filterErrors } = useLoaderData<typeof loader>();
+  const { coupons, pending, total, logoUrl, filterErrors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const preview = params.get("preview") === "1";
   useEffect(() => {
@@ -94,6 +97,8 @@ export default function PrintSheet() {
     };
   }, [preview, coupons.length]);
 
+  // What the sheet read (at most `limit` rows): the coupons and the registrations left out.
+  const read = coupons.length + pending.length;
   const perPage = COUPONS_PER_PAGE / 2;
   const pages: PrintCoupon[][] = [];
   for (let i = 0; i < coupons.length; i += perPage) pages.push(coupons.slice(i, i + perPage));
@@ -102,12 +107,15 @@ export default function PrintSheet() {
       <div className="print-toolbar">
         <h1>Print coupons</h1>
         <strong>
-          {coupons.length} registration{coupons.length === 1 ? "" : "s"} · {pages.length} page
-          {pages.length === 1 ? "" : "s"}
+          {plural(coupons.length, "coupon")} to print · {plural(pages.length, "page")}
         </strong>
-        {total > coupons.length ? (
+        <span>
+          {plural(total, "registration")} match{total === 1 ? "es" : ""} the filters
+          {pending.length ? `; ${pending.length} ${pending.length === 1 ? "is" : "are"} left out, listed below` : ""}.
+        </span>
+        {total > read ? (
           <span className="notice">
-            Showing the newest {limit} of {total} registrations. Narrow the filters to print the rest.
+            The sheet holds the newest {read} of them. Narrow the filters to print the rest.
           </span>
         ) : null}
         <span>Use your browser&apos;s Print command (Ctrl+P) and A4 paper.</span>
