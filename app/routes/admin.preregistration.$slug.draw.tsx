@@ -50,32 +50,35 @@ export default function PreregistrationDraw() {
           amount={summary.amount}
           total={summary.total}
           congratulation={counterCongratulation(pre.name, summary)}
+          // The breakdown and the way on come with the result, never while the digits roll.
           after={
-            <section className="detail-block" aria-label="Prize breakdown">
-              <h2>Prize breakdown</h2>
-              <PrizeBreakdown
-                prizes={{ first: summary.first, second: summary.amount, third: 0, total: summary.total }}
-                third={false}
-              />
-            </section>
+            <>
+              <section className="detail-block" aria-label="Prize breakdown">
+                <h2>Prize breakdown</h2>
+                <PrizeBreakdown
+                  prizes={{ first: summary.first, second: summary.amount, third: 0, total: summary.total }}
+                  third={false}
+                />
+              </section>
+              <div className="actions">
+                <Link to={`/admin/preregistration/${pre.slug}`} className="button">
+                  Close
+                </Link>
+                {pre.registration ? (
+                  <Link to={`/admin/registration/${pre.registration.slug}`} className="button primary">
+                    View Registration
+                  </Link>
+                ) : (
+                  <Guard permission="create-registration">
+                    <Link to={`/admin/registration/create/${pre.slug}`} className="button primary">
+                      Proceed with Registration
+                    </Link>
+                  </Guard>
+                )}
+              </div>
+            </>
           }
         />
-      </div>
-      <div className="actions">
-        <Link to={`/admin/preregistration/${pre.slug}`} className="button">
-          Close
-        </Link>
-        {pre.registration ? (
-          <Link to={`/admin/registration/${pre.registration.slug}`} className="button primary">
-            View Registration
-          </Link>
-        ) : (
-          <Guard permission="create-registration">
-            <Link to={`/admin/registration/create/${pre.slug}`} className="button primary">
-              Proceed with Registration
-            </Link>
-          </Guard>
-        )}
       </div>
     </div>
   );

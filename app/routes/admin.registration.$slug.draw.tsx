@@ -76,28 +76,36 @@ export default function RegistrationDraw() {
                   ? `Congratulations ${reg.name}! You won a coupon of ${prizeLabel(third)}.`
                   : `Thank you for your purchase, ${reg.name}. No coupon this time.`
               }
+              // The breakdown and what to do with the result come with the result, never while the digits roll.
               after={
-                <section className="detail-block" aria-label="Prize breakdown">
-                  <h2>Prize breakdown · coupon {reg.coupon_code}</h2>
-                  <PrizeBreakdown prizes={reg.prizes} />
-                </section>
+                <>
+                  <section className="detail-block" aria-label="Prize breakdown">
+                    <h2>Prize breakdown · coupon {reg.coupon_code}</h2>
+                    <PrizeBreakdown prizes={reg.prizes} />
+                  </section>
+                  <div className="actions">
+                    <Link to={`/admin/registration/${reg.slug}`} className="button">
+                      View Registration
+                    </Link>
+                    <Guard permission="create-registration">
+                      <Form method="post" action={`/admin/registration/${reg.slug}`}>
+                        <button type="submit" name="intent" value="notify">
+                          Notify
+                        </button>
+                      </Form>
+                    </Guard>
+                    <a
+                      href={`/admin/print?slug=${reg.slug}`}
+                      className="button primary"
+                      target="_blank"
+                      rel="noreferrer"
+                    >
+                      Print Coupon
+                    </a>
+                  </div>
+                </>
               }
             />
-          </div>
-          <div className="actions">
-            <Link to={`/admin/registration/${reg.slug}`} className="button">
-              View Registration
-            </Link>
-            <Guard permission="create-registration">
-              <Form method="post" action={`/admin/registration/${reg.slug}`}>
-                <button type="submit" name="intent" value="notify">
-                  Notify
-                </button>
-              </Form>
-            </Guard>
-            <a href={`/admin/print?slug=${reg.slug}`} className="button primary" target="_blank" rel="noreferrer">
-              Print Coupon
-            </a>
           </div>
         </>
       )}
