@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { EmailText } from "~/components/EmailText";
 import { label } from "~/utils/labels";
 import { DateText } from "~/components/DateText";
 import { canSeeCodes } from "~/utils/permissions";
@@ -65,7 +66,7 @@ export default function PreregistrationDetail() {
         rows={[
           ["Name", pre.name],
           ["Address", pre.address],
-          ["Email", pre.email],
+          ["Email", <EmailText key="email" email={pre.email} />],
           [
             "Phone",
             <>

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { EmailText } from "~/components/EmailText";
 import { label } from "~/utils/labels";
 import { DateText } from "~/components/DateText";
 import { canSeeCodes } from "~/utils/permissions";
@@ -78,7 +79,7 @@ export default function RegistrationDetail() {
         rows={[
           ["Name", reg.name],
           ["Address", reg.address],
-          ["Email", reg.email],
+          ["Email", <EmailText key="email" email={reg.email} />],
           [
             "Phone",
             <>

@@ -1,4 +1,5 @@
 import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
+import { EmailText } from "~/components/EmailText";
 import { label } from "~/utils/labels";
 import { DateText } from "~/components/DateText";
 import { Link, useLoaderData } from "@remix-run/react";
@@ -34,7 +35,7 @@ export default function TestRideDetail() {
   const rows: [string, React.ReactNode][] = [
     ["Type", label("test_ride_type", ride.type)],
     ["Name", ride.name],
-    ["Email", ride.email ?? ""],
+    ["Email", <EmailText key="email" email={ride.email} />],
     ["Phone", ride.phone],
     ["Model", ride.bike_model.title],
     ["State", ride.state],

@@ -1,6 +1,7 @@
 import { type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
 import { label } from "~/utils/labels";
 import { DateText } from "~/components/DateText";
+import { EmailText } from "~/components/EmailText";
 import { useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { DownloadLink, FilterErrors, FilterRange, useFilterQuery } from "~/components/TableFilters";
@@ -49,18 +50,7 @@ export default function TestRides() {
             wrap: true,
             header: "Email",
             // May take two lines, at the @.
-            render: (r) => {
-              const at = r.email?.indexOf("@") ?? -1;
-              return at < 0 ? (
-                (r.email ?? "")
-              ) : (
-                <>
-                  {r.email!.slice(0, at + 1)}
-                  <wbr />
-                  {r.email!.slice(at + 1)}
-                </>
-              );
-            },
+            render: (r) => <EmailText email={r.email} />,
           },
           { key: "phone", header: "Phone" },
           { key: "state", wrap: true, header: "State" },

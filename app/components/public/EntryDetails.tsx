@@ -3,6 +3,7 @@
  * browser that created or proved the entry (app/http/owned-entries.server.ts).
  */
 import type { OwnerDetails } from "~/models/preregistration-read.server";
+import { EmailText } from "~/components/EmailText";
 import { t, type Lang } from "~/utils/i18n";
 
 export function EntryDetails({ lang, details }: { lang: Lang; details: OwnerDetails | null }) {
@@ -20,7 +21,9 @@ export function EntryDetails({ lang, details }: { lang: Lang; details: OwnerDeta
         {details.email ? (
           <>
             <dt>{t(lang, "form.email")}</dt>
-            <dd>{details.email}</dd>
+            <dd>
+              <EmailText email={details.email} />
+            </dd>
           </>
         ) : null}
       </dl>
