@@ -27,7 +27,10 @@ fresh<HTMLFormElement>("form[data-verify]").forEach((form) => {
   if (!resend) return;
   const at = Date.parse(resend.getAttribute("data-resend-at") || "");
   const wait = form.querySelector<HTMLElement>("[data-wait]");
-  if (!(at > Date.now())) return;
+  if (!(at > Date.now())) {
+    if (wait) wait.hidden = true;
+    return;
+  }
   resend.disabled = true;
   const tick = () => {
     const seconds = Math.ceil((at - Date.now()) / 1000);
@@ -38,7 +41,10 @@ fresh<HTMLFormElement>("form[data-verify]").forEach((form) => {
     }
     if (wait) {
       wait.hidden = false;
-      wait.textContent = (wait.getAttribute("data-template") || "").replace("{seconds}", String(seconds));
+      // In the page's numerals (Devanagari on a Nepali page), as the server wrote the line.
+      const set = wait.getAttribute("data-digit-set");
+      const shown = set ? String(seconds).replace(/[0-9]/g, (d) => set.charAt(Number(d))) : String(seconds);
+      wait.textContent = (wait.getAttribute("data-template") || "").replace("{seconds}", shown);
     }
     setTimeout(tick, 1000);
   };

@@ -23,6 +23,7 @@ import { t, tm, tn } from "~/utils/i18n";
 import { ownsEntry, redirectOwning } from "~/http/owned-entries.server";
 import { maskPhone } from "~/utils/phone";
 import { withReveal } from "~/http/reveal.server";
+import { secondsUntil } from "~/utils/time";
 
 /** Served without scripts; its form checks the code (the default) or sends a new one. */
 export const handle = { scripts: false, intents: { verify: null, resend: null } } as const;
@@ -47,6 +48,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
       slug: entry.slug,
       phone: maskPhone(entry.phone),
       resendAt,
+      resendIn: secondsUntil(resendAt),
       // The code's SMS failed (the visitor is told to resend) or is being retried (decision 8).
       codeSms,
       details: (await ownsEntry(request, entry.slug)) ? ownerDetails(entry) : null,
@@ -92,7 +94,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function VerifyOtp() {
-  const { chrome, slug, phone, resendAt, codeSms, details, changed } = useLoaderData<typeof loader>();
+  const { chrome, slug, phone, resendAt, resendIn, codeSms, details, changed } = useLoaderData<typeof loader>();
   const answer = useActionData<typeof action>() as Answer | undefined;
   const { lang } = chrome;
   // Checked by the server (the page ships no bundle); conform carries the errors back.
@@ -126,7 +128,13 @@ export default function VerifyOtp() {
             </p>
           ) : null}
         </OtpField>
-        <OtpButtons lang={lang} submitLabel={t(lang, "verify.submit")} resendAt={resendAt} />
+        <OtpButtons
+          lang={lang}
+          submitLabel={t(lang, "verify.submit")}
+          resendAt={resendAt}
+          resendIn={resendIn}
+          hideWait={Boolean(form.errors?.length)}
+        />
       </form>
       <EntryDetails lang={lang} details={details} />
     </ModalPage>

@@ -1,4 +1,5 @@
 import { data, type ActionFunctionArgs, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
+import { secondsUntil } from "~/utils/time";
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { getInputProps, useForm, type SubmissionResult } from "@conform-to/react";
 import { Field } from "~/components/Field";
@@ -41,12 +42,18 @@ export async function loader({ request }: LoaderFunctionArgs) {
 }
 
 type Result = SubmissionResult<string[]>;
-type Answer = { step: "phone"; result?: Result } | { step: "code"; phone: string; resendAt: string; result?: Result };
+type Answer =
+  | { step: "phone"; result?: Result }
+  | { step: "code"; phone: string; resendAt: string; resendIn: number; result?: Result };
 
 const codeStep = (phone: string, resendAt: string, failure?: Failure, headers?: HeadersInit) => {
-  if (!failure) return data<Answer>({ step: "code", phone, resendAt }, { headers });
+  const resendIn = secondsUntil(resendAt);
+  if (!failure) return data<Answer>({ step: "code", phone, resendAt, resendIn }, { headers });
   const reply = replyFailure(null, failure);
-  return data<Answer>({ step: "code", phone, resendAt, result: reply.data.result }, { ...reply.init, headers });
+  return data<Answer>(
+    { step: "code", phone, resendAt, resendIn, result: reply.data.result },
+    { ...reply.init, headers },
+  );
 };
 
 /**
@@ -131,7 +138,13 @@ export default function Continue() {
         <input type="hidden" name="phone" value={answer.phone} />
         <input type="hidden" name="resend_at" value={answer.resendAt} />
         <OtpField lang={lang} field={fields.code} error={codeError} />
-        <OtpButtons lang={lang} submitLabel={t(lang, "continue.open")} resendAt={answer.resendAt} />
+        <OtpButtons
+          lang={lang}
+          submitLabel={t(lang, "continue.open")}
+          resendAt={answer.resendAt}
+          resendIn={answer.resendIn}
+          hideWait={Boolean(banner?.length)}
+        />
       </form>
       <p>
         <a href="/enquiry/continue">{t(lang, "continue.otherPhone")}</a>

@@ -26,6 +26,11 @@ export function nowIso(): string {
   return now().toISOString();
 }
 
+/** Whole seconds from now until an instant (0 once it has passed). */
+export function secondsUntil(at: string): number {
+  return Math.max(0, Math.ceil((Date.parse(at) - now().getTime()) / 1000));
+}
+
 /**
  * Nepal has kept one offset, UTC+05:45, since 1986 and has no daylight saving,
  * so the Kathmandu wall clock of any instant since then is the UTC clock moved

@@ -6,7 +6,7 @@
 import { getInputProps, type FieldMetadata } from "@conform-to/react";
 import type { ReactNode } from "react";
 import { OTP_MESSAGES } from "~/schemas/preregistration";
-import { t, tm, type Lang } from "~/utils/i18n";
+import { DIGITS, t, tm, type Lang } from "~/utils/i18n";
 
 export function OtpField({
   lang,
@@ -50,7 +50,27 @@ export function OtpField({
   );
 }
 
-export function OtpButtons({ lang, submitLabel, resendAt }: { lang: Lang; submitLabel: string; resendAt: string }) {
+/**
+ * The step's button and Resend code. While a new code cannot be asked for yet, the line under them says how
+ * long to wait, from the first render, in the words the server's refusal uses; the verify script counts it
+ * down (and turns Resend code on again). Without the script it says the wait as it was when the page came.
+ */
+export function OtpButtons({
+  lang,
+  submitLabel,
+  resendAt,
+  resendIn,
+  hideWait = false,
+}: {
+  lang: Lang;
+  submitLabel: string;
+  resendAt: string;
+  /** Seconds until Resend code can be used, as the answer was made. */
+  resendIn: number;
+  /** The page already says what stops a new code (a refusal at its top). */
+  hideWait?: boolean;
+}) {
+  const waiting = !hideWait && resendIn > 0;
   return (
     <>
       <div className="actions">
@@ -61,7 +81,15 @@ export function OtpButtons({ lang, submitLabel, resendAt }: { lang: Lang; submit
           {t(lang, "verify.resend")}
         </button>
       </div>
-      <p className="muted" data-wait="" data-template={t(lang, "verify.resendWait")} hidden />
+      <p
+        className="muted"
+        data-wait=""
+        data-template={t(lang, "verify.resendWait")}
+        data-digit-set={lang === "en" ? undefined : DIGITS[lang]}
+        hidden={!waiting}
+      >
+        {waiting ? t(lang, "verify.resendWait", { seconds: resendIn }) : null}
+      </p>
     </>
   );
 }
