@@ -25,6 +25,13 @@ export const CELLS = 6;
 /** The amount as at least six digits ("5000" → "005000"). */
 export const padDigits = (amount: number) => String(Math.max(0, Math.trunc(amount))).padStart(CELLS, "0");
 
+/** The digits a reel shows by default; a page in another language gives its own ten (`digits`). */
+const ASCII_DIGITS = "0123456789";
+/** How many digits the CSS reel rolls through before it settles (four turns of ten). */
+const STRIP_LENGTH = 40;
+/** Where a cell that only pads the amount settles: past the strip's last digit, so it shows empty. */
+const BLANK_STOP = 10;
+
 /** Starts the JavaScript reveal on a rendered DrawReveal root (once). Self-contained: also serialised into DRAW_REVEAL_SCRIPT. */
 export function runDrawReveal(root: HTMLElement | null): void {
   if (!root || root.getAttribute("data-started") || root.classList.contains("settled")) return;
@@ -44,10 +51,12 @@ export function runDrawReveal(root: HTMLElement | null): void {
   } catch {
     // no session storage: the whole roll
   }
+  const digits = root.getAttribute("data-digit-set") || "0123456789";
   root.classList.add("flicker");
   const timer = setInterval(
     function () {
-      for (let i = 0; i < cells.length; i++) cells[i].setAttribute("data-f", String(Math.floor(Math.random() * 10)));
+      for (let i = 0; i < cells.length; i++)
+        cells[i].setAttribute("data-f", digits.charAt(Math.floor(Math.random() * 10)));
     },
     Number(root.getAttribute("data-flicker-ms")) || 50,
   );
@@ -83,7 +92,13 @@ export type DrawRevealProps = {
   settled?: boolean;
   /** What tells the result beside the reveal, held back until the digits settle as the result is. */
   after?: ReactNode;
+  /** The ten digits of the page's numerals (Devanagari on a Nepali page), for the reels and the figures. */
+  digits?: string;
 };
+
+/** A text's ASCII digits written with `digits`. */
+const written = (text: string, digits: string) =>
+  digits === ASCII_DIGITS ? text : text.replace(/[0-9]/g, (d) => digits.charAt(Number(d)));
 
 function grouped(n: number) {
   const digits = String(Math.trunc(Math.abs(n)));
@@ -107,35 +122,50 @@ export function DrawReveal({
   currency = "Rs.",
   settled = false,
   after,
+  digits = ASCII_DIGITS,
 }: DrawRevealProps) {
   const ref = useRef<HTMLDivElement>(null);
   useEffect(() => runDrawReveal(ref.current), []);
-  const digits = padDigits(amount);
+  const padded = padDigits(amount);
+  // The zeros that only pad the amount to six cells roll like the others and settle empty: 10000 reads "10000".
+  const pad = padded.length - String(Math.max(0, Math.trunc(amount))).length;
+  // The strip the CSS roll runs through, in the page's digits (the stylesheet's own is ASCII).
+  const strip =
+    digits === ASCII_DIGITS
+      ? undefined
+      : `"${Array.from({ length: STRIP_LENGTH }, (_, i) => digits.charAt(i % 10)).join("\\A ")}"`;
   return (
     <div
       ref={ref}
       className={settled ? "draw-reveal settled" : "draw-reveal"}
       data-draw-reveal=""
-      data-digits={digits}
+      data-digits={padded}
+      data-digit-set={digits === ASCII_DIGITS ? undefined : digits}
       data-flicker-ms={FLICKER_MS}
       data-reveal-ms={REVEAL_MS}
+      style={strip ? ({ "--strip": strip } as React.CSSProperties) : undefined}
     >
       <div className="draw-cells" aria-hidden="true">
-        {digits.split("").map((d, i) => (
-          <span key={i} className="draw-cell" data-f={d} style={{ "--d": Number(d), "--i": i } as React.CSSProperties}>
+        {padded.split("").map((d, i) => (
+          <span
+            key={i}
+            className="draw-cell"
+            data-f={i < pad ? "" : digits.charAt(Number(d))}
+            style={{ "--d": i < pad ? BLANK_STOP : Number(d), "--i": i } as React.CSSProperties}
+          >
             <span className="draw-strip" />
           </span>
         ))}
       </div>
       <div className="draw-result" role="status">
         <p className="draw-amount">
-          {currency} {grouped(amount)}
+          {currency} {written(grouped(amount), digits)}
         </p>
         <p className="draw-congrats">{congratulation}</p>
         <p className="draw-total">
           {totalLabel}:{" "}
           <strong>
-            {currency} {grouped(total)}
+            {currency} {written(grouped(total), digits)}
           </strong>
         </p>
       </div>

@@ -12,7 +12,7 @@ import { topPrize } from "~/models/landing.server";
 import { findPublicEntry, ownerDetails } from "~/models/preregistration-read.server";
 import { prizeSummary } from "~/models/preregistration-verify.server";
 import { notFound } from "~/http/http.server";
-import { drawCongratulation, rupees, t } from "~/utils/i18n";
+import { DIGITS, drawCongratulation, rupees, t } from "~/utils/i18n";
 import { ownsEntry } from "~/http/owned-entries.server";
 import { maskPhone } from "~/utils/phone";
 import { takeReveal } from "~/http/reveal.server";
@@ -71,6 +71,7 @@ export default function Draw() {
         congratulation={drawCongratulation(lang, { amount, first, total })}
         totalLabel={t(lang, "draw.total")}
         currency={t(lang, "common.rs")}
+        digits={DIGITS[lang]}
       />
       <p className="draw-phone">{t(lang, "draw.phone", { phone })}</p>
       <section className="next" aria-labelledby="next-title">

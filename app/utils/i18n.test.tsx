@@ -4,7 +4,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { DrawReveal } from "~/components/DrawReveal";
 import { firstThrill, totalPrize } from "~/utils/prize-constants";
-import { drawCongratulation, rupees, t, tm, type Lang } from "./i18n";
+import { DIGITS, drawCongratulation, rupees, t, tm, tn, type Lang } from "./i18n";
 
 const prizeOf = (amount: number, shared: boolean) => {
   const entry = { shared, is_verified: true, prize: amount };
@@ -16,7 +16,7 @@ describe("the draw's congratulation", () => {
     expect(drawCongratulation("en", prizeOf(6000, false))).toBe(
       "Congratulations! You have won a cash discount of Rs. 6,000 in the draw.",
     );
-    expect(drawCongratulation("ne", prizeOf(6000, false))).toBe("बधाई छ! तपाईंले ड्रमा रु. 6,000 नगद छुट जित्नुभयो।");
+    expect(drawCongratulation("ne", prizeOf(6000, false))).toBe("बधाई छ! तपाईंले ड्रमा रु. ६,००० नगद छुट जित्नुभयो।");
   });
 
   it("shared: the draw's amount, what sharing adds, and the total", () => {
@@ -25,8 +25,8 @@ describe("the draw's congratulation", () => {
         "Sharing on social media adds Rs. 1,000, so your total prize is Rs. 7,000.",
     );
     expect(drawCongratulation("ne", prizeOf(6000, true))).toBe(
-      "बधाई छ! तपाईंले ड्रमा रु. 6,000 नगद छुट जित्नुभयो। " +
-        "सामाजिक सञ्जालमा सेयर गरेबापत थप रु. 1,000 जोडिँदा तपाईंको कुल पुरस्कार रु. 7,000 हुन्छ।",
+      "बधाई छ! तपाईंले ड्रमा रु. ६,००० नगद छुट जित्नुभयो। " +
+        "सामाजिक सञ्जालमा सेयर गरेबापत थप रु. १,००० जोडिँदा तपाईंको कुल पुरस्कार रु. ७,००० हुन्छ।",
     );
   });
 
@@ -41,6 +41,7 @@ describe("the draw's congratulation", () => {
             congratulation={drawCongratulation(lang, prize)}
             totalLabel={t(lang, "draw.total")}
             currency={t(lang, "common.rs")}
+            digits={DIGITS[lang]}
           />,
         );
         const total = rupees(lang, prize.total);
@@ -62,8 +63,24 @@ describe("continue messages in Nepali", () => {
       /SMS/,
     );
     expect(tm("ne", "Too many codes were sent to this phone. Please try again in 12 minute(s).")).toBe(
-      "यो फोनमा धेरै कोड पठाइए। कृपया 12 मिनेटपछि फेरि प्रयास गर्नुहोस्।",
+      "यो फोनमा धेरै कोड पठाइए। कृपया १२ मिनेटपछि फेरि प्रयास गर्नुहोस्।",
     );
+    // A phone number is passed as text and stays as it is written.
     expect(t("ne", "form.continueOffer", { phone: "98XXXXXX12" })).toContain("98XXXXXX12");
+  });
+});
+
+describe("one numeral system per page", () => {
+  it("a Nepali page writes figures in Devanagari digits; an English one in ASCII", () => {
+    expect(rupees("ne", 250000)).toBe("रु. २,५०,०००");
+    expect(rupees("en", 250000)).toBe("Rs. 2,50,000");
+    expect(tn("ne", "verify.triesLeft", 4)).toBe("यो कोडका लागि ४ प्रयास बाँकी छन्।");
+    expect(tm("ne", "Please wait 42 seconds before asking for a new code.")).toBe(
+      "नयाँ कोड माग्नुअघि कृपया ४२ सेकेन्ड पर्खनुहोस्।",
+    );
+  });
+
+  it("the wait before a new code is said in the same words as the server's refusal", () => {
+    expect(t("en", "verify.resendWait", { seconds: 42 })).toBe("Please wait 42 seconds before asking for a new code.");
   });
 });

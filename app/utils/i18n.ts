@@ -87,7 +87,7 @@ const en = {
   "verify.code": "OTP",
   "verify.submit": "Verify",
   "verify.resend": "Resend code",
-  "verify.resendWait": "You can ask for a new code in {seconds} seconds.",
+  "verify.resendWait": "Please wait {seconds} seconds before asking for a new code.",
   "verify.triesLeft.one": "{count} try left with this code.",
   "verify.triesLeft.other": "{count} tries left with this code.",
   "verify.changeNumber": "Wrong number? Change it",
@@ -323,7 +323,7 @@ const ne: Record<TextKey, string> = {
   "verify.code": "OTP",
   "verify.submit": "प्रमाणित गर्नुहोस्",
   "verify.resend": "कोड फेरि पठाउनुहोस्",
-  "verify.resendWait": "तपाईं {seconds} सेकेन्डपछि नयाँ कोड माग्न सक्नुहुन्छ।",
+  "verify.resendWait": "नयाँ कोड माग्नुअघि कृपया {seconds} सेकेन्ड पर्खनुहोस्।",
   "verify.triesLeft.one": "यो कोडका लागि {count} प्रयास बाँकी छ।",
   "verify.triesLeft.other": "यो कोडका लागि {count} प्रयास बाँकी छन्।",
   "verify.changeNumber": "नम्बर गलत छ? बदल्नुहोस्",
@@ -484,9 +484,27 @@ export function tn(lang: Lang, key: "rooms.count" | "verify.triesLeft", count: n
   return t(lang, `${key}.${count === 1 ? "one" : "other"}` as TextKey, { count });
 }
 
+/** The ten digits a language writes figures with: Devanagari in Nepali, as its texts do. */
+export const DIGITS: Record<Lang, string> = { en: "0123456789", ne: "०१२३४५६७८९" };
+
+/**
+ * A figure's digits in the language's numerals, so a page uses one numeral system: Nepali pages write
+ * amounts, counts and times in Devanagari digits. What a visitor types or reads out as it is written
+ * (a phone number, a code, a reference) is passed as text and stays as it is.
+ */
+export function localDigits(lang: Lang, text: string): string {
+  if (lang === "en") return text;
+  return text.replace(/[0-9]/g, (d) => DIGITS[lang][Number(d)]);
+}
+
+/** A text in the language; a number among `vars` is a figure, written in the language's digits. */
 export function t(lang: Lang, key: TextKey, vars: Record<string, string | number> = {}): string {
   const text = dictionaries[lang]?.[key] ?? en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
+  return text.replace(/\{(\w+)\}/g, (m, name: string) => {
+    if (!(name in vars)) return m;
+    const value = vars[name];
+    return typeof value === "number" ? localDigits(lang, String(value)) : value;
+  });
 }
 
 /** Nepali for server messages (field errors) the public pages show. */
@@ -545,11 +563,11 @@ export function tm(lang: Lang, message: string): string {
   const exact = MESSAGES_NE[message];
   if (exact) return exact;
   const wait = /^Please wait (\d+) seconds before asking for a new code\.$/.exec(message);
-  if (wait) return `नयाँ कोड माग्नुअघि कृपया ${wait[1]} सेकेन्ड पर्खनुहोस्।`;
+  if (wait) return t(lang, "verify.resendWait", { seconds: Number(wait[1]) });
   const many = /^Too many attempts\. Please try again in (\d+) minute\(s\)\.$/.exec(message);
-  if (many) return `धेरै प्रयास भए। कृपया ${many[1]} मिनेटपछि फेरि प्रयास गर्नुहोस्।`;
+  if (many) return `धेरै प्रयास भए। कृपया ${localDigits(lang, many[1])} मिनेटपछि फेरि प्रयास गर्नुहोस्।`;
   const codes = /^Too many codes were sent to this phone\. Please try again in (\d+) minute\(s\)\.$/.exec(message);
-  if (codes) return `यो फोनमा धेरै कोड पठाइए। कृपया ${codes[1]} मिनेटपछि फेरि प्रयास गर्नुहोस्।`;
+  if (codes) return `यो फोनमा धेरै कोड पठाइए। कृपया ${localDigits(lang, codes[1])} मिनेटपछि फेरि प्रयास गर्नुहोस्।`;
   return message;
 }
 
@@ -563,9 +581,9 @@ export function translateErrors(
   return out;
 }
 
-/** "Rs. 5,000" / "रु. 5,000" with Nepali digit grouping. */
+/** "Rs. 5,000" / "रु. ५,०००" with Nepali digit grouping, in the language's digits. */
 export function rupees(lang: Lang, amount: number): string {
-  return formatRupees(amount, t(lang, "common.rs"));
+  return localDigits(lang, formatRupees(amount, t(lang, "common.rs")));
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The one rupee formatter: figures with Nepali grouping (the last three
- * digits, then pairs) from `Intl.NumberFormat("en-IN")`, ASCII digits in
- * both languages. Client-safe.
+ * digits, then pairs) from `Intl.NumberFormat("en-IN")`, in ASCII digits
+ * (the public pages' `rupees(lang, …)` writes them in the page's numerals). Client-safe.
  */
 const GROUPED = new Intl.NumberFormat("en-IN", { maximumFractionDigits: 0 });
 
