@@ -167,7 +167,7 @@ export default function Landing() {
           <BikeList bikes={bikes.slice(0, SHOWN_BIKES)} />
           {bikes.length > SHOWN_BIKES ? (
             <details className="more-bikes">
-              <summary>{t(lang, "landing.allBikes", { count: String(bikes.length) })}</summary>
+              <summary>{t(lang, "landing.allBikes", { count: bikes.length })}</summary>
               <BikeList bikes={bikes.slice(SHOWN_BIKES)} />
             </details>
           ) : null}
