@@ -118,34 +118,38 @@ export default function Landing() {
         <ul className="tiles">
           <li>
             <a href="/showrooms" data-modal="">
-              {t(lang, "nav.showrooms")}
+              <span>{t(lang, "nav.showrooms")}</span>
             </a>
           </li>
           <li>
-            <a href="/winner-list">{t(lang, "nav.winners")}</a>
+            <a href="/winner-list">
+              <span>{t(lang, "nav.winners")}</span>
+            </a>
           </li>
           <li>
-            <a href="/fair-draws">{t(lang, "fair.title")}</a>
+            <a href="/fair-draws">
+              <span>{t(lang, "fair.title")}</span>
+            </a>
           </li>
           <li>
             <a href="/scheme" data-modal="">
-              {t(lang, "nav.scheme")}
+              <span>{t(lang, "nav.scheme")}</span>
             </a>
           </li>
           <li>
             <a href="/terms" data-modal="">
-              {t(lang, "nav.terms")}
+              <span>{t(lang, "nav.terms")}</span>
             </a>
           </li>
           <li>
             <a href="/privacy-policy" data-modal="">
-              {t(lang, "nav.privacy")}
+              <span>{t(lang, "nav.privacy")}</span>
             </a>
           </li>
           {video ? (
             <li>
               <a href={video} target="_blank" rel="noopener noreferrer">
-                {t(lang, "nav.video")}
+                <span>{t(lang, "nav.video")}</span>
               </a>
             </li>
           ) : null}
