@@ -1,9 +1,9 @@
 import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Form, NavLink, Outlet, useLoaderData, useRouteLoaderData } from "@remix-run/react";
 import { Toasts } from "~/components/Toasts";
-import { Guard } from "~/components/Guard";
+import { Guard, useStaff } from "~/components/Guard";
 import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
-import { SIDEBAR } from "~/utils/permissions";
+import { can, SIDEBAR } from "~/utils/permissions";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: null } satisfies RouteAccess;
@@ -21,6 +21,7 @@ export default function AdminLayout() {
   const { user } = useLoaderData<typeof loader>() as {
     user: { name: string; branch: { title: string } | null; role: { title: string } };
   };
+  const staff = useStaff();
   const toast = useRouteLoaderData<{ toast: Parameters<typeof Toasts>[0]["toast"] | null }>("root")?.toast;
   return (
     <div className="admin">
@@ -31,13 +32,14 @@ export default function AdminLayout() {
           Thrill Back Office
         </NavLink>
         <nav aria-label="Back office">
-          {SIDEBAR.map((l) => (
-            <Guard key={l.to} permission={l.permission}>
-              <NavLink to={l.to} end={l.to === "/admin" || l.to === "/admin/registration"} viewTransition>
-                {l.label}
+          {SIDEBAR.map((l) => {
+            const label = can(staff, l.permission) ? l.label : l.otherwise;
+            return label ? (
+              <NavLink key={l.to} to={l.to} end={l.to === "/admin" || l.to === "/admin/registration"} viewTransition>
+                {label}
               </NavLink>
-            </Guard>
-          ))}
+            ) : null;
+          })}
         </nav>
       </aside>
       <div className="admin-main">

@@ -103,7 +103,13 @@ export const permissionRefusal = (requirement: Permission | typeof EVERY_PERMISS
 export type RouteRule = {
   pattern: string;
   permission: Requirement;
-  nav?: { label: string; order: number; permission?: Requirement };
+  nav?: {
+    label: string;
+    order: number;
+    permission?: Requirement;
+    /** The link under another name for those without its permission (the page itself is theirs too). */
+    otherwise?: string;
+  };
 };
 
 /**
@@ -115,8 +121,13 @@ export type RouteRule = {
  * against this table at run time.
  */
 export const ADMIN_ROUTES: RouteRule[] = [
-  // The dashboard is login only; its sidebar link is guarded by send-sms (spec 001 §2.1).
-  { pattern: "/admin", permission: null, nav: { label: "Dashboard", order: 1, permission: "send-sms" } },
+  // The dashboard is login only; its sidebar link is guarded by send-sms (spec 001 §2.1). Everyone lands on
+  // it, so those without send-sms have it in the sidebar as Home.
+  {
+    pattern: "/admin",
+    permission: null,
+    nav: { label: "Dashboard", order: 1, permission: "send-sms", otherwise: "Home" },
+  },
   { pattern: "/admin/preregistration", permission: "read-registration", nav: { label: "Pre-Registrations", order: 2 } },
   { pattern: "/admin/preregistration/create", permission: "create-registration" },
   { pattern: "/admin/preregistration/grants", permission: "read-registration" },
@@ -179,7 +190,15 @@ export const ADMIN_ROUTES: RouteRule[] = [
 /** The sidebar's links, in order, read from the route table: one declaration per page. */
 export const SIDEBAR = ADMIN_ROUTES.flatMap((r) =>
   r.nav
-    ? [{ to: r.pattern, label: r.nav.label, order: r.nav.order, permission: r.nav.permission ?? r.permission }]
+    ? [
+        {
+          to: r.pattern,
+          label: r.nav.label,
+          order: r.nav.order,
+          permission: r.nav.permission ?? r.permission,
+          otherwise: r.nav.otherwise ?? null,
+        },
+      ]
     : [],
 ).sort((a, b) => a.order - b.order);
 
