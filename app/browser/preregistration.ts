@@ -1,6 +1,8 @@
 /**
  * Pre-registration forms (form[data-prereg]): the typing filters of spec 000 §5 on
- * [data-filter] inputs, images over 720 x 1280 scaled down before upload, the screenshot
+ * [data-filter] inputs, a chosen image checked at once (its type, and its weight: one over
+ * 10 MB is scaled down when the browser can decode it, else refused, so it never travels),
+ * images over 720 x 1280 scaled down before upload, the screenshot
  * required while "shared" is ticked, the server's refusal summary focused, and the
  * "Please Confirm Your Phone Number." dialog before the post (which then saves at once:
  * intent=save), opened only once the fields pass the checks the server makes first
@@ -9,6 +11,7 @@
  */
 import { firstTime, fresh } from "./dom";
 import { applyFilter } from "./filters";
+import { IMAGE_TYPES, MAX_UPLOAD_BYTES } from "~/schemas/image";
 import { downscaleInput } from "./image";
 
 const d = document;
@@ -24,7 +27,7 @@ if (firstTime("prereg")) {
   });
   d.addEventListener("change", (e) => {
     const t = e.target;
-    if (t instanceof HTMLInputElement && t.matches("input[type=file][data-bound]")) downscaleInput(t);
+    if (t instanceof HTMLInputElement && t.matches("input[type=file][data-bound]")) void vetImage(t);
   });
 }
 
@@ -35,7 +38,7 @@ function problem(el: Control): string {
   const value = el.value.trim();
   const says = (name: string) => el.getAttribute(`data-msg-${name}`) || el.validationMessage || " ";
   if (el instanceof HTMLInputElement && el.type === "file")
-    return el.required && !el.files?.length ? says("required") : "";
+    return el.required ? el.getAttribute("data-refused") || (el.files?.length ? "" : says("required")) : "";
   if (!value) return el.required ? says("required") : "";
   const pattern = el.getAttribute("data-pattern");
   if (pattern && !new RegExp(pattern).test(value)) return says("invalid");
@@ -66,6 +69,32 @@ function mark(el: Control, message: string) {
     box.classList.remove("invalid");
     el.removeAttribute("aria-invalid");
   }
+}
+
+/**
+ * Checks the image chosen in a file input: a wrong type, or a file over the limit the browser
+ * cannot make smaller, is refused under the field and taken out of the form; one over the
+ * limit it can decode is replaced by a copy within 720 x 1280, and the hint says so.
+ */
+async function vetImage(input: HTMLInputElement) {
+  const file = input.files && input.files[0];
+  const hint = d.getElementById(`${input.id}-hint`);
+  if (hint && !hint.hasAttribute("data-text")) hint.setAttribute("data-text", hint.textContent || "");
+  if (hint) hint.textContent = hint.getAttribute("data-text");
+  input.removeAttribute("data-refused");
+  let refusal = "";
+  if (file && !IMAGE_TYPES.includes(file.type)) refusal = input.getAttribute("data-msg-type") || " ";
+  else if (file && file.size > MAX_UPLOAD_BYTES) {
+    const copy = (await downscaleInput(input, true)) && input.files && input.files[0];
+    if (copy && copy.size <= MAX_UPLOAD_BYTES) {
+      if (hint) hint.textContent = input.getAttribute("data-msg-shrunk");
+    } else refusal = input.getAttribute("data-msg-large") || " ";
+  } else if (file) void downscaleInput(input);
+  if (refusal) {
+    input.value = "";
+    input.setAttribute("data-refused", refusal);
+  }
+  mark(input, refusal);
 }
 
 /** Checks every field of the form; the first one refused, or null. */

@@ -19,14 +19,13 @@
 import { useEffect, useId, useRef, useState, type DragEvent } from "react";
 import { FieldError, type Errors } from "./Field";
 import { useHydrated } from "./useHydrated";
+import { IMAGE_BOUND, IMAGE_TOO_LARGE, MAX_UPLOAD_BYTES } from "~/schemas/image";
 
 /** A stored image as the picker shows it (see presentFile in app/models/file.server.ts). */
 export type PickerImage = { id: number; url: string; filename: string };
 
 export const UPLOAD_MESSAGE = "Something went wrong! Please check the file and try again.";
 export const AUTO_CONFIRM_MS = 200;
-const MAX_BYTES = 10 * 1024 * 1024;
-const BOUND = { width: 720, height: 1280 };
 const ACCEPT = "image/jpeg,image/png,image/webp";
 
 type Props = {
@@ -48,7 +47,7 @@ async function boundImage(file: File): Promise<File> {
   if (!/^image\/(jpeg|png|webp)$/.test(file.type) || typeof createImageBitmap !== "function") return file;
   try {
     const bitmap = await createImageBitmap(file);
-    const scale = Math.min(BOUND.width / bitmap.width, BOUND.height / bitmap.height);
+    const scale = Math.min(IMAGE_BOUND.width / bitmap.width, IMAGE_BOUND.height / bitmap.height);
     if (scale >= 1) return file;
     const canvas = document.createElement("canvas");
     canvas.width = Math.round(bitmap.width * scale);
@@ -164,8 +163,8 @@ function ScriptPicker({
     setBusy(true);
     try {
       const bounded = await Promise.all(picked.map(boundImage));
-      if (bounded.some((f) => f.size > MAX_BYTES)) {
-        setError("The image may not be larger than 10 MB.");
+      if (bounded.some((f) => f.size > MAX_UPLOAD_BYTES)) {
+        setError(IMAGE_TOO_LARGE);
         return;
       }
       const body = new FormData();

@@ -16,10 +16,9 @@ import { audit, diff } from "./audit.server";
 import { fail, FailureError, type Failure, type Result } from "~/utils/failure";
 import type { ScopedActor } from "./scope.server";
 import { transact } from "./transaction.server";
+import { IMAGE_BOUND, IMAGE_TOO_LARGE, IMAGE_WRONG_TYPE, MAX_UPLOAD_BYTES } from "~/schemas/image";
 
-export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 export const MAX_PIXELS = 40_000_000;
-export const BOUND = { width: 720, height: 1280 };
 export const UPLOAD_FAILED = "Something went wrong! Please check the file and try again.";
 
 /**
@@ -34,7 +33,7 @@ export class UploadError extends FailureError {
   }
 }
 
-const TOO_LARGE = "The image may not be larger than 10 MB.";
+const TOO_LARGE = IMAGE_TOO_LARGE;
 
 /** File types that hold personal data: served to signed-in staff only. */
 export const PRIVATE_FILE_TYPES = ["screenshot"];
@@ -63,16 +62,16 @@ export async function prepareImage(input: Buffer, filename: string): Promise<Pre
     // A header declaring more pixels than sharp will open is an image too large, not a wrong type.
     if (e instanceof Error && /pixel limit/i.test(e.message))
       throw new UploadError("The image may not exceed 40 megapixels.");
-    throw new UploadError("Only JPEG, PNG or WebP images are accepted.");
+    throw new UploadError(IMAGE_WRONG_TYPE);
   }
-  if (!meta.format || !ACCEPTED.has(meta.format)) throw new UploadError("Only JPEG, PNG or WebP images are accepted.");
+  if (!meta.format || !ACCEPTED.has(meta.format)) throw new UploadError(IMAGE_WRONG_TYPE);
   if ((meta.width ?? 0) * (meta.height ?? 0) > MAX_PIXELS)
     throw new UploadError("The image may not exceed 40 megapixels.");
   let out: { data: Buffer; info: OutputInfo };
   try {
     out = await sharp(input, { limitInputPixels: MAX_PIXELS })
       .rotate()
-      .resize({ width: BOUND.width, height: BOUND.height, fit: "inside", withoutEnlargement: true })
+      .resize({ width: IMAGE_BOUND.width, height: IMAGE_BOUND.height, fit: "inside", withoutEnlargement: true })
       .webp({ quality: 80 })
       .toBuffer({ resolveWithObject: true });
   } catch {

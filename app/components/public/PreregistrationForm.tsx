@@ -23,6 +23,7 @@ import { maskPhone, normalizePhone } from "~/utils/phone";
 import { HONEYPOT_FIELD_NAME } from "./constants";
 import { PendingPurchaseHelp } from "./PendingPurchaseHelp";
 import { titledOptions } from "~/utils/options";
+import { IMAGE_TOO_LARGE, IMAGE_WRONG_TYPE } from "~/schemas/image";
 
 export type Option = { id: number; title: string };
 
@@ -309,6 +310,9 @@ export function PreregistrationForm({
             required={false}
             star
             data-msg-required={msg(M.screenshotRequired)}
+            data-msg-type={msg(IMAGE_WRONG_TYPE)}
+            data-msg-large={msg(IMAGE_TOO_LARGE)}
+            data-msg-shrunk={t(lang, "form.screenshotShrunk")}
             {...getInputProps(fields.screenshot, { type: "file" })}
             errors={err("screenshot")}
             accept="image/jpeg,image/png,image/webp"

@@ -1,0 +1,80 @@
+/**
+ * What visitors, counter staff and head office meet, with JavaScript on ("js") and off ("nojs"):
+ * an image refused or made smaller the moment it is chosen, with its limit said before.
+ */
+import crypto from "node:crypto";
+import { expect, test, type Page } from "@playwright/test";
+import sharp from "sharp";
+import { isJs } from "./helpers";
+import { PHONE_VIEWPORT } from "./public-helpers";
+
+/** The pre-registration form with "shared" ticked, so the screenshot field shows. */
+async function screenshotField(page: Page, lang: "en" | "ne" = "en") {
+  await page.setViewportSize(PHONE_VIEWPORT);
+  await page.goto("/enquiry");
+  if (lang === "ne") await page.getByRole("link", { name: "नेपाली" }).click();
+  const form = page.locator("form[data-prereg]");
+  await form.locator("input[name=shared]").check();
+  return form.locator("input[name=screenshot]");
+}
+
+test("the screenshot's limit is said beside the field before a file is picked, in English and Nepali", async ({
+  page,
+}) => {
+  const input = await screenshotField(page);
+  await expect(input).toBeVisible();
+  await expect(page.locator(`#${await input.getAttribute("id")}-hint`)).toHaveText("JPEG, PNG or WebP, at most 10 MB.");
+  await expect(input).toHaveAttribute("aria-describedby", /-hint/);
+  const ne = await screenshotField(page, "ne");
+  await expect(page.locator(`#${await ne.getAttribute("id")}-hint`)).toHaveText("JPEG, PNG वा WebP, बढीमा १० MB।");
+});
+
+test("with JavaScript a chosen file is checked at once: a wrong type or an undecodable file over 10 MB is refused before Save, a decodable one is made smaller", async ({
+  page,
+}, info) => {
+  test.skip(!isJs(info.project.name), "the browser checks a chosen file with JavaScript only");
+  test.setTimeout(90_000);
+  const input = await screenshotField(page);
+  const id = await input.getAttribute("id");
+  const error = page.locator(`#${id}-error`);
+
+  // 11.5 MB the browser cannot decode: refused where it was chosen, and taken out of the form.
+  await input.setInputFiles({ name: "post.jpg", mimeType: "image/jpeg", buffer: crypto.randomBytes(11_500_000) });
+  await expect(error).toHaveText("The image may not be larger than 10 MB.");
+  expect(await input.evaluate((el: HTMLInputElement) => el.files?.length ?? 0)).toBe(0);
+  await page.locator("form[data-prereg]").getByRole("button", { name: "Save" }).click();
+  await expect(page.locator("dialog[open][data-confirm]")).toHaveCount(0);
+  await expect(error).toHaveText("The image may not be larger than 10 MB.");
+
+  // Not an image type the site takes.
+  await input.setInputFiles({ name: "post.pdf", mimeType: "application/pdf", buffer: Buffer.from("%PDF-1.4") });
+  await expect(error).toHaveText("Only JPEG, PNG or WebP images are accepted.");
+
+  // A real photo over 10 MB (noise, so PNG cannot pack it): sent as a smaller JPEG, and the hint says so.
+  const png = await sharp(crypto.randomBytes(2000 * 2000 * 3), { raw: { width: 2000, height: 2000, channels: 3 } })
+    .png({ compressionLevel: 0 })
+    .toBuffer();
+  expect(png.length).toBeGreaterThan(10 * 1024 * 1024);
+  await input.setInputFiles({ name: "post.png", mimeType: "image/png", buffer: png });
+  await expect(page.locator(`#${id}-hint`)).toHaveText(
+    "This image is over 10 MB: a smaller copy (at most 720 x 1280) will be sent.",
+  );
+  await expect(error).toHaveCount(0);
+  const sent = await input.evaluate((el: HTMLInputElement) => ({
+    name: el.files?.[0]?.name,
+    type: el.files?.[0]?.type,
+    size: el.files?.[0]?.size ?? 0,
+  }));
+  expect(sent).toMatchObject({ name: "post.jpg", type: "image/jpeg" });
+  expect(sent.size).toBeLessThan(10 * 1024 * 1024);
+
+  // A small image chosen after: the hint reads as before.
+  await input.setInputFiles({
+    name: "small.png",
+    mimeType: "image/png",
+    buffer: await sharp({ create: { width: 40, height: 40, channels: 3, background: "#c8102e" } })
+      .png()
+      .toBuffer(),
+  });
+  await expect(page.locator(`#${id}-hint`)).toHaveText("JPEG, PNG or WebP, at most 10 MB.");
+});
