@@ -157,7 +157,8 @@ export function WholeNumberField(
 export function SelectField(
   props: Common &
     Omit<SelectHTMLAttributes<HTMLSelectElement>, "name"> & {
-      options: readonly { value: string | number; label: string }[];
+      /** The choices; those with a `group` are shown under its heading (an optgroup), in the order given. */
+      options: readonly { value: string | number; label: string; group?: string }[];
       placeholder?: string;
     },
 ) {
@@ -167,15 +168,25 @@ export function SelectField(
     control,
     rest: { options, placeholder, ...select },
   } = useControl(props);
+  const option = (o: (typeof options)[number]) => (
+    <option key={o.value} value={o.value}>
+      {o.label}
+    </option>
+  );
+  const groups = [...new Set(options.map((o) => o.group))];
   return (
     <Frame {...frame}>
       <select key={key} {...control} {...select}>
         {placeholder !== undefined ? <option value="">{placeholder}</option> : null}
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
+        {groups.map((g) =>
+          g === undefined ? (
+            options.filter((o) => o.group === undefined).map(option)
+          ) : (
+            <optgroup key={g} label={g}>
+              {options.filter((o) => o.group === g).map(option)}
+            </optgroup>
+          ),
+        )}
       </select>
     </Frame>
   );

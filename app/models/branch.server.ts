@@ -19,6 +19,7 @@ import { cachedPublic } from "./public-cache.server";
 import { db, schema, type Tx } from "@db/index";
 import type { Branch } from "@db/schema";
 import { BRANCH_MESSAGES, splitList, type BranchInput } from "~/schemas/branch";
+import { provinceOf } from "~/schemas/places";
 import { likeContains, runTable, type TableParams, type TableResult } from "~/utils/datatable.server";
 import { nowIso } from "~/utils/time";
 import { randomSlug } from "~/utils/crypto.server";
@@ -328,19 +329,17 @@ export function getBranch(scope: Scope, slug: string): BranchDetail | null {
   };
 }
 
-type PlaceColumn = typeof branches.state | typeof branches.district | typeof branches.city;
+type PlaceColumn = typeof branches.city;
 
-/** The states, districts and cities already in use, offered by the form (datalists) so the public cascade stays clean. */
-export function branchPlaces(): { states: string[]; districts: string[]; cities: string[] } {
-  const distinct = (column: PlaceColumn) =>
-    db
-      .selectDistinct({ v: column })
-      .from(branches)
-      .where(isNull(branches.deleted_at))
-      .orderBy(asc(column))
-      .all()
-      .map((r) => r.v);
-  return { states: distinct(branches.state), districts: distinct(branches.district), cities: distinct(branches.city) };
+/** The cities already in use, offered by the form (a datalist) so the public cascade stays clean. */
+export function branchCities(): string[] {
+  return db
+    .selectDistinct({ v: branches.city })
+    .from(branches)
+    .where(isNull(branches.deleted_at))
+    .orderBy(asc(branches.city))
+    .all()
+    .map((r) => r.v);
 }
 
 // ---------------------------------------------------------------- back office: changes
@@ -363,8 +362,8 @@ function requireHeadOffice(actor: ScopedActor) {
 }
 
 /**
- * A place name as the branches already spell it: "bagmati " becomes "Bagmati"
- * when a branch is in Bagmati, so the public cascade never offers one place twice.
+ * A city as the branches already spell it: "pokhara " becomes "Pokhara"
+ * when a branch is in Pokhara, so the public cascade never offers one place twice.
  */
 function canonicalPlace(tx: Tx, column: PlaceColumn, value: string): string {
   const clean = value.replace(/\s+/g, " ").trim();
@@ -378,10 +377,13 @@ function canonicalPlace(tx: Tx, column: PlaceColumn, value: string): string {
 }
 
 function values(tx: Tx, input: BranchInput) {
+  // State and district come from Nepal's list as it spells them (the schema); the district lies in the state.
+  if (provinceOf(input.district) !== input.state)
+    throw new FailureError(fail.field("district", BRANCH_MESSAGES.districtElsewhere));
   return {
     title: input.title.replace(/\s+/g, " ").trim(),
-    state: canonicalPlace(tx, branches.state, input.state),
-    district: canonicalPlace(tx, branches.district, input.district),
+    state: input.state,
+    district: input.district,
     city: canonicalPlace(tx, branches.city, input.city),
     location: input.location ?? null,
     email: input.email ?? null,

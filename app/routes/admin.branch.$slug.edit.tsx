@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BranchForm } from "~/components/catalogue/BranchForm";
 import { catalogueLinks } from "~/components/catalogue/styles";
-import { BRANCH_ERRORS, branchPlaces, getBranch, updateBranch } from "~/models/branch.server";
+import { BRANCH_ERRORS, branchCities, getBranch, updateBranch } from "~/models/branch.server";
 import { branchSchema } from "~/schemas/branch";
 import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { parseValue, readForm } from "~/http/body.server";
@@ -33,7 +33,7 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
     one_lakh_allocation_count: String(branch.one_lakh_allocation_count),
     ten_lakhs_allocation_count: String(branch.ten_lakhs_allocation_count),
   };
-  return { branch: { slug: branch.slug, title: branch.title }, defaults, places: branchPlaces() };
+  return { branch: { slug: branch.slug, title: branch.title }, defaults, cities: branchCities() };
 }
 
 export async function action({ request, params }: ActionFunctionArgs) {
@@ -49,7 +49,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function EditBranch() {
-  const { branch, defaults, places } = useLoaderData<typeof loader>();
+  const { branch, defaults, cities } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   return (
     <>
@@ -58,7 +58,7 @@ export default function EditBranch() {
       <BranchForm
         id="branch-edit"
         defaults={defaults}
-        places={places}
+        cities={cities}
         reply={reply}
         cancelTo={`/admin/branch/${branch.slug}`}
       />

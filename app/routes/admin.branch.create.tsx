@@ -2,7 +2,7 @@ import type { ActionFunctionArgs, LoaderFunctionArgs, MetaFunction } from "@remi
 import { useActionData, useLoaderData } from "@remix-run/react";
 import { BranchForm } from "~/components/catalogue/BranchForm";
 import { catalogueLinks } from "~/components/catalogue/styles";
-import { branchPlaces, createBranch } from "~/models/branch.server";
+import { branchCities, createBranch } from "~/models/branch.server";
 import { branchSchema } from "~/schemas/branch";
 import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { parseValue, readForm } from "~/http/body.server";
@@ -19,7 +19,7 @@ export const links = catalogueLinks;
 
 export async function loader({ request }: LoaderFunctionArgs) {
   await requireRouteAccess(request, handle);
-  return { places: branchPlaces() };
+  return { cities: branchCities() };
 }
 
 /** Creates the branch and opens it; or the form again with the server's errors under the fields. */
@@ -38,12 +38,12 @@ export async function action({ request }: ActionFunctionArgs) {
 const EMPTY = { one_lakh_allocation_count: "0", ten_lakhs_allocation_count: "0" };
 
 export default function CreateBranch() {
-  const { places } = useLoaderData<typeof loader>();
+  const { cities } = useLoaderData<typeof loader>();
   const reply = useActionData<typeof action>();
   return (
     <>
       <h1>Dealer Registration</h1>
-      <BranchForm id="branch-create" defaults={EMPTY} places={places} reply={reply} cancelTo="/admin/branch" />
+      <BranchForm id="branch-create" defaults={EMPTY} cities={cities} reply={reply} cancelTo="/admin/branch" />
     </>
   );
 }

@@ -10,13 +10,17 @@
  */
 import { z } from "zod";
 import { normalizePhone } from "~/utils/phone";
+import { findDistrict, findProvince } from "./places";
 import { optionalText, requiredText, text, toNumber } from "./primitives";
 
 export const BRANCH_MESSAGES = {
   title: "Enter the branch name.",
   titleTaken: "A branch with this name already exists.",
-  state: "Enter the state (zone).",
-  district: "Enter the district.",
+  state: "Choose the state (zone).",
+  stateUnknown: "Choose one of Nepal's seven provinces.",
+  district: "Choose the district.",
+  districtUnknown: "Choose one of Nepal's 77 districts.",
+  districtElsewhere: "Choose a district of the chosen state.",
   city: "Enter the city.",
   email: "Enter a valid email address.",
   phone: 'Enter phone numbers of 6 to 15 digits, separated by "/" (for example 01-4411223/9851012345).',
@@ -79,10 +83,20 @@ const count = z.preprocess(
     .default(0),
 );
 
+/** A place from Nepal's list (app/schemas/places.ts), kept as the list spells it; anything else refused. */
+const place = (find: (value: string) => string | undefined, required: string, unknown: string) =>
+  requiredText(60, required, unknown).transform((v, ctx) => {
+    const found = find(v);
+    if (found) return found;
+    ctx.addIssue({ code: "custom", message: unknown });
+    return z.NEVER;
+  });
+
+/** The branch's fields; that the district lies in the state is the model's rule (it sees both on a partial update). */
 export const branchSchema = z.object({
   title: requiredText(100, BRANCH_MESSAGES.title),
-  state: requiredText(60, BRANCH_MESSAGES.state),
-  district: requiredText(60, BRANCH_MESSAGES.district),
+  state: place(findProvince, BRANCH_MESSAGES.state, BRANCH_MESSAGES.stateUnknown),
+  district: place(findDistrict, BRANCH_MESSAGES.district, BRANCH_MESSAGES.districtUnknown),
   city: requiredText(60, BRANCH_MESSAGES.city),
   location: optionalText(200),
   email: z.preprocess(

@@ -1,11 +1,12 @@
 /**
  * What visitors, counter staff and head office meet, with JavaScript on ("js") and off ("nojs"):
- * an image refused or made smaller the moment it is chosen, with its limit said before.
+ * an image refused or made smaller the moment it is chosen, with its limit said before; a branch's
+ * places chosen from Nepal's list.
  */
 import crypto from "node:crypto";
 import { expect, test, type Page } from "@playwright/test";
 import sharp from "sharp";
-import { isJs } from "./helpers";
+import { apiToken, isJs, login, USERS } from "./helpers";
 import { PHONE_VIEWPORT } from "./public-helpers";
 
 /** The pre-registration form with "shared" ticked, so the screenshot field shows. */
@@ -77,4 +78,59 @@ test("with JavaScript a chosen file is checked at once: a wrong type or an undec
       .toBuffer(),
   });
   await expect(page.locator(`#${id}-hint`)).toHaveText("JPEG, PNG or WebP, at most 10 MB.");
+});
+
+test("a branch's state and district are chosen from Nepal's seven provinces and 77 districts; the server takes nothing else", async ({
+  page,
+  request,
+}, info) => {
+  await login(page, USERS.admin);
+  await page.goto("/admin/branch/create");
+  const state = page.getByLabel("State");
+  const district = page.getByLabel("District");
+  expect(await state.locator("option").allTextContents()).toEqual([
+    "Choose a province",
+    "Koshi",
+    "Madhesh",
+    "Bagmati",
+    "Gandaki",
+    "Lumbini",
+    "Karnali",
+    "Sudurpashchim",
+  ]);
+  await expect(district.locator("option")).toHaveCount(78);
+  await expect(district.locator("optgroup")).toHaveCount(7);
+  await state.selectOption("Bagmati");
+  if (isJs(info.project.name)) {
+    // The chosen state's districts only.
+    await expect(district.locator("option")).toHaveCount(14);
+    await expect(district.locator("option[value=Kaski]")).toHaveCount(0);
+  } else {
+    // Without JavaScript every district can be chosen: the server refuses one of another state.
+    await page.getByLabel("Name").fill(`Lakeside ${crypto.randomBytes(4).toString("hex")}`);
+    await district.selectOption("Kaski");
+    await page.getByLabel("City").fill("Pokhara");
+    await page.getByRole("button", { name: "Save" }).click();
+    await expect(page.locator(`#${await district.getAttribute("id")}-error`)).toHaveText(
+      "Choose a district of the chosen state.",
+    );
+    await expect(page).toHaveURL(/\/admin\/branch\/create$/);
+  }
+
+  // Made-up places never become the public site's choices, whatever sends them.
+  const token = await apiToken(request, USERS.admin);
+  const post = (data: Record<string, string>) =>
+    request.post("/api/v1/branch", {
+      headers: { Authorization: `Bearer ${token}` },
+      data: { title: `Chitwan Riders ${crypto.randomBytes(4).toString("hex")}`, city: "Bharatpur", ...data },
+    });
+  const made = await post({ state: "Chitwan Riders", district: "Nowhere" });
+  expect(made.status()).toBe(422);
+  expect((await made.json()).errors).toEqual({
+    state: ["Choose one of Nepal's seven provinces."],
+    district: ["Choose one of Nepal's 77 districts."],
+  });
+  const elsewhere = await post({ state: "Koshi", district: "Chitwan" });
+  expect(elsewhere.status()).toBe(422);
+  expect((await elsewhere.json()).errors).toEqual({ district: ["Choose a district of the chosen state."] });
 });

@@ -76,8 +76,8 @@ describe("branch calls", () => {
     expect(invalid.status).toBe(422);
     expect(invalid.body.errors).toEqual({
       title: ["Enter the branch name."],
-      state: ["Enter the state (zone)."],
-      district: ["Enter the district."],
+      state: ["Choose the state (zone)."],
+      district: ["Choose the district."],
       city: ["Enter the city."],
       email: ["Enter a valid email address."],
       phone: ['Enter phone numbers of 6 to 15 digits, separated by "/" (for example 01-4411223/9851012345).'],
@@ -117,7 +117,7 @@ describe("branch calls", () => {
     // createBranch alone suffices for POST.
     expect((await post(t.createBranch, { ...BRANCH, title: "Second Api Motors", state: "gandaki " })).status).toBe(201);
     const second = db.select().from(schema.branches).where(eq(schema.branches.title, "Second Api Motors")).get()!;
-    expect(second.state).toBe("Gandaki"); // an existing place's spelling
+    expect(second.state).toBe("Gandaki"); // the province as the list spells it
   });
 
   it("GET /api/v1/branch: DataTables list with Total Sales, search; 401, 403; a branch user sees its own", async () => {
