@@ -40,6 +40,7 @@ import { type AnalyticsRangeInput } from "~/schemas/analytics";
 import { SOURCE_OPTIONS } from "~/schemas/preregistration";
 import { PAYMENT_MODE_LABELS, PAYMENT_MODES } from "~/schemas/registration";
 import { kathmanduDate, now as clockNow } from "~/utils/time";
+import { label } from "~/utils/labels";
 import {
   rate,
   type Analytics,
@@ -242,7 +243,7 @@ export async function campaignAnalytics(
   const sourceRows = new Map<string | null, SourceRow>();
   const sourceRow = (source: string | null) => (): SourceRow => ({
     source,
-    label: source ?? "Not given",
+    label: label("source", source) || "Not given",
     preregistrations: 0,
     verified: 0,
     purchased: 0,

@@ -1,5 +1,6 @@
 import { data, type LoaderFunctionArgs, type MetaFunction } from "@remix-run/node";
-import { Form, Link, useLoaderData } from "@remix-run/react";
+import { Form, Link, useLoaderData, useLocation } from "@remix-run/react";
+import type { ReactNode } from "react";
 import { BarChart } from "~/components/charts/BarChart";
 import { ChartFigure, ChartTable } from "~/components/charts/ChartFigure";
 import { DayInput } from "~/components/DayInput";
@@ -58,7 +59,7 @@ function Card({ title, figure, money = false }: { title: string; figure: Change;
   const show = money ? formatRupees : formatCount;
   return (
     <section className="analytics-card" aria-label={title}>
-      <h2>{title}</h2>
+      <h3>{title}</h3>
       <p className="value">{show(figure.value)}</p>
       <p className={`change${trend}`}>
         <span className="pct">{formatChange(figure.change)}</span>{" "}
@@ -126,6 +127,57 @@ function RangeForm({
   );
 }
 
+/** The questions the page answers, in its order: each a section one can jump to from the list at the top. */
+const QUESTIONS = [
+  { id: "overview", question: "How is the campaign going?", short: "Overview" },
+  { id: "funnel", question: "How many pre-registrations become sales?", short: "Funnel" },
+  { id: "prizes", question: "What have the prizes cost?", short: "Prizes" },
+  { id: "sellers", question: "Which branches and bike models sell?", short: "Branches and models" },
+  {
+    id: "buyers",
+    question: "How did buyers hear of the campaign, and how did they pay?",
+    short: "Sources and payment",
+  },
+] as const;
+
+type QuestionId = (typeof QUESTIONS)[number]["id"];
+
+/** A link to a part of this page (the range kept): the router scrolls to it with JavaScript, the browser without. */
+function JumpLink({ to, ...rest }: { to: string; className?: string; title?: string; children: ReactNode }) {
+  const { search } = useLocation();
+  return <Link to={{ search, hash: to }} {...rest} />;
+}
+
+function Question({ id, lead, children }: { id: QuestionId; lead: string; children: ReactNode }) {
+  const q = QUESTIONS.find((x) => x.id === id)!;
+  return (
+    <section id={id} className="analytics-question" aria-labelledby={`${id}-question`}>
+      <h2 id={`${id}-question`}>{q.question}</h2>
+      <p className="muted">{lead}</p>
+      {children}
+      <JumpLink className="to-top" to="analytics-questions">
+        Back to the questions
+      </JumpLink>
+    </section>
+  );
+}
+
+function Questions() {
+  return (
+    <nav id="analytics-questions" className="analytics-toc" aria-label="Questions on this page">
+      <ol>
+        {QUESTIONS.map((q) => (
+          <li key={q.id}>
+            <JumpLink to={q.id} title={q.question}>
+              {q.short}
+            </JumpLink>
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
 const count = (n: number) => formatCount(n);
 const rupees = (n: number) => formatRupees(n);
 
@@ -185,328 +237,347 @@ export default function AnalyticsPage() {
         </p>
       </div>
       <RangeForm figures={figures} errors={errors} typed={typed} quick={quick} />
+      <Questions />
 
-      <div className="analytics-cards">
-        <Card title="Pre-Registrations" figure={totals.preregistrations} />
-        <Card title="Verifications" figure={totals.verifications} />
-        <Card title="Registrations (sales)" figure={totals.registrations} />
-        <Card title="Test Rides" figure={totals.test_rides} />
-        <Card title="Prize Money" figure={totals.prize_money} money />
-      </div>
+      <Question id="overview" lead="The range's totals against the period before, then day by day.">
+        <div className="analytics-cards">
+          <Card title="Pre-Registrations" figure={totals.preregistrations} />
+          <Card title="Verifications" figure={totals.verifications} />
+          <Card title="Registrations (sales)" figure={totals.registrations} />
+          <Card title="Test Rides" figure={totals.test_rides} />
+          <Card title="Prize Money" figure={totals.prize_money} money />
+        </div>
 
-      <ChartFigure
-        id="chart-daily"
-        heading="Day by day"
-        chart={
-          <LineChart
-            id="chart-daily"
-            title={`Daily pre-registrations, verifications, registrations and test rides, ${span}`}
-            description={`Over ${dayWord(range.days)}: ${count(dailyTotals.preregistrations)} pre-registrations, ${count(dailyTotals.verifications)} verifications, ${count(dailyTotals.registrations)} registrations and ${count(dailyTotals.test_rides)} test rides.`}
-            series={[
-              { key: "preregistrations", label: "Pre-registrations" },
-              { key: "verifications", label: "Verifications" },
-              { key: "registrations", label: "Registrations" },
-              { key: "test_rides", label: "Test rides" },
-            ]}
-            points={daily}
-          />
-        }
-        table={
-          <ChartTable
-            caption="Figures by Kathmandu day"
-            rows={daily}
-            rowKey={(r) => r.date}
-            columns={[
-              { header: "Date", cell: (r) => slashDate(r.date) },
-              { header: "Pre-registrations", cell: (r) => count(r.preregistrations), numeric: true },
-              { header: "Verifications", cell: (r) => count(r.verifications), numeric: true },
-              { header: "Registrations", cell: (r) => count(r.registrations), numeric: true },
-              { header: "Test rides", cell: (r) => count(r.test_rides), numeric: true },
-            ]}
-            foot={[
-              "Total",
-              count(dailyTotals.preregistrations),
-              count(dailyTotals.verifications),
-              count(dailyTotals.registrations),
-              count(dailyTotals.test_rides),
-            ]}
-          />
-        }
-        note="Verifications count the pre-registrations verified on the day, whenever they were made."
-      />
+        <ChartFigure
+          id="chart-daily"
+          heading="Day by day"
+          chart={
+            <LineChart
+              id="chart-daily"
+              title={`Daily pre-registrations, verifications, registrations and test rides, ${span}`}
+              description={`Over ${dayWord(range.days)}: ${count(dailyTotals.preregistrations)} pre-registrations, ${count(dailyTotals.verifications)} verifications, ${count(dailyTotals.registrations)} registrations and ${count(dailyTotals.test_rides)} test rides.`}
+              series={[
+                { key: "preregistrations", label: "Pre-registrations" },
+                { key: "verifications", label: "Verifications" },
+                { key: "registrations", label: "Registrations" },
+                { key: "test_rides", label: "Test rides" },
+              ]}
+              points={daily}
+            />
+          }
+          table={
+            <ChartTable
+              caption="Figures by Kathmandu day"
+              rows={daily}
+              rowKey={(r) => r.date}
+              columns={[
+                { header: "Date", cell: (r) => slashDate(r.date) },
+                { header: "Pre-registrations", cell: (r) => count(r.preregistrations), numeric: true },
+                { header: "Verifications", cell: (r) => count(r.verifications), numeric: true },
+                { header: "Registrations", cell: (r) => count(r.registrations), numeric: true },
+                { header: "Test rides", cell: (r) => count(r.test_rides), numeric: true },
+              ]}
+              foot={[
+                "Total",
+                count(dailyTotals.preregistrations),
+                count(dailyTotals.verifications),
+                count(dailyTotals.registrations),
+                count(dailyTotals.test_rides),
+              ]}
+            />
+          }
+          note="Verifications count the pre-registrations verified on the day, whenever they were made."
+        />
+      </Question>
 
-      <ChartFigure
-        id="chart-funnel"
-        heading="Funnel"
-        chart={
-          <FunnelChart
-            id="chart-funnel"
-            title={`Funnel of the pre-registrations made ${span}: pre-registered, verified, purchased`}
-            description={`${count(funnel.preregistered)} pre-registered; ${count(funnel.verified)} verified (${formatPercent(funnel.rates.verified)}); ${count(funnel.purchased)} purchased (${formatPercent(funnel.rates.purchased)} of the verified, ${formatPercent(funnel.rates.overall)} of all).`}
-            steps={[
-              { label: "Pre-registered", value: funnel.preregistered, rate: null },
-              { label: "Verified", value: funnel.verified, rate: funnel.rates.verified },
-              { label: "Purchased", value: funnel.purchased, rate: funnel.rates.purchased },
-            ]}
-          />
-        }
-        table={
-          <ChartTable
-            caption="Funnel steps and rates"
-            rows={[
-              {
-                step: "Pre-registered",
-                n: funnel.preregistered,
-                fromBefore: null,
-                ofAll: rate(funnel.preregistered, funnel.preregistered),
-              },
-              { step: "Verified", n: funnel.verified, fromBefore: funnel.rates.verified, ofAll: funnel.rates.verified },
-              {
-                step: "Purchased",
-                n: funnel.purchased,
-                fromBefore: funnel.rates.purchased,
-                ofAll: funnel.rates.overall,
-              },
-            ]}
-            rowKey={(r) => r.step}
-            columns={[
-              { header: "Step", cell: (r) => r.step },
-              { header: "Count", cell: (r) => count(r.n), numeric: true },
-              {
-                header: "Rate from the step before",
-                cell: (r) => (r.fromBefore === null ? "" : formatPercent(r.fromBefore)),
-                numeric: true,
-              },
-              { header: "Of pre-registered", cell: (r) => formatPercent(r.ofAll), numeric: true },
-            ]}
-          />
-        }
-        note="Of the pre-registrations made in the range: how many were verified, and how many were bought (a registration that is not deleted), whenever that happened."
-      />
+      <Question
+        id="funnel"
+        lead="Of the pre-registrations made in the range: how many were verified, and how many bought."
+      >
+        <ChartFigure
+          id="chart-funnel"
+          heading="Funnel"
+          chart={
+            <FunnelChart
+              id="chart-funnel"
+              title={`Funnel of the pre-registrations made ${span}: pre-registered, verified, purchased`}
+              description={`${count(funnel.preregistered)} pre-registered; ${count(funnel.verified)} verified (${formatPercent(funnel.rates.verified)}); ${count(funnel.purchased)} purchased (${formatPercent(funnel.rates.purchased)} of the verified, ${formatPercent(funnel.rates.overall)} of all).`}
+              steps={[
+                { label: "Pre-registered", value: funnel.preregistered, rate: null },
+                { label: "Verified", value: funnel.verified, rate: funnel.rates.verified },
+                { label: "Purchased", value: funnel.purchased, rate: funnel.rates.purchased },
+              ]}
+            />
+          }
+          table={
+            <ChartTable
+              caption="Funnel steps and rates"
+              rows={[
+                {
+                  step: "Pre-registered",
+                  n: funnel.preregistered,
+                  fromBefore: null,
+                  ofAll: rate(funnel.preregistered, funnel.preregistered),
+                },
+                {
+                  step: "Verified",
+                  n: funnel.verified,
+                  fromBefore: funnel.rates.verified,
+                  ofAll: funnel.rates.verified,
+                },
+                {
+                  step: "Purchased",
+                  n: funnel.purchased,
+                  fromBefore: funnel.rates.purchased,
+                  ofAll: funnel.rates.overall,
+                },
+              ]}
+              rowKey={(r) => r.step}
+              columns={[
+                { header: "Step", cell: (r) => r.step },
+                { header: "Count", cell: (r) => count(r.n), numeric: true },
+                {
+                  header: "Rate from the step before",
+                  cell: (r) => (r.fromBefore === null ? "" : formatPercent(r.fromBefore)),
+                  numeric: true,
+                },
+                { header: "Of pre-registered", cell: (r) => formatPercent(r.ofAll), numeric: true },
+              ]}
+            />
+          }
+          note="Of the pre-registrations made in the range: how many were verified, and how many were bought (a registration that is not deleted), whenever that happened."
+        />
+      </Question>
 
-      <ChartFigure
-        id="chart-thrill"
-        heading="Prize money by thrill"
-        chart={
-          <BarChart
-            id="chart-thrill"
-            title={`Prize money paid by thrill, ${span}`}
-            description={`${rupees(prizes.total)} in all: ${prizes.by_thrill.map((t) => `${t.label} ${rupees(t.amount)}`).join("; ")}.`}
-            series={["Amount"]}
-            rows={prizes.by_thrill.map((t) => ({ key: t.thrill, label: t.label, values: [t.amount] }))}
-            format={rupees}
-          />
-        }
-        table={
-          <ChartTable
-            caption="Prize money by thrill"
-            rows={prizes.by_thrill}
-            rowKey={(r) => r.thrill}
-            columns={[
-              { header: "Thrill", cell: (r) => r.label },
-              { header: "Winners", cell: (r) => count(r.count), numeric: true },
-              { header: "Amount", cell: (r) => rupees(r.amount), numeric: true },
-            ]}
-            foot={["Total", count(prizes.by_thrill.reduce((s, t) => s + t.count, 0)), rupees(prizes.total)]}
-          />
-        }
-        note="First thrill: Rs. 1,000 for each pre-registration verified in the range that was shared. Second thrill: the prizes of the pre-registrations verified in the range. Third thrill: the coupons drawn in the range."
-      />
+      <Question id="prizes" lead="The prize money paid in the range, by thrill and against what the schemes allow.">
+        <ChartFigure
+          id="chart-thrill"
+          heading="Prize money by thrill"
+          chart={
+            <BarChart
+              id="chart-thrill"
+              title={`Prize money paid by thrill, ${span}`}
+              description={`${rupees(prizes.total)} in all: ${prizes.by_thrill.map((t) => `${t.label} ${rupees(t.amount)}`).join("; ")}.`}
+              series={["Amount"]}
+              rows={prizes.by_thrill.map((t) => ({ key: t.thrill, label: t.label, values: [t.amount] }))}
+              format={rupees}
+            />
+          }
+          table={
+            <ChartTable
+              caption="Prize money by thrill"
+              rows={prizes.by_thrill}
+              rowKey={(r) => r.thrill}
+              columns={[
+                { header: "Thrill", cell: (r) => r.label },
+                { header: "Winners", cell: (r) => count(r.count), numeric: true },
+                { header: "Amount", cell: (r) => rupees(r.amount), numeric: true },
+              ]}
+              foot={["Total", count(prizes.by_thrill.reduce((s, t) => s + t.count, 0)), rupees(prizes.total)]}
+            />
+          }
+          note="First thrill: Rs. 1,000 for each pre-registration verified in the range that was shared. Second thrill: the prizes of the pre-registrations verified in the range. Third thrill: the coupons drawn in the range."
+        />
 
-      <ChartFigure
-        id="chart-schemes"
-        heading="Prize money by scheme type, against what the schemes allow"
-        chart={
-          <BarChart
-            id="chart-schemes"
-            title={`Prize money by scheme type against the schemes' allowance, ${span}`}
-            description={prizes.by_type
-              .map(
-                (t) =>
-                  `${t.label}: allowed ${t.allowed === null ? "not this branch's" : rupees(t.allowed)}, paid from pools ${rupees(t.pool_amount)}, paid by fallback ${rupees(t.fallback_amount)}`,
-              )
-              .join("; ")}
-            series={["Allowed by the schemes", "Paid from pools", "Paid by fallback"]}
-            colors={["#9aa0a6", "#0072B2", "#E69F00"]}
-            rows={prizes.by_type.map((t) => ({
-              key: t.type,
-              label: t.label,
-              values: [t.allowed ?? 0, t.pool_amount, t.fallback_amount],
-            }))}
-            format={rupees}
-          />
-        }
-        table={
-          <ChartTable
-            caption="Prize money by scheme type"
-            rows={prizes.by_type}
-            rowKey={(r) => r.type}
-            columns={[
-              { header: "Type", cell: (r) => r.label },
-              {
-                header: "Allowed (count × amount)",
-                cell: (r) => (r.allowed === null ? "Head office's pools" : rupees(r.allowed)),
-                numeric: true,
-              },
-              {
-                header: "Prizes allowed",
-                cell: (r) => (r.allowed_count === null ? "—" : count(r.allowed_count)),
-                numeric: true,
-              },
-              { header: "Pool prizes won", cell: (r) => count(r.pool_count), numeric: true },
-              { header: "Paid from pools", cell: (r) => rupees(r.pool_amount), numeric: true },
-              {
-                header: "Used of allowed",
-                cell: (r) => (r.allowed === null ? "—" : formatPercent(rate(r.pool_amount, r.allowed))),
-                numeric: true,
-              },
-              { header: "Fallback draws", cell: (r) => count(r.fallback_count), numeric: true },
-              { header: "Paid by fallback", cell: (r) => rupees(r.fallback_amount), numeric: true },
-              { header: "Draws without prize", cell: (r) => count(r.none_count), numeric: true },
-            ]}
-          />
-        }
-        note="Allowed: the sum of count × amount of the prize pools dated in the range. Fallback: the base table paid when no pool was won."
-      />
+        <ChartFigure
+          id="chart-schemes"
+          heading="Prize money by scheme type, against what the schemes allow"
+          chart={
+            <BarChart
+              id="chart-schemes"
+              title={`Prize money by scheme type against the schemes' allowance, ${span}`}
+              description={prizes.by_type
+                .map(
+                  (t) =>
+                    `${t.label}: allowed ${t.allowed === null ? "not this branch's" : rupees(t.allowed)}, paid from pools ${rupees(t.pool_amount)}, paid by fallback ${rupees(t.fallback_amount)}`,
+                )
+                .join("; ")}
+              series={["Allowed by the schemes", "Paid from pools", "Paid by fallback"]}
+              colors={["#9aa0a6", "#0072B2", "#E69F00"]}
+              rows={prizes.by_type.map((t) => ({
+                key: t.type,
+                label: t.label,
+                values: [t.allowed ?? 0, t.pool_amount, t.fallback_amount],
+              }))}
+              format={rupees}
+            />
+          }
+          table={
+            <ChartTable
+              caption="Prize money by scheme type"
+              rows={prizes.by_type}
+              rowKey={(r) => r.type}
+              columns={[
+                { header: "Type", cell: (r) => r.label },
+                {
+                  header: "Allowed (count × amount)",
+                  cell: (r) => (r.allowed === null ? "Head office's pools" : rupees(r.allowed)),
+                  numeric: true,
+                },
+                {
+                  header: "Prizes allowed",
+                  cell: (r) => (r.allowed_count === null ? "—" : count(r.allowed_count)),
+                  numeric: true,
+                },
+                { header: "Pool prizes won", cell: (r) => count(r.pool_count), numeric: true },
+                { header: "Paid from pools", cell: (r) => rupees(r.pool_amount), numeric: true },
+                {
+                  header: "Used of allowed",
+                  cell: (r) => (r.allowed === null ? "—" : formatPercent(rate(r.pool_amount, r.allowed))),
+                  numeric: true,
+                },
+                { header: "Fallback draws", cell: (r) => count(r.fallback_count), numeric: true },
+                { header: "Paid by fallback", cell: (r) => rupees(r.fallback_amount), numeric: true },
+                { header: "Draws without prize", cell: (r) => count(r.none_count), numeric: true },
+              ]}
+            />
+          }
+          note="Allowed: the sum of count × amount of the prize pools dated in the range. Fallback: the base table paid when no pool was won."
+        />
+      </Question>
 
-      <ChartFigure
-        id="chart-branch"
-        heading="By branch"
-        chart={
-          <BarChart
-            id="chart-branch"
-            title={`Pre-registrations, registrations and test rides by branch, ${span}`}
-            description={leader(branchRows, (r) => r.registrations, "registrations")}
-            series={["Pre-registrations", "Registrations", "Test rides"]}
-            rows={drawn(branchRows, branchValues).map((r) => ({
-              key: r.id ?? "none",
-              label: r.title,
-              values: [r.preregistrations, r.registrations, r.test_rides],
-            }))}
-          />
-        }
-        table={
-          <ChartTable
-            caption="Figures by branch"
-            rows={branchRows}
-            rowKey={(r) => r.id ?? "none"}
-            columns={[
-              { header: "Branch", cell: (r) => r.title },
-              { header: "Pre-registrations", cell: (r) => count(r.preregistrations), numeric: true },
-              { header: "Verified", cell: (r) => count(r.verified), numeric: true },
-              { header: "Purchased", cell: (r) => count(r.purchased), numeric: true },
-              { header: "Registrations", cell: (r) => count(r.registrations), numeric: true },
-              { header: "Test rides", cell: (r) => count(r.test_rides), numeric: true },
-            ]}
-          />
-        }
-        note={
-          <>
-            A pre-registration counts for the branch it was made at, or the showroom a public one named.{" "}
-            {drawnNote(branchRows, branchValues)}
-          </>
-        }
-      />
+      <Question id="sellers" lead="Pre-registrations, registrations and test rides by branch and by bike model.">
+        <ChartFigure
+          id="chart-branch"
+          heading="By branch"
+          chart={
+            <BarChart
+              id="chart-branch"
+              title={`Pre-registrations, registrations and test rides by branch, ${span}`}
+              description={leader(branchRows, (r) => r.registrations, "registrations")}
+              series={["Pre-registrations", "Registrations", "Test rides"]}
+              rows={drawn(branchRows, branchValues).map((r) => ({
+                key: r.id ?? "none",
+                label: r.title,
+                values: [r.preregistrations, r.registrations, r.test_rides],
+              }))}
+            />
+          }
+          table={
+            <ChartTable
+              caption="Figures by branch"
+              rows={branchRows}
+              rowKey={(r) => r.id ?? "none"}
+              columns={[
+                { header: "Branch", cell: (r) => r.title },
+                { header: "Pre-registrations", cell: (r) => count(r.preregistrations), numeric: true },
+                { header: "Verified", cell: (r) => count(r.verified), numeric: true },
+                { header: "Purchased", cell: (r) => count(r.purchased), numeric: true },
+                { header: "Registrations", cell: (r) => count(r.registrations), numeric: true },
+                { header: "Test rides", cell: (r) => count(r.test_rides), numeric: true },
+              ]}
+            />
+          }
+          note={
+            <>
+              A pre-registration counts for the branch it was made at, or the showroom a public one named.{" "}
+              {drawnNote(branchRows, branchValues)}
+            </>
+          }
+        />
 
-      <ChartFigure
-        id="chart-model"
-        heading="By bike model"
-        chart={
-          <BarChart
-            id="chart-model"
-            title={`Pre-registrations, registrations and test rides by bike model, ${span}`}
-            description={leader(modelRows, (r) => r.registrations, "registrations")}
-            series={["Pre-registrations", "Registrations", "Test rides"]}
-            rows={drawn(modelRows, modelValues).map((r) => ({
-              key: r.id ?? "none",
-              label: r.title,
-              values: [r.preregistrations, r.registrations, r.test_rides],
-            }))}
-          />
-        }
-        table={
-          <ChartTable
-            caption="Figures by bike model"
-            rows={modelRows}
-            rowKey={(r) => r.id ?? "none"}
-            columns={[
-              { header: "Bike model", cell: (r) => r.title },
-              { header: "Pre-registrations", cell: (r) => count(r.preregistrations), numeric: true },
-              { header: "Registrations", cell: (r) => count(r.registrations), numeric: true },
-              { header: "Test rides", cell: (r) => count(r.test_rides), numeric: true },
-            ]}
-          />
-        }
-        note={drawnNote(modelRows, modelValues) || undefined}
-      />
+        <ChartFigure
+          id="chart-model"
+          heading="By bike model"
+          chart={
+            <BarChart
+              id="chart-model"
+              title={`Pre-registrations, registrations and test rides by bike model, ${span}`}
+              description={leader(modelRows, (r) => r.registrations, "registrations")}
+              series={["Pre-registrations", "Registrations", "Test rides"]}
+              rows={drawn(modelRows, modelValues).map((r) => ({
+                key: r.id ?? "none",
+                label: r.title,
+                values: [r.preregistrations, r.registrations, r.test_rides],
+              }))}
+            />
+          }
+          table={
+            <ChartTable
+              caption="Figures by bike model"
+              rows={modelRows}
+              rowKey={(r) => r.id ?? "none"}
+              columns={[
+                { header: "Bike model", cell: (r) => r.title },
+                { header: "Pre-registrations", cell: (r) => count(r.preregistrations), numeric: true },
+                { header: "Registrations", cell: (r) => count(r.registrations), numeric: true },
+                { header: "Test rides", cell: (r) => count(r.test_rides), numeric: true },
+              ]}
+            />
+          }
+          note={drawnNote(modelRows, modelValues) || undefined}
+        />
+      </Question>
 
-      <ChartFigure
-        id="chart-source"
-        heading="By source of information"
-        chart={
-          <BarChart
-            id="chart-source"
-            title={`Pre-registrations by source of information, ${span}`}
-            description={leader(sourceRows, (r) => r.preregistrations, "pre-registrations")}
-            series={["Pre-registrations", "Verified", "Purchased"]}
-            rows={drawn(sourceRows, sourceValues).map((r) => ({
-              key: r.source ?? "none",
-              label: r.label,
-              values: [r.preregistrations, r.verified, r.purchased],
-            }))}
-          />
-        }
-        table={
-          <ChartTable
-            caption="Pre-registrations by source of information"
-            rows={sourceRows}
-            rowKey={(r) => r.source ?? "none"}
-            columns={[
-              { header: "Source", cell: (r) => r.label },
-              { header: "Pre-registrations", cell: (r) => count(r.preregistrations), numeric: true },
-              { header: "Verified", cell: (r) => count(r.verified), numeric: true },
-              { header: "Purchased", cell: (r) => count(r.purchased), numeric: true },
-              {
-                header: "Purchased of pre-registered",
-                cell: (r) => formatPercent(rate(r.purchased, r.preregistrations)),
-                numeric: true,
-              },
-            ]}
-          />
-        }
-        note={drawnNote(sourceRows, sourceValues) || undefined}
-      />
+      <Question id="buyers" lead="Where the pre-registrations heard of the campaign, and how the registrations paid.">
+        <ChartFigure
+          id="chart-source"
+          heading="By source of information"
+          chart={
+            <BarChart
+              id="chart-source"
+              title={`Pre-registrations by source of information, ${span}`}
+              description={leader(sourceRows, (r) => r.preregistrations, "pre-registrations")}
+              series={["Pre-registrations", "Verified", "Purchased"]}
+              rows={drawn(sourceRows, sourceValues).map((r) => ({
+                key: r.source ?? "none",
+                label: r.label,
+                values: [r.preregistrations, r.verified, r.purchased],
+              }))}
+            />
+          }
+          table={
+            <ChartTable
+              caption="Pre-registrations by source of information"
+              rows={sourceRows}
+              rowKey={(r) => r.source ?? "none"}
+              columns={[
+                { header: "Source", cell: (r) => r.label },
+                { header: "Pre-registrations", cell: (r) => count(r.preregistrations), numeric: true },
+                { header: "Verified", cell: (r) => count(r.verified), numeric: true },
+                { header: "Purchased", cell: (r) => count(r.purchased), numeric: true },
+                {
+                  header: "Purchased of pre-registered",
+                  cell: (r) => formatPercent(rate(r.purchased, r.preregistrations)),
+                  numeric: true,
+                },
+              ]}
+            />
+          }
+          note={drawnNote(sourceRows, sourceValues) || undefined}
+        />
 
-      <ChartFigure
-        id="chart-payment"
-        heading="By payment mode"
-        chart={
-          <BarChart
-            id="chart-payment"
-            title={`Registrations by payment mode, ${span}`}
-            description={leader(
-              [...paymentRows].sort((a, b) => b.registrations - a.registrations),
-              (r) => r.registrations,
-              "registrations",
-            )}
-            series={["Registrations"]}
-            rows={paymentRows.map((r) => ({ key: r.payment_mode, label: r.label, values: [r.registrations] }))}
-          />
-        }
-        table={
-          <ChartTable
-            caption="Registrations by payment mode"
-            rows={paymentRows}
-            rowKey={(r) => r.payment_mode}
-            columns={[
-              { header: "Payment mode", cell: (r) => r.label },
-              { header: "Registrations", cell: (r) => count(r.registrations), numeric: true },
-              { header: "Share", cell: (r) => formatPercent(rate(r.registrations, paymentTotal)), numeric: true },
-            ]}
-            foot={["Total", count(paymentTotal), paymentTotal ? "100.00%" : "—"]}
-          />
-        }
-      />
+        <ChartFigure
+          id="chart-payment"
+          heading="By payment mode"
+          chart={
+            <BarChart
+              id="chart-payment"
+              title={`Registrations by payment mode, ${span}`}
+              description={leader(
+                [...paymentRows].sort((a, b) => b.registrations - a.registrations),
+                (r) => r.registrations,
+                "registrations",
+              )}
+              series={["Registrations"]}
+              rows={paymentRows.map((r) => ({ key: r.payment_mode, label: r.label, values: [r.registrations] }))}
+            />
+          }
+          table={
+            <ChartTable
+              caption="Registrations by payment mode"
+              rows={paymentRows}
+              rowKey={(r) => r.payment_mode}
+              columns={[
+                { header: "Payment mode", cell: (r) => r.label },
+                { header: "Registrations", cell: (r) => count(r.registrations), numeric: true },
+                { header: "Share", cell: (r) => formatPercent(rate(r.registrations, paymentTotal)), numeric: true },
+              ]}
+              foot={["Total", count(paymentTotal), paymentTotal ? "100.00%" : "—"]}
+            />
+          }
+        />
+      </Question>
     </div>
   );
 }

@@ -134,3 +134,37 @@ test("a branch's state and district are chosen from Nepal's seven provinces and 
   expect(elsewhere.status()).toBe(422);
   expect((await elsewhere.json()).errors).toEqual({ district: ["Choose a district of the chosen state."] });
 });
+
+test("analytics: source labels in people's words; the page is questions one can jump between", async ({ page }) => {
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await login(page, USERS.admin, { to: "/admin/analytics" });
+  // Each question a section under its heading, listed at the top as links to it.
+  const toc = page.getByRole("navigation", { name: "Questions on this page" });
+  const links = toc.getByRole("link");
+  await expect(links).toHaveText(["Overview", "Funnel", "Prizes", "Branches and models", "Sources and payment"]);
+  const questions = page.locator("section.analytics-question > h2");
+  await expect(questions).toHaveText([
+    "How is the campaign going?",
+    "How many pre-registrations become sales?",
+    "What have the prizes cost?",
+    "Which branches and bike models sell?",
+    "How did buyers hear of the campaign, and how did they pay?",
+  ]);
+  for (const link of await links.all()) {
+    const target = (await link.getAttribute("href"))!.replace(/^[^#]*/, "");
+    await link.click();
+    await expect(page).toHaveURL(new RegExp(`/admin/analytics${target}$`));
+    await expect(page.locator(target)).toBeInViewport();
+    await page.locator(target).getByRole("link", { name: "Back to the questions" }).click();
+    await expect(toc).toBeInViewport();
+  }
+  // The sources as the export says them, never the stored codes.
+  const sources = page.getByRole("table", { name: "Pre-registrations by source of information" });
+  await expect(sources.locator("tbody th").first()).toBeVisible();
+  const names = await sources.locator("tbody th").allTextContents();
+  expect(names).toContain("Social media");
+  for (const name of names) expect(name, name).not.toMatch(/^[A-Z _]{3,}$/);
+  const chart = page.getByRole("img", { name: /^Pre-registrations by source of information/ });
+  await expect(chart).not.toContainText("SOCIAL MEDIA");
+  await expect(chart).toContainText("Social media");
+});

@@ -116,7 +116,7 @@ export function ChartSvg({
   );
 }
 
-/** A chart section: heading, picture with legend, table beside it, a note under both. */
+/** A chart section: heading (a third-level one, under its question), picture with legend, table beside it, a note under both. */
 export function ChartFigure({
   id,
   heading,
@@ -132,7 +132,7 @@ export function ChartFigure({
 }) {
   return (
     <section className="chart-section" aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>{heading}</h2>
+      <h3 id={`${id}-heading`}>{heading}</h3>
       <div className="chart-figure">
         <div className="chart-picture">{chart}</div>
         {table}
