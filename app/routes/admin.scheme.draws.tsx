@@ -83,13 +83,13 @@ export default function DrawAuditPage() {
           columns={[
             { key: "id", header: "ID" },
             { key: "created_at", header: "Time", render: (r) => displayDateTime(r.created_at) },
-            { key: "entry", header: "Entry", render: (r) => <EntryCell row={r} /> },
+            { key: "entry", header: "Entry", wrap: true, render: (r) => <EntryCell row={r} /> },
             { key: "thrill", header: "Thrill", render: (r) => THRILL_LABELS[r.thrill] ?? r.thrill },
             { key: "outcome", header: "Outcome", render: (r) => OUTCOME_LABELS[r.outcome] ?? r.outcome },
             { key: "amount", header: "Amount", render: (r) => rupees(r.amount) },
             { key: "audit", header: "Pools and rolls", render: (r) => <DrawAudit pools={r.pools} rolls={r.rolls} /> },
-            { key: "pool_type", header: "Pool type", render: (r) => typeLabel(r.pool_type) },
-            { key: "branch", header: "Branch", render: (r) => r.branch?.title ?? "Public" },
+            { key: "pool_type", header: "Pool type", wrap: true, render: (r) => typeLabel(r.pool_type) },
+            { key: "branch", header: "Branch", wrap: true, render: (r) => r.branch?.title ?? "Public" },
             { key: "date", header: "Date", render: (r) => displayDay(r.date) },
           ]}
         />

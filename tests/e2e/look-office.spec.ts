@@ -338,6 +338,7 @@ test("no back-office list clips its columns at 1366 px: long text wraps in its c
     "/admin/video",
     "/admin/user",
     "/admin/scheme",
+    "/admin/scheme/draws",
     "/admin/sms",
     "/admin/outbox",
     "/admin/audit",

@@ -168,3 +168,54 @@ test("analytics: source labels in people's words; the page is questions one can 
   await expect(chart).not.toContainText("SOCIAL MEDIA");
   await expect(chart).toContainText("Social media");
 });
+
+test("the small ones: the tiles' › is not underlined, the login's name stays whole on a phone, staff have their landing page in the sidebar, From/To show yyyy/mm/dd whole", async ({
+  page,
+}) => {
+  // The landing tiles: the words underlined, the link itself (and so its "›") not.
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.goto("/");
+  for (const tile of await page.locator(".tiles a").all()) {
+    expect(await tile.evaluate((a) => getComputedStyle(a).textDecorationLine)).toBe("none");
+    expect(await tile.locator("> span").evaluate((s) => getComputedStyle(s).textDecorationLine)).toBe("underline");
+    expect(await tile.evaluate((a) => getComputedStyle(a, "::after").content)).toBe('"›"');
+  }
+
+  // The login on a phone: the name on its two lines (Thrill Scheme, Back Office), none squeezed.
+  await page.goto("/login");
+  const name = page.locator(".auth-brand .brand-name");
+  const lines = await name.evaluate((el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  });
+  expect(lines).toBe(2);
+  const card = await page.locator(".auth-brand").evaluate((el) => el.scrollWidth <= el.clientWidth);
+  expect(card).toBe(true);
+
+  // Branch staff (no send-sms) land on the dashboard: the sidebar has it, as Home, marked as the page.
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await login(page, USERS.staff);
+  const home = page.getByRole("navigation", { name: "Back office" }).getByRole("link", { name: "Home", exact: true });
+  await expect(home).toHaveAttribute("href", "/admin");
+  await expect(home).toHaveAttribute("aria-current", "page");
+
+  // The lists' From and To at 1366 px: the placeholder fits inside the input.
+  await page.context().clearCookies();
+  await login(page, USERS.admin);
+  const cut: string[] = [];
+  for (const path of ["/admin", "/admin/registration", "/admin/preregistration", "/admin/test-ride", "/admin/audit"]) {
+    await page.goto(path);
+    for (const input of await page.locator(".filter-date input").all()) {
+      const fit = await input.evaluate((el: HTMLInputElement) => {
+        const style = getComputedStyle(el);
+        const ctx = document.createElement("canvas").getContext("2d")!;
+        ctx.font = `${style.fontSize} ${style.fontFamily}`;
+        const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+        return { room, text: ctx.measureText(el.placeholder).width, name: el.name };
+      });
+      if (fit.text > fit.room) cut.push(`${path} ${fit.name}: ${fit.text} px of text in ${fit.room} px`);
+    }
+  }
+  expect(cut).toEqual([]);
+});
