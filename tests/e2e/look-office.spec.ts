@@ -132,10 +132,10 @@ const SCREENS: { path: (s: Slugs) => string; as: Viewer }[] = [
 /** Screens per test: each test has a time budget of its own, so a slow machine does not run one long test out of time. */
 const PER_TEST = 5;
 
-/** axe's WCAG A and AA violations and its best practices (a heading one, named table headers…) on the page as it stands. */
+/** axe's WCAG A and AA violations (2.2's target size too) and its best practices (a heading one, named table headers…) on the page as it stands. */
 async function axeViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page })
-    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"])
     .analyze();
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }

@@ -389,7 +389,7 @@ test("axe finds no violation on any public page", async ({ page, browser }, info
   }
   const found: string[] = [];
   const check = async (label: string) => {
-    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa"]).analyze();
+    const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21aa", "wcag22aa"]).analyze();
     for (const v of results.violations)
       found.push(`${label} ${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
   };
