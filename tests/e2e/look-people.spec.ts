@@ -219,3 +219,48 @@ test("the small ones: the tiles' › is not underlined, the login's name stays w
   }
   expect(cut).toEqual([]);
 });
+
+test("a prize pool is not saved at 0 in 100 by mistake: the form says what the number means and asks once", async ({
+  page,
+}, info) => {
+  const month = isJs(info.project.name) ? "03" : "04";
+  await login(page, USERS.admin);
+  await page.goto("/admin/scheme/create");
+  await expect(page.getByRole("heading", { name: "Create Scheme" })).toBeVisible();
+  const probability = page.getByLabel("Probability (in 100)");
+  const id = await probability.getAttribute("id");
+  await expect(page.locator(`#${id}-hint`)).toContainText("The chance, out of 100,");
+  await page.getByLabel("Date").fill(`2034/${month}/12`);
+  await page.getByLabel("Amount").selectOption("4000");
+  await probability.fill("0");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page.locator(`#${id}-error`)).toHaveText(
+    '0 in 100 means no entry ever wins this pool. Enter a chance from 1 to 100, or tick "Never pays" to save it so.',
+  );
+  await expect(page).toHaveURL(/\/admin\/scheme\/create/);
+  await page.getByRole("checkbox", { name: /^Never pays/ }).check();
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect(page).toHaveURL(/\/admin\/scheme$/);
+  await expect(page.locator("main")).toContainText("0 in 100: never pays");
+});
+
+test("the coupon sheet says the true count; the pre-registration list and its .xls carry the Reference", async ({
+  page,
+}) => {
+  await login(page, USERS.admin);
+  await page.goto("/admin/print?preview=1");
+  const head = page.locator("main");
+  await expect(head).toContainText(/\d+ registrations? match(es)? the filters/);
+  await expect(head).not.toContainText(/newest 1000 of \d+/);
+
+  await page.goto("/admin/preregistration");
+  await expect(page.getByRole("columnheader").first()).toHaveText("Reference");
+  const reference = (await page.locator(".table-scroll tbody tr").first().locator("td").first().textContent())!.trim();
+  expect(reference).toMatch(/^[A-Z0-9-]{4,}$/);
+  const href = await page.getByRole("link", { name: "Download" }).getAttribute("href");
+  const xls = await page.request.get(href!);
+  expect(xls.status()).toBe(200);
+  const body = await xls.text();
+  expect(body).toContain("Reference");
+  expect(body).toContain(reference);
+});
