@@ -304,11 +304,7 @@ function voidPrizes(exec: Executor, actor: ScopedActor, flagId: number, ids: num
   let n = 0;
   for (const id of ids) {
     if (already.has(id)) continue;
-    const reg = exec
-      .select({ id: R.id })
-      .from(R)
-      .where(eq(R.preregistration_id, id))
-      .get();
+    const reg = exec.select({ id: R.id }).from(R).where(eq(R.preregistration_id, id)).get();
     exec
       .insert(V)
       .values({
@@ -339,10 +335,7 @@ export function decideFlag(actor: ScopedActor, id: number, decision: FlagDecisio
     if (flag.status === status) return { ok: true as const };
     if (flag.status === "voided") throw new FailureError(fail.conflict(M.voided));
     const at = nowIso();
-    tx.update(F)
-      .set({ status, note: decision.note, decided_at: at, decided_by: actor.id })
-      .where(eq(F.id, id))
-      .run();
+    tx.update(F).set({ status, note: decision.note, decided_at: at, decided_by: actor.id }).where(eq(F.id, id)).run();
     const ids = entriesOf(tx, id);
     const voided = decision.action === "void" ? voidPrizes(tx, actor, id, ids, decision.note) : 0;
     const freed = decision.action === "clear" ? release(tx, ids) : { released: 0, notices: 0 };

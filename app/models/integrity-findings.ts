@@ -74,7 +74,9 @@ export const strengthOfP = (p: number) => clamp(p <= 0 ? 100 : -10 * Math.log10(
 export const formatP = (p: number) => (p <= 0 ? "below 1e-300" : p < 0.0001 ? p.toExponential(1) : p.toPrecision(2));
 
 function listed(rows: EvidenceRow[]): Pick<Evidence, "rows" | "more"> {
-  return rows.length > RULES.maxRows ? { rows: rows.slice(0, RULES.maxRows), more: rows.length - RULES.maxRows } : { rows };
+  return rows.length > RULES.maxRows
+    ? { rows: rows.slice(0, RULES.maxRows), more: rows.length - RULES.maxRows }
+    : { rows };
 }
 const held = (ids: number[]) => [...new Set(ids)].slice(0, RULES.maxEntries);
 
@@ -205,7 +207,10 @@ export function remadeEntry(entry: EntryRow, deleted: EntryRow[]): Finding | nul
   const before = deleted.filter((d) => d.deleted_at && d.id !== entry.id && d.created_at <= entry.created_at);
   if (!before.length) return null;
   const how = (d: EntryRow) =>
-    [d.phone === entry.phone ? "same phone" : null, d.citizenship_no === entry.citizenship_no ? "same citizenship" : null]
+    [
+      d.phone === entry.phone ? "same phone" : null,
+      d.citizenship_no === entry.citizenship_no ? "same citizenship" : null,
+    ]
       .filter(Boolean)
       .join(", ");
   return {
@@ -296,7 +301,10 @@ export function sharedScreenshot(rows: (EntryRow & { bits: number; dhash: string
       summary: `One screenshot behind ${plural(rows.length, "pre-registration")} with ${plural(phones.size, "phone")}`,
       figures: [
         { label: "Pre-registrations", value: String(rows.length) },
-        { label: "Largest difference", value: `${Math.max(...rows.map((r) => r.bits))} of 256 bits (the rule allows ${RULES.screenshotBits})` },
+        {
+          label: "Largest difference",
+          value: `${Math.max(...rows.map((r) => r.bits))} of 256 bits (the rule allows ${RULES.screenshotBits})`,
+        },
       ],
       ...listed(rows.map((r) => entryEvidence(r, `hash ${r.dhash}, ${r.bits} bits from the first`))),
     },
@@ -327,7 +335,10 @@ export function outsideHours(r: RegistrationRow, localTime: string, hours: { ope
 }
 
 /** off-hours: many registrations by one staff user within minutes (one flag a user a day). */
-export function rapidRegistrations(user: { id: number; slug: string; name: string }, rows: RegistrationRow[]): Finding | null {
+export function rapidRegistrations(
+  user: { id: number; slug: string; name: string },
+  rows: RegistrationRow[],
+): Finding | null {
   if (rows.length < RULES.rapid.registrations) return null;
   const first = firstOf(rows);
   const day = kathmanduDate(first.created_at);

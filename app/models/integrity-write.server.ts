@@ -111,7 +111,9 @@ const deletedOfPhone = prepared((q) =>
   q
     .select(ENTRY_COLUMNS)
     .from(P)
-    .where(and(eq(P.campaign, sql.placeholder("campaign")), eq(P.phone, sql.placeholder("phone")), isNotNull(P.deleted_at)))
+    .where(
+      and(eq(P.campaign, sql.placeholder("campaign")), eq(P.phone, sql.placeholder("phone")), isNotNull(P.deleted_at)),
+    )
     .limit(RULES.maxRows)
     .prepare(),
 );

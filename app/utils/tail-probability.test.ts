@@ -21,7 +21,8 @@ function bruteTail(ps: number[], k: number): number {
 describe("the Poisson-binomial tail", () => {
   it("is the sum over every outcome, for each k", () => {
     const ps = [0.1, 0.5, 0.02, 0.9, 0.33, 0.25, 0.6, 0.05, 0.75, 0.4];
-    for (let k = 0; k <= ps.length + 1; k++) expect(poissonBinomialTail(ps, k), `k=${k}`).toBeCloseTo(bruteTail(ps, k), 12);
+    for (let k = 0; k <= ps.length + 1; k++)
+      expect(poissonBinomialTail(ps, k), `k=${k}`).toBeCloseTo(bruteTail(ps, k), 12);
   });
 
   it("with one chance for every draw is the binomial tail", () => {
