@@ -22,6 +22,8 @@ import {
   scanSharedVehicles,
 } from "./integrity-scan.server";
 import { scanStatistics } from "./integrity-stats.server";
+import { audit } from "./audit.server";
+import { isHeadOffice, type ScopedActor } from "./scope.server";
 import { transact } from "./transaction.server";
 
 const { jobLeases: L, entryAddresses: A } = schema;
@@ -122,6 +124,17 @@ export function runIntegrityJob(holder = HOLDER): RecomputeResult | null {
   } finally {
     releaseLease(INTEGRITY_JOB, result, holder);
   }
+}
+
+/** Head office's recompute on demand, in the audit trail; null when a scheduled run holds the lease now. */
+export function recomputeNow(actor: ScopedActor): RecomputeResult | null {
+  if (!isHeadOffice(actor.scope)) return null;
+  const done = runIntegrityJob();
+  if (done) {
+    const changes = { findings: { before: null, after: done.findings }, raised: { before: null, after: done.raised } };
+    audit(db, actor, { action: "integrity.recompute", entityType: "integrity_flag", entityId: null, changes });
+  }
+  return done;
 }
 
 /** When the job last ran and what it did (the desk shows it). */
