@@ -85,6 +85,7 @@ const held = (ids: number[]) => [...new Set(ids)].slice(0, RULES.maxEntries);
 /** A pre-registration as the rules read it. */
 export type EntryRow = {
   id: number;
+  campaign?: string;
   slug: string;
   name: string;
   phone: string;

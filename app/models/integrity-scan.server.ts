@@ -5,8 +5,8 @@
  * as it is written; the statistical reasons (improbable-wins, poaching) are integrity-stats.server.ts.
  * Raising is idempotent (integrity-flags.server.ts): a finding already flagged is not flagged twice.
  */
-import { and, eq, inArray, isNotNull, sql } from "drizzle-orm";
-import { schema, type Executor } from "@db/index";
+import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
+import { db, schema, type Executor } from "@db/index";
 import { hammingWords, hashBands, hashWords } from "~/utils/image-hash.server";
 import {
   addressBurst,
@@ -80,18 +80,19 @@ export function scanRemadeEntries(exec: Executor): Finding[] {
   const deleted = exec.select(ENTRY_COLUMNS).from(P).where(isNotNull(P.deleted_at)).all();
   const byEntry = new Map<number, { entry: EntryRow; deleted: EntryRow[] }>();
   for (const d of deleted) {
-    const later = exec
-      .select(ENTRY_COLUMNS)
-      .from(P)
-      .where(
-        and(
-          sql`(${P.phone} = ${d.phone} or ${P.citizenship_no} = ${d.citizenship_no})`,
-          sql`${P.id} <> ${d.id}`,
-          sql`${P.created_at} >= ${d.created_at}`,
-        ),
-      )
-      .limit(RULES.maxRows)
-      .all();
+    // Each number on its own index (an OR of the two would read the whole table).
+    const after = (cond: SQL) =>
+      exec
+        .select(ENTRY_COLUMNS)
+        .from(P)
+        .where(and(cond, sql`${P.id} <> ${d.id}`, sql`${P.created_at} >= ${d.created_at}`))
+        .limit(RULES.maxRows)
+        .all();
+    const seen = new Set<number>();
+    const samePhone = and(eq(P.campaign, d.campaign), eq(P.phone, d.phone))!;
+    const later = [...after(samePhone), ...after(eq(P.citizenship_no, d.citizenship_no))].filter(
+      (e) => !seen.has(e.id) && seen.add(e.id),
+    );
     for (const e of later) {
       const slot = byEntry.get(e.id) ?? { entry: e, deleted: [] };
       slot.deleted.push(d);
@@ -151,18 +152,13 @@ export function scanAddressBursts(exec: Executor): Finding[] {
  * again by phone, until what is left is a run both ways.
  */
 export function scanPhoneRuns(exec: Executor): Finding[] {
-  const rows = exec
-    .select(ENTRY_COLUMNS)
-    .from(P)
-    .orderBy(sql`cast(${P.phone} as integer)`)
-    .all();
   const { entries: least, step, minutes } = RULES.phoneRun;
-  const num = (r: EntryRow) => Number(r.phone);
-  const byPhone = (list: EntryRow[]) => {
-    const out: EntryRow[][] = [];
-    let run: EntryRow[] = [];
+  type Slim = { id: number; phone: string; at: number };
+  const byPhone = (list: Slim[]) => {
+    const out: Slim[][] = [];
+    let run: Slim[] = [];
     for (const r of list) {
-      if (run.length && num(r) - num(run[run.length - 1]) > step) {
+      if (run.length && Number(r.phone) - Number(run[run.length - 1].phone) > step) {
         if (run.length >= least) out.push(run);
         run = [];
       }
@@ -171,12 +167,12 @@ export function scanPhoneRuns(exec: Executor): Finding[] {
     if (run.length >= least) out.push(run);
     return out;
   };
-  const byTime = (list: EntryRow[]) => {
-    const sorted = [...list].sort((a, b) => ms(a.created_at) - ms(b.created_at));
-    const out: EntryRow[][] = [];
-    let run: EntryRow[] = [];
+  const byTime = (list: Slim[]) => {
+    const sorted = [...list].sort((a, b) => a.at - b.at);
+    const out: Slim[][] = [];
+    let run: Slim[] = [];
     for (const r of sorted) {
-      if (run.length && ms(r.created_at) - ms(run[0].created_at) > minutes * MINUTE) {
+      if (run.length && r.at - run[0].at > minutes * MINUTE) {
         if (run.length >= least) out.push(run);
         run = [];
       }
@@ -185,20 +181,44 @@ export function scanPhoneRuns(exec: Executor): Finding[] {
     if (run.length >= least) out.push(run);
     return out;
   };
-  const found: Finding[] = [];
-  let pending = byPhone(rows);
-  for (let round = 0; pending.length && round < 4; round++) {
-    const next: EntryRow[][] = [];
-    for (const run of pending) {
-      for (const timed of byTime(run)) {
-        const phoned = byPhone([...timed].sort((a, b) => num(a) - num(b)));
-        if (phoned.length === 1 && phoned[0].length === timed.length) found.push(phoneRun(timed)!);
-        else next.push(...phoned);
-      }
+  const runs: Slim[][] = [];
+  const settle = (candidate: Slim[]) => {
+    let pending = [candidate];
+    for (let round = 0; pending.length && round < 4; round++) {
+      const next: Slim[][] = [];
+      for (const run of pending)
+        for (const timed of byTime(run)) {
+          const phoned = byPhone([...timed].sort((a, b) => Number(a.phone) - Number(b.phone)));
+          if (phoned.length === 1 && phoned[0].length === timed.length) runs.push(timed);
+          else next.push(...phoned);
+        }
+      pending = next;
     }
-    pending = next;
+  };
+  // Streamed in phone order (every phone is ten digits: text order is number order), one run kept at a time.
+  let run: Slim[] = [];
+  const rows = db.$client.prepare("select id, phone, created_at from preregistrations order by phone").raw().iterate();
+  for (const [id, phone, created] of rows as Iterable<[number, string, string]>) {
+    if (run.length && Number(phone) - Number(run[run.length - 1].phone) > step) {
+      if (run.length >= least) settle(run);
+      run = [];
+    }
+    run.push({ id, phone, at: ms(created) });
   }
-  return found;
+  if (run.length >= least) settle(run);
+  return runs.flatMap((r) => {
+    const full = exec
+      .select(ENTRY_COLUMNS)
+      .from(P)
+      .where(
+        inArray(
+          P.id,
+          r.map((x) => x.id),
+        ),
+      )
+      .all();
+    return phoneRun(full) ?? [];
+  });
 }
 
 /**
@@ -225,7 +245,7 @@ export function scanSharedScreenshots(exec: Executor): Finding[] {
       else buckets.set(key, [i]);
     }),
   );
-  const COMMON = 500;
+  const COMMON = 200;
   for (const list of buckets.values()) {
     if (list.length < 2 || list.length > COMMON) continue;
     for (let x = 0; x < list.length; x++)

@@ -10,7 +10,7 @@
  * subject among all those tested is flagged is at most 0.001 (the decision's threshold).
  */
 import { eq, inArray, sql } from "drizzle-orm";
-import { schema, type Executor } from "@db/index";
+import { db, schema, type Executor } from "@db/index";
 import { binomialTail, chernoffTailBound, holm, poissonBinomialTail } from "~/utils/tail-probability";
 import {
   formatP,
@@ -52,14 +52,18 @@ type DrawRow = {
   entry_id: number;
 };
 
-/** The draws with who made their entry (the registration's or the pre-registration's staff user). */
-function drawsWithMaker(exec: Executor): DrawRow[] {
-  return exec.all<DrawRow>(sql`
-    select d.outcome, d.pools, d.amount, d.branch_id, d.entry_type, d.entry_id,
-      case d.entry_type when 'registration' then r.created_by else p.created_by end as user_id
-    from draws d
-    left join registrations r on d.entry_type = 'registration' and r.id = d.entry_id
-    left join preregistrations p on d.entry_type = 'preregistration' and p.id = d.entry_id`);
+/** The draws with who made their entry (the registration's or the pre-registration's staff user), streamed. */
+function* drawsWithMaker(): Generator<DrawRow> {
+  const rows = db.$client
+    .prepare(
+      `select d.outcome, d.pools, d.amount, d.branch_id, d.entry_type, d.entry_id,
+        case d.entry_type when 'registration' then r.created_by else p.created_by end as user_id
+      from draws d
+      left join registrations r on d.entry_type = 'registration' and r.id = d.entry_id
+      left join preregistrations p on d.entry_type = 'preregistration' and p.id = d.entry_id`,
+    )
+    .iterate();
+  yield* rows as Iterable<DrawRow>;
 }
 
 /** The tail of one subject, exact when a cheap bound cannot already tell it is far above any threshold. */
@@ -81,7 +85,7 @@ function improbableTests(exec: Executor): Tested[] {
       t.winning.push({ entry_type: d.entry_type, entry_id: d.entry_id, amount: d.amount });
     }
   };
-  for (const d of drawsWithMaker(exec)) {
+  for (const d of drawsWithMaker()) {
     const chance = poolChance(d.pools);
     add("user", d.user_id, d, chance);
     add("branch", d.branch_id, d, chance);

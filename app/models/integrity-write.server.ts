@@ -30,6 +30,7 @@ const { preregistrations: P, registrations: R, entryAddresses: A } = schema;
 /** The columns of an entry the rules read. */
 export const ENTRY_COLUMNS = {
   id: P.id,
+  campaign: P.campaign,
   slug: P.slug,
   name: P.name,
   phone: P.phone,
