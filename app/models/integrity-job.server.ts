@@ -147,5 +147,3 @@ export function integrityEveryMinutes(): number {
   const n = Number(process.env.INTEGRITY_EVERY_MINUTES ?? 15);
   return Number.isFinite(n) && n >= 0 ? n : 15;
 }
-
-export const leaseHolder = () => HOLDER;

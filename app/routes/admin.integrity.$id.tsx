@@ -28,7 +28,8 @@ export async function loader({ request, params }: LoaderFunctionArgs) {
   const id = idOf(params.id);
   const flag = id === null ? null : getFlag(user.scope, id);
   if (!flag) throw notFound();
-  return { flag };
+  const rows = flag.evidence.rows.map((r) => ({ ...r, href: evidenceHref(r.kind, r.slug) }));
+  return { flag, rows, holding: isHolding(flag.status) };
 }
 
 const DONE = {
@@ -54,7 +55,7 @@ export async function action({ request, params }: ActionFunctionArgs) {
 }
 
 export default function IntegrityFlag() {
-  const { flag } = useLoaderData<typeof loader>();
+  const { flag, rows, holding } = useLoaderData<typeof loader>();
   const errors = useActionData<typeof action>()?.errors;
   const ev = flag.evidence;
   return (
@@ -83,8 +84,8 @@ export default function IntegrityFlag() {
         />
         <h3>Rows behind it</h3>
         <ul>
-          {ev.rows.map((r, i) => {
-            const href = evidenceHref(r.kind, r.slug);
+          {rows.map((r, i) => {
+            const href = r.href;
             return (
               <li key={i}>
                 {href ? <Link to={href}>{r.label}</Link> : r.label}
@@ -134,12 +135,12 @@ export default function IntegrityFlag() {
         )}
         {flag.status !== "voided" ? (
           <Form method="post">
-            <TextareaField label="Note (why)" name="note" rows={3} maxLength={1000} required errors={errors?.note} />
+            <TextareaField label="Note (why)" name="note" rows={3} maxLength={1000} errors={errors?.note} />
             {errors?.action ? <p className="field-error">{errors.action[0]}</p> : null}
             <button type="submit" name="intent" value="clear" className="primary">
               Clear
             </button>{" "}
-            {isHolding(flag.status) && flag.status !== "held" ? (
+            {holding && flag.status !== "held" ? (
               <button type="submit" name="intent" value="hold">
                 Hold for review
               </button>

@@ -1,7 +1,7 @@
 /**
  * The integrity desk's payloads (decision 20): the flags list's filters (its page,
  * GET /api/v1/integrity/flags and Flags.xls), head office's decision on a flag (the page's buttons
- * and POST /api/v1/integrity/flags/{id}) and the showrooms' hours.
+ * and POST /api/v1/integrity/flags/{id}).
  */
 import { z } from "zod";
 import { FLAG_STATUSES, INTEGRITY_REASONS } from "@db/enums";
@@ -15,8 +15,6 @@ export const INTEGRITY_MESSAGES = {
   action: "Choose clear, hold or void.",
   note: "Write a note: why head office clears, holds or voids this flag.",
   noteLong: "The note may not be longer than 1000 characters.",
-  time: "Enter the time as HH:mm (24 hours).",
-  sameTime: "The showrooms cannot open and close at the same time.",
   notHeadOffice: "Only head office reviews integrity flags.",
   notFound: "Flag not found.",
   voided: "This flag's prize is voided: that decision stands.",
@@ -55,13 +53,3 @@ export const flagDecisionSchema = z.object({
 });
 
 export type FlagDecision = z.output<typeof flagDecisionSchema>;
-
-const time = z.preprocess(
-  (v) => text(v)?.trim() || undefined,
-  z.string({ error: INTEGRITY_MESSAGES.time }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, { error: INTEGRITY_MESSAGES.time }),
-);
-
-/** The showrooms' hours (Kathmandu time) the off-hours rule reads. */
-export const showroomHoursSchema = z
-  .object({ opens: time, closes: time })
-  .refine((v) => v.opens !== v.closes, { path: ["closes"], error: INTEGRITY_MESSAGES.sameTime });

@@ -7,12 +7,15 @@ test("head office holds a planted cheat with a note; a branch never sees the des
   await login(page, USERS.admin);
   await page.goto("/admin");
   await expect(page.getByRole("link", { name: /Integrity: \d+ open flags?/ })).toBeVisible();
-  const reason = isJs(info.project.name) ? "phone-run" : "address-burst";
-  await page.goto(`/admin/integrity?reason=${reason}&status=all`);
+  const reason = isJs(info.project.name) ? "shared-citizenship" : "address-burst";
+  const search = isJs(info.project.name) ? "7711223344" : "203.0.113.0";
+  await page.goto(`/admin/integrity?reason=${reason}&status=all&search=${search}`);
   const rows = page.locator("tbody tr");
   await expect(rows).toHaveCount(1);
   await rows.first().getByRole("link").first().click();
-  await expect(page.getByRole("heading", { level: 1 })).toContainText(reason === "phone-run" ? "Phone" : "Address");
+  await expect(page.getByRole("heading", { level: 1 })).toContainText(
+    isJs(info.project.name) ? "citizenship" : "address range",
+  );
   await expect(page.getByRole("region", { name: "Evidence" })).toBeVisible();
   // Without a note, the decision is refused under the note's field.
   await page.getByRole("button", { name: "Hold for review" }).click();
