@@ -10,12 +10,7 @@ import sharp from "sharp";
 
 function random(seed: string) {
   let k = 0;
-  return () =>
-    crypto
-      .createHash("sha256")
-      .update(`${seed}:${k++}`)
-      .digest()
-      .readUInt32BE(0) / 2 ** 32;
+  return () => crypto.createHash("sha256").update(`${seed}:${k++}`).digest().readUInt32BE(0) / 2 ** 32;
 }
 
 const NAMES = ["Ram Thapa", "Sita Shrestha", "Hari Koirala", "Gita Poudel", "Bishnu Rai", "Laxmi Tamang", "Asmita KC"];
@@ -84,8 +79,20 @@ export async function copiesOf(image: Buffer): Promise<[string, Buffer][]> {
     ["JPEG at quality 85", await sharp(image).jpeg({ quality: 85 }).toBuffer()],
     ["JPEG at quality 50", await sharp(image).jpeg({ quality: 50 }).toBuffer()],
     ["WebP at quality 70", await sharp(image).webp({ quality: 70 }).toBuffer()],
-    ["three quarters of the size", await sharp(image).resize(Math.round(width * 0.75)).jpeg({ quality: 80 }).toBuffer()],
-    ["one and a half times the size", await sharp(image).resize(Math.round(width * 1.5)).jpeg({ quality: 85 }).toBuffer()],
+    [
+      "three quarters of the size",
+      await sharp(image)
+        .resize(Math.round(width * 0.75))
+        .jpeg({ quality: 80 })
+        .toBuffer(),
+    ],
+    [
+      "one and a half times the size",
+      await sharp(image)
+        .resize(Math.round(width * 1.5))
+        .jpeg({ quality: 85 })
+        .toBuffer(),
+    ],
     ["sent through a chat app", await sharp(image).resize(540).jpeg({ quality: 70 }).toBuffer()],
   ];
 }
@@ -94,7 +101,13 @@ export async function copiesOf(image: Buffer): Promise<[string, Buffer][]> {
 export async function heavyCopiesOf(image: Buffer): Promise<[string, Buffer][]> {
   const { width = 0 } = await sharp(image).metadata();
   return [
-    ["half the size", await sharp(image).resize(Math.round(width / 2)).jpeg({ quality: 80 }).toBuffer()],
+    [
+      "half the size",
+      await sharp(image)
+        .resize(Math.round(width / 2))
+        .jpeg({ quality: 80 })
+        .toBuffer(),
+    ],
     [
       "sent through a chat app twice",
       await sharp(await sharp(image).resize(540).jpeg({ quality: 60 }).toBuffer())

@@ -72,7 +72,7 @@ function tailOf(chances: number[], wins: number): number {
   return poissonBinomialTail(chances, wins);
 }
 
-function improbableTests(exec: Executor): Tested[] {
+function improbableTests(): Tested[] {
   const subjects = new Map<string, Tested>();
   const add = (subjectType: "user" | "branch", id: number | null, d: DrawRow, chance: number) => {
     if (id === null) return;
@@ -189,7 +189,7 @@ function subjectOf(exec: Executor, type: "user" | "branch", id: number) {
 
 /** improbable-wins and poaching findings, every subject tested at once under Holm's procedure. */
 export function scanStatistics(exec: Executor): Finding[] {
-  const wins = improbableTests(exec);
+  const wins = improbableTests();
   const poaching = poachingTests(exec);
   const rejected = holm([...wins.map((t) => t.p), ...poaching.map((t) => t.p)], RULES.alpha);
   const out: Finding[] = [];

@@ -25,7 +25,17 @@ describe("the range of a client address", () => {
   });
 
   it("no range for what is not an address", () => {
-    for (const bad of ["unknown", "", null, undefined, "1.2.3", "300.1.1.1", "2001:db8::1::2", "g::1", "1:2:3:4:5:6:7:8:9"])
+    for (const bad of [
+      "unknown",
+      "",
+      null,
+      undefined,
+      "1.2.3",
+      "300.1.1.1",
+      "2001:db8::1::2",
+      "g::1",
+      "1:2:3:4:5:6:7:8:9",
+    ])
       expect(addressRange(bad), String(bad)).toBeNull();
   });
 });

@@ -30,7 +30,10 @@ function ipv6Groups(address: string): number[] | null {
 
 /** The address's range, or null when it is not an IP address (an unknown client). */
 export function addressRange(raw: string | null | undefined): string | null {
-  const address = (raw ?? "").trim().replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+  const address = (raw ?? "")
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .replace(/%.*$/, "");
   if (isIPv4(address)) return `${address.split(".").slice(0, 3).join(".")}.0/24`;
   if (!isIPv6(address)) return null;
   const groups = ipv6Groups(address);

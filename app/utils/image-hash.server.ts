@@ -76,7 +76,8 @@ export function hammingWords(a: Uint32Array, b: Uint32Array): number {
 export const hamming = (a: string, b: string) => hammingWords(hashWords(a), hashWords(b));
 
 /** Whether two screenshots are one image (re-encoded or resized) by their hashes. */
-export const sameScreenshot = (a: ImageHashes, b: ImageHashes) => hamming(a.dhash256, b.dhash256) <= SAME_SCREENSHOT_BITS;
+export const sameScreenshot = (a: ImageHashes, b: ImageHashes) =>
+  hamming(a.dhash256, b.dhash256) <= SAME_SCREENSHOT_BITS;
 
 /** The 256-bit hash's sixteen rows of 16 bits, the search's buckets. */
 export function hashBands(dhash256: string): number[] {

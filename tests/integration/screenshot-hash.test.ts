@@ -4,7 +4,14 @@
 // campaign's post). Every image goes through the upload's own pipeline first, as a stored file does.
 import { beforeAll, describe, expect, it } from "vitest";
 import { prepareImage } from "~/models/file.server";
-import { hamming, hashBands, imageHashes, SAME_SCREENSHOT_BITS, sameScreenshot, type ImageHashes } from "~/utils/image-hash.server";
+import {
+  hamming,
+  hashBands,
+  imageHashes,
+  SAME_SCREENSHOT_BITS,
+  sameScreenshot,
+  type ImageHashes,
+} from "~/utils/image-hash.server";
 import { copiesOf, heavyCopiesOf, photoSvg, png, screenshotSvg } from "../screenshots";
 
 const stored = async (image: Buffer) => imageHashes((await prepareImage(image, "shot.png")).data);
@@ -14,8 +21,14 @@ const pictures: Picture[] = [];
 
 beforeAll(async () => {
   const sources: [string, string][] = [
-    ...Array.from({ length: 14 }, (_, i): [string, string] => [`screenshot of the campaign's post ${i}`, screenshotSvg(`own-${i}`)]),
-    ...Array.from({ length: 3 }, (_, i): [string, string] => [`screenshot of another post ${i}`, screenshotSvg(`other-${i}`, { ownPost: false })]),
+    ...Array.from({ length: 14 }, (_, i): [string, string] => [
+      `screenshot of the campaign's post ${i}`,
+      screenshotSvg(`own-${i}`),
+    ]),
+    ...Array.from({ length: 3 }, (_, i): [string, string] => [
+      `screenshot of another post ${i}`,
+      screenshotSvg(`other-${i}`, { ownPost: false }),
+    ]),
     ...Array.from({ length: 3 }, (_, i): [string, string] => [`photo ${i}`, photoSvg(`photo-${i}`)]),
   ];
   for (const [name, svg] of sources) {
@@ -37,7 +50,8 @@ describe("a screenshot copied before it is uploaded again", () => {
         const bits = hamming(p.hashes.dhash256, copy.dhash256);
         widest = Math.max(widest, bits);
         const banded = hashBands(p.hashes.dhash256).some((b, i) => b === hashBands(copy.dhash256)[i]);
-        if (!sameScreenshot(p.hashes, copy) || !banded) missed.push(`${p.name}, ${how}: ${bits} bits, band shared ${banded}`);
+        if (!sameScreenshot(p.hashes, copy) || !banded)
+          missed.push(`${p.name}, ${how}: ${bits} bits, band shared ${banded}`);
       }
     }
     console.info(`copies: at most ${widest} of 256 bits differ (the rule allows ${SAME_SCREENSHOT_BITS})`);
@@ -66,7 +80,8 @@ describe("different pictures", () => {
       for (let j = i + 1; j < pictures.length; j++) {
         const bits = hamming(pictures[i].hashes.dhash256, pictures[j].hashes.dhash256);
         closest = Math.min(closest, bits);
-        if (sameScreenshot(pictures[i].hashes, pictures[j].hashes)) taken.push(`${pictures[i].name} / ${pictures[j].name}: ${bits} bits`);
+        if (sameScreenshot(pictures[i].hashes, pictures[j].hashes))
+          taken.push(`${pictures[i].name} / ${pictures[j].name}: ${bits} bits`);
       }
     }
     console.info(`different pictures: at least ${closest} of 256 bits differ`);
@@ -79,7 +94,8 @@ describe("different pictures", () => {
     const own = pictures.filter((p) => p.name.startsWith("screenshot of the campaign's post"));
     let closest = 64;
     for (let i = 0; i < own.length; i++)
-      for (let j = i + 1; j < own.length; j++) closest = Math.min(closest, hamming(own[i].hashes.dhash, own[j].hashes.dhash));
+      for (let j = i + 1; j < own.length; j++)
+        closest = Math.min(closest, hamming(own[i].hashes.dhash, own[j].hashes.dhash));
     const widestCopy = Math.max(...pictures.flatMap((p) => p.copies.map(([, c]) => hamming(p.hashes.dhash, c.dhash))));
     console.info(`64 bits: different screenshots of one post as close as ${closest}; copies as far as ${widestCopy}`);
     expect(closest).toBeLessThanOrEqual(widestCopy);
