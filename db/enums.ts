@@ -48,3 +48,22 @@ export const SOURCE_OPTIONS = [
   "TEST RIDE",
   "OTHERS",
 ] as const;
+
+/** integrity_flags.reason: why a flag was raised (docs/decisions/0021-integrity-desk.md). */
+export const INTEGRITY_REASONS = [
+  "shared-citizenship",
+  "shared-vehicle",
+  "address-burst",
+  "phone-run",
+  "shared-screenshot",
+  "improbable-wins",
+  "poaching",
+  "off-hours",
+  "remade-entry",
+] as const;
+
+/** integrity_flags.subject_type: what a flag is about. */
+export const INTEGRITY_SUBJECTS = ["entry", "registration", "user", "branch", "range"] as const;
+
+/** integrity_flags.status: open (raised, nobody has decided), held, cleared, voided (the prize). */
+export const FLAG_STATUSES = ["open", "held", "cleared", "voided"] as const;

@@ -5,10 +5,13 @@
  * YYYY-MM-DD in Asia/Kathmandu. Money is whole rupees (integer).
  */
 import { sql } from "drizzle-orm";
-import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { check, index, integer, primaryKey, real, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
 import {
   ALLOCATION_TYPES,
   BROADCAST_TYPES,
+  FLAG_STATUSES,
+  INTEGRITY_REASONS,
+  INTEGRITY_SUBJECTS,
   PAYMENT_MODES,
   REGISTRATION_STATUSES,
   SMS_STATUSES,
@@ -148,6 +151,12 @@ export const files = sqliteTable(
     width: integer("width"),
     height: integer("height"),
     size: integer("size").notNull(),
+    /**
+     * A proof screenshot's perceptual hashes (app/utils/image-hash.server.ts): the 64-bit difference
+     * hash (9 x 8 grid) and the 256-bit one (17 x 16), hex; null for other images.
+     */
+    dhash: text("dhash"),
+    dhash256: text("dhash256"),
     uploaded_by: integer("uploaded_by").references(() => users.id),
     created_at: createdAt(),
   },
@@ -223,7 +232,8 @@ export const preregistrations = sqliteTable(
     index("preregistrations_phone_idx").on(t.campaign, t.phone),
     uniqueIndex("preregistrations_form_token_unique").on(t.form_token),
     uniqueIndex("preregistrations_ref_unique").on(t.ref),
-    index("preregistrations_citizenship_idx").on(t.citizenship_no),
+    // With the phone: one citizenship number's entries and their phones read from the index alone (integrity).
+    index("preregistrations_citizenship_idx").on(t.citizenship_no, t.phone),
     index("preregistrations_branch_idx").on(t.branch_id, t.created_at),
     index("preregistrations_nearest_branch_idx").on(t.nearest_branch_id, t.created_at),
     index("preregistrations_created_idx").on(t.created_at),
@@ -329,6 +339,19 @@ export const registrations = sqliteTable(
     index("registrations_coupon_idx").on(t.coupon_amount),
     index("registrations_referrer_idx").on(t.registration_id),
     index("registrations_name_idx").on(t.name),
+    // A deleted registration's numbers, so a new one reusing them is found (integrity: shared-vehicle).
+    index("registrations_deleted_engine_idx")
+      .on(t.engine_no)
+      .where(sql`deleted_at is not null`),
+    index("registrations_deleted_chasis_idx")
+      .on(t.chasis_no)
+      .where(sql`deleted_at is not null`),
+    index("registrations_deleted_registration_no_idx")
+      .on(t.registration_no)
+      .where(sql`deleted_at is not null`),
+    index("registrations_deleted_bill_idx")
+      .on(t.branch_id, t.bill_no)
+      .where(sql`deleted_at is not null`),
   ],
 );
 
@@ -475,6 +498,109 @@ export const fairAnnouncements = sqliteTable("fair_announcements", {
   phones: integer("phones").notNull(),
   text: text("text").notNull(),
   sent_at: text("sent_at").notNull(),
+});
+
+// ---------------------------------------------------------------- integrity (docs/decisions/0021-integrity-desk.md)
+
+/**
+ * The address a pre-registration came from: the visitor's, or at the counter the staff member's; with
+ * its range (IPv4 /24, IPv6 /64). Kept 30 days, then purged by the integrity job; head office only.
+ */
+export const entryAddresses = sqliteTable(
+  "entry_addresses",
+  {
+    preregistration_id: integer("preregistration_id")
+      .primaryKey()
+      .references(() => preregistrations.id),
+    address: text("address").notNull(),
+    range: text("range").notNull(),
+    created_at: text("created_at").notNull(),
+  },
+  (t) => [index("entry_addresses_range_idx").on(t.range, t.created_at)],
+);
+
+/**
+ * A flag: a reason and its evidence about one subject, never a verdict. One per reason and subject
+ * (`subject_key`: the subject's id, or its range and day), so computing again never makes a second.
+ */
+export const integrityFlags = sqliteTable(
+  "integrity_flags",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    reason: text("reason", { enum: INTEGRITY_REASONS }).notNull(),
+    subject_type: text("subject_type", { enum: INTEGRITY_SUBJECTS }).notNull(),
+    subject_key: text("subject_key").notNull(),
+    /** The branch and the staff user the flag concerns (the desk's filters), when it names them. */
+    branch_id: integer("branch_id").references(() => branches.id),
+    user_id: integer("user_id").references(() => users.id),
+    /** How strong the evidence is, 0 to 100 (the desk sorts by it). */
+    strength: real("strength").notNull(),
+    /** JSON: a summary, the figures and the rows behind the flag. */
+    evidence: text("evidence").notNull(),
+    status: text("status", { enum: FLAG_STATUSES }).notNull().default("open"),
+    raised_at: text("raised_at").notNull(),
+    updated_at: text("updated_at").notNull(),
+    decided_at: text("decided_at"),
+    decided_by: integer("decided_by").references(() => users.id),
+    note: text("note"),
+  },
+  (t) => [
+    uniqueIndex("integrity_flags_subject_unique").on(t.reason, t.subject_type, t.subject_key),
+    index("integrity_flags_desk_idx").on(t.status, t.strength, t.raised_at),
+    index("integrity_flags_branch_idx").on(t.branch_id, t.status),
+    index("integrity_flags_user_idx").on(t.user_id, t.status),
+    index("integrity_flags_raised_idx").on(t.raised_at),
+  ],
+);
+
+/** The entries a flag concerns: an open or held flag holds their prizes (coupon print and prize notice). */
+export const integrityFlagEntries = sqliteTable(
+  "integrity_flag_entries",
+  {
+    flag_id: integer("flag_id")
+      .notNull()
+      .references(() => integrityFlags.id, { onDelete: "cascade" }),
+    preregistration_id: integer("preregistration_id")
+      .notNull()
+      .references(() => preregistrations.id),
+  },
+  (t) => [
+    primaryKey({ columns: [t.flag_id, t.preregistration_id] }),
+    index("integrity_flag_entries_entry_idx").on(t.preregistration_id),
+  ],
+);
+
+/**
+ * An entry's prizes voided by head office: a later event beside the draw's record, which it never
+ * changes. Append-only (triggers refuse a change or a removal).
+ */
+export const prizeVoids = sqliteTable("prize_voids", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  preregistration_id: integer("preregistration_id")
+    .notNull()
+    .unique()
+    .references(() => preregistrations.id),
+  registration_id: integer("registration_id").references(() => registrations.id),
+  flag_id: integer("flag_id")
+    .notNull()
+    .references(() => integrityFlags.id),
+  reason: text("reason").notNull(),
+  voided_by: integer("voided_by").references(() => users.id),
+  voided_at: text("voided_at").notNull(),
+});
+
+/**
+ * Background jobs that one process at a time runs across the cluster: whoever holds the lease (until
+ * `expires_at`, epoch milliseconds) runs it; the last run's times and result are kept beside it.
+ */
+export const jobLeases = sqliteTable("job_leases", {
+  name: text("name").primaryKey(),
+  holder: text("holder"),
+  expires_at: integer("expires_at").notNull().default(0),
+  last_started_at: text("last_started_at"),
+  last_finished_at: text("last_finished_at"),
+  /** JSON: what the last run did (or why it failed). */
+  last_result: text("last_result"),
 });
 
 export const testRides = sqliteTable(
@@ -722,3 +848,4 @@ export type SmsMessage = typeof smsMessages.$inferSelect;
 export type SmsBroadcast = typeof smsBroadcasts.$inferSelect;
 export type FileRow = typeof files.$inferSelect;
 export type AuditEntry = typeof auditLog.$inferSelect;
+export type IntegrityFlag = typeof integrityFlags.$inferSelect;

@@ -19,6 +19,7 @@ import { startLocalBeacon } from "../scripts/local-beacon.mjs";
 import { seedCatalogue } from "./seed-catalogue";
 import { seedSettings } from "./seed-settings";
 import { seedStaff } from "./seed-staff";
+import { seedIntegrity } from "./seed-integrity";
 import { seedVideos } from "./seed-videos";
 
 export const DEMO_PASSWORD = "Demo@12345";
@@ -205,6 +206,7 @@ export async function seed() {
   await seedStaff(branches, DEMO_PASSWORD);
   await seedCatalogue();
   await seedBroadcast(branches, models);
+  seedIntegrity(branches);
 }
 
 async function main() {

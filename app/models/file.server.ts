@@ -8,6 +8,7 @@ import { and, desc, eq, inArray, notInArray } from "drizzle-orm";
 import fs from "node:fs";
 import path from "node:path";
 import type { Metadata, OutputInfo } from "sharp";
+import { imageHashes, type ImageHashes } from "~/utils/image-hash.server";
 import { db, schema, type Executor } from "@db/index";
 import { uploadsDir } from "~/utils/config.server";
 import { randomToken } from "~/utils/crypto.server";
@@ -102,7 +103,8 @@ function insertFileRow(
     image,
     storedAt,
     uploadedBy,
-  }: { type: string; image: PreparedImage; storedAt: string; uploadedBy: number | null },
+    hashes,
+  }: { type: string; image: PreparedImage; storedAt: string; uploadedBy: number | null; hashes?: ImageHashes | null },
 ): StoredFile {
   return exec
     .insert(schema.files)
@@ -116,6 +118,8 @@ function insertFileRow(
       height: image.height,
       size: image.data.length,
       uploaded_by: uploadedBy,
+      dhash: hashes?.dhash ?? null,
+      dhash256: hashes?.dhash256 ?? null,
     })
     .returning()
     .get();
@@ -127,8 +131,10 @@ export async function storeImage(
   { type, filename, uploadedBy }: { type: string; filename: string; uploadedBy?: number | null },
 ): Promise<StoredFile> {
   const image = await prepareImage(input, filename);
+  // A proof screenshot keeps its perceptual hashes, taken from the stored image (decision 21).
+  const hashes = type === "screenshot" ? await imageHashes(image.data) : null;
   const storedAt = writeImage(type, image);
-  return insertFileRow(db, { type, image, storedAt, uploadedBy: uploadedBy ?? null });
+  return insertFileRow(db, { type, image, storedAt, uploadedBy: uploadedBy ?? null, hashes });
 }
 
 /** Reads an uploaded File (multipart) and stores it. */

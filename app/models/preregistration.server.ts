@@ -50,6 +50,7 @@ import { audit, diff } from "./audit.server";
 import { fail, FailureError, type Failure, type FieldErrors, type Result } from "~/utils/failure";
 import { getFile, storeUpload, UPLOAD_FAILED, UploadError } from "./file.server";
 import { issueCodeIn, OTP_RULES, type IssueRefusal } from "./otp.server";
+import { screenNewEntry } from "./integrity-write.server";
 import { grantCounterAccess, reaches } from "./preregistration-reach.server";
 import { referralFor } from "./referrer.server";
 import type { Scope, ScopedActor } from "./scope.server";
@@ -497,6 +498,8 @@ export async function createPreregistration(
       });
       // No code can go out this hour: the entry is not kept, so the visitor simply tries again later.
       if (!issued.ok && issued.reason === "ceiling") throw new FailureError(ceilingReached(issued.retryAfterSeconds));
+      // Its address kept, and what one entry can tell raised (decision 21).
+      screenNewEntry(tx, created, who.channel === "public" ? who.address : who.actor.address);
       if (counter) {
         audit(tx, counter, {
           action: "preregistration.create",

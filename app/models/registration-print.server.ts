@@ -4,6 +4,7 @@
  * dealer copy with it in full), at most `limit` of them with how many matched.
  */
 import { entryReference } from "@db/reference";
+import { db } from "@db/index";
 import type { RegistrationStatus } from "~/schemas/registration";
 import { publicBaseUrl } from "~/utils/share-link.server";
 import { maskPhone } from "~/utils/phone";
@@ -14,6 +15,7 @@ import {
   type RegistrationFilters,
   type RegistrationRow,
 } from "./registration-list.server";
+import { prizeHoldsOf } from "./integrity-flags.server";
 import type { Scope } from "./scope.server";
 
 /** Registrations printed at most on one sheet by default; narrower filters print the rest. */
@@ -71,17 +73,30 @@ export function toPrintCoupon(r: RegistrationRow): PrintCoupon {
   };
 }
 
-/** The print sheet's rows (the filters, at most `limit`), with how many matched in all. */
+/**
+ * The print sheet's rows (the filters, at most `limit`), with how many matched in all. A registration
+ * whose prize is under review or voided by head office (decision 21) is not among them: it is listed
+ * in `held` with why, and its coupon is not printed until head office clears it.
+ */
 export function printRegistrations(scope: Scope, filters: RegistrationFilters, limit = PRINT_LIMIT) {
   const rows = [...exportRegistrations(scope, filters, { limit })];
   const total = rows.length < limit ? rows.length : countMatching(scope, filters);
-  return { data: rows, total, limit };
+  const holds = prizeHoldsOf(
+    db,
+    rows.map((r) => r.preregistration_id),
+  );
+  const held = rows.flatMap((r) => {
+    const hold = holds.get(r.preregistration_id);
+    return hold ? [{ slug: r.slug, name: r.name, bill_no: r.bill_no, hold }] : [];
+  });
+  return { data: rows.filter((r) => !holds.has(r.preregistration_id)), held, total, limit };
 }
 
 /**
  * The print sheet as the page prints it (decision 17): only registrations
  * whose coupon is drawn become coupons; the others are left out and listed,
- * so no coupon leaves the counter without its third-thrill amount.
+ * so no coupon leaves the counter without its third-thrill amount; nor one
+ * whose prize head office holds (decision 21).
  */
 export function printSheet(scope: Scope, filters: RegistrationFilters, limit = PRINT_LIMIT) {
   const sheet = printRegistrations(scope, filters, limit);
@@ -89,6 +104,7 @@ export function printSheet(scope: Scope, filters: RegistrationFilters, limit = P
   return {
     coupons: all.filter((c) => c.status === "drawn"),
     pending: all.filter((c) => c.status !== "drawn"),
+    held: sheet.held,
     total: sheet.total,
     limit: sheet.limit,
   };

@@ -38,6 +38,8 @@ import {
 } from "~/schemas/registration";
 import { normalizePhone } from "~/utils/phone";
 import { kathmanduDate, now as clockNow } from "~/utils/time";
+import { HOLD_MESSAGES, prizeHoldOf } from "./integrity-flags.server";
+import { screenRegistration } from "./integrity-write.server";
 import { preregistrationScope } from "./preregistration-reach.server";
 import { inheritedReferrer, shareLinkOf } from "./referrer.server";
 import { findRegistration, type RegistrationRow } from "./registration-list.server";
@@ -315,6 +317,7 @@ export async function createRegistration(
       .set({ purchased: true, status: "purchased", updated_at: at.toISOString() })
       .where(eq(P.id, pre.id))
       .run();
+    screenRegistration(tx, row, { made: true });
     audit(tx, actor, {
       action: "registration.create",
       entityType: ENTITY,
@@ -369,6 +372,7 @@ export function updateRegistration(
       .where(eq(R.id, before.id))
       .returning()
       .get();
+    screenRegistration(tx, after);
     audit(tx, actor, {
       action: "registration.update",
       entityType: ENTITY,
@@ -470,7 +474,8 @@ export async function drawCoupon(
   let queued = false;
   transact((tx) => {
     const after = tx.select().from(R).where(eq(R.id, before.id)).get()!;
-    if (after.send_sms) {
+    // A prize under review sends its SMS when head office clears it (decision 21); a voided one never.
+    if (after.send_sms && !prizeHoldOf(tx, after.preregistration_id)) {
       queueMessage(tx, {
         to: after.phone,
         text: prizeSmsText(shown(actor.scope, slug)),
@@ -493,6 +498,8 @@ export function notifyRegistration(actor: ScopedActor, slug: string): Result<{ s
   const outcome = transact((tx) => {
     const reg = reachable(tx, actor.scope, slug);
     if (reg.status !== "drawn") throw new FailureError(fail.conflict(M.notDrawn));
+    const hold = prizeHoldOf(tx, reg.preregistration_id);
+    if (hold) throw new FailureError(fail.conflict(HOLD_MESSAGES[hold]));
     for (const limit of ["notify-wait", "notify-day"] as const) {
       const taken = take(tx, limit, slug);
       if (!taken.ok) {
@@ -562,6 +569,7 @@ export function restoreRegistration(actor: ScopedActor, slug: string): Result<{ 
       .where(eq(R.id, before.id))
       .returning()
       .get();
+    screenRegistration(tx, after);
     audit(tx, actor, {
       action: "registration.restore",
       entityType: ENTITY,

@@ -16,6 +16,8 @@ import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { listPage, parseRegistrationQuery } from "~/http/list-query.server";
 import { displayDateTime } from "~/utils/time";
 import { isHeadOffice } from "~/models/scope.server";
+import { openFlagCount } from "~/models/integrity-desk.server";
+import { can } from "~/utils/permissions";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: null } satisfies RouteAccess;
@@ -35,6 +37,8 @@ export async function loader({ request }: LoaderFunctionArgs) {
     bikeModels: listBikeModels().map((m) => ({ id: m.id, title: m.title })),
     branches: isHeadOffice(user.scope) ? listBranchOptions() : null,
     branchTitle: user.branch?.title ?? null,
+    // Head office's integrity desk (decision 21): how many flags wait; a branch is never told.
+    openFlags: can(user, "review-integrity") ? openFlagCount(user.scope) : null,
     at: new Date().toISOString(),
   };
   // A Registered Buyers filter that cannot be read: its message under it, the figures as always.
@@ -71,7 +75,16 @@ function Card({
 }
 
 export default function Dashboard() {
-  const { stats, table: buyers, filterErrors, bikeModels, branches, branchTitle, at } = useLoaderData<typeof loader>();
+  const {
+    stats,
+    table: buyers,
+    filterErrors,
+    bikeModels,
+    branches,
+    branchTitle,
+    openFlags,
+    at,
+  } = useLoaderData<typeof loader>();
   const revalidator = useRevalidator();
   useEffect(() => {
     const id = setInterval(() => {
@@ -87,6 +100,13 @@ export default function Dashboard() {
           Kathmandu date <DateText day={stats.date} /> · updated {displayDateTime(at)}
         </small>
       </div>
+      {openFlags !== null ? (
+        <p className="integrity-count">
+          <Link to="/admin/integrity">
+            Integrity: {openFlags.toLocaleString("en-IN")} open flag{openFlags === 1 ? "" : "s"}
+          </Link>
+        </p>
+      ) : null}
       <div className="stat-cards">
         <Card
           title="Total Sales"

@@ -27,7 +27,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
   const query = parseRegistrationQuery(params);
   if (!query.ok) {
     const none = [] as PrintCoupon[];
-    const failed = { coupons: none, pending: none, total: 0, limit, logoUrl, filterErrors: query.errors };
+    const failed = { coupons: none, pending: none, held: [], total: 0, limit, logoUrl, filterErrors: query.errors };
     return data(failed, { status: failureStatus(query) });
   }
   return { ...printSheet(user.scope, query.filters, limit), logoUrl, filterErrors: null };
@@ -83,7 +83,7 @@ function Coupon({ c, copy, logoUrl }: { c: PrintCoupon; copy: "customer" | "deal
 }
 
 export default function PrintSheet() {
-  const { coupons, pending, total, logoUrl, filterErrors } = useLoaderData<typeof loader>();
+  const { coupons, pending, held, total, logoUrl, filterErrors } = useLoaderData<typeof loader>();
   const [params] = useSearchParams();
   const preview = params.get("preview") === "1";
   useEffect(() => {
@@ -98,7 +98,7 @@ export default function PrintSheet() {
   }, [preview, coupons.length]);
 
   // What the sheet read (at most `limit` rows): the coupons and the registrations left out.
-  const read = coupons.length + pending.length;
+  const read = coupons.length + pending.length + held.length;
   const perPage = COUPONS_PER_PAGE / 2;
   const pages: PrintCoupon[][] = [];
   for (let i = 0; i < coupons.length; i += perPage) pages.push(coupons.slice(i, i + perPage));
@@ -141,6 +141,7 @@ export default function PrintSheet() {
           </ul>
         </section>
       ) : null}
+      <HeldPrizes held={held} />
       {filterErrors ? (
         <p className="form-error" role="alert">
           {Object.values(filterErrors)
@@ -161,5 +162,30 @@ export default function PrintSheet() {
         </section>
       ))}
     </div>
+  );
+}
+
+/** Registrations whose prize head office holds (decision 21): left out of the sheet, listed with why. */
+function HeldPrizes({ held }: { held: { slug: string; name: string; bill_no: string; hold: "held" | "voided" }[] }) {
+  if (!held.length) return null;
+  return (
+    <section className="print-pending" aria-label="Left out: prize held by head office">
+      <p>
+        <strong>
+          {held.length} registration{held.length === 1 ? " is" : "s are"} left out: head office holds the prize.
+        </strong>{" "}
+        A prize under review prints once head office clears it; a voided one never prints.
+      </p>
+      <ul>
+        {held.map((c) => (
+          <li key={c.slug}>
+            <Link to={`/admin/registration/${c.slug}`}>
+              {c.name} · {c.bill_no}
+            </Link>{" "}
+            · {c.hold === "voided" ? "prize voided" : "under review"}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }

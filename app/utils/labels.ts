@@ -8,7 +8,14 @@
  * until it has its labels (and tests/integration/labels.test.ts walks the enums at run time).
  */
 import type { Draw, Preregistration, Registration, SmsBroadcast, SmsMessage, TestRide, User } from "@db/schema";
-import type { ALLOCATION_TYPES, SMS_PURPOSES, SOURCE_OPTIONS } from "@db/enums";
+import type {
+  ALLOCATION_TYPES,
+  FLAG_STATUSES,
+  INTEGRITY_REASONS,
+  INTEGRITY_SUBJECTS,
+  SMS_PURPOSES,
+  SOURCE_OPTIONS,
+} from "@db/enums";
 
 export type Label = { en: string; ne: string };
 export type Lang = keyof Label;
@@ -106,6 +113,35 @@ const SMS_PURPOSE: Record<(typeof SMS_PURPOSES)[number], Label> = {
   broadcast: { en: "Broadcast", ne: "सामूहिक सन्देश" },
 };
 
+// The integrity desk (head office only; decision 21): the back office speaks English, so the Nepali
+// labels below only complete the tables every enumeration has.
+const INTEGRITY_REASON: Record<(typeof INTEGRITY_REASONS)[number], Label> = {
+  "shared-citizenship": { en: "Shared citizenship number", ne: "एउटै नागरिकता नम्बर" },
+  "shared-vehicle": { en: "Shared vehicle or bill", ne: "एउटै सवारी वा बिल" },
+  "address-burst": { en: "Burst from one address range", ne: "एउटै ठेगाना दायराबाट धेरै" },
+  "phone-run": { en: "Run of consecutive phones", ne: "लगातार फोन नम्बरहरू" },
+  "shared-screenshot": { en: "Shared screenshot", ne: "एउटै स्क्रिनसट" },
+  "improbable-wins": { en: "Improbable wins", ne: "असम्भाव्य जित" },
+  poaching: { en: "Customers of other showrooms", ne: "अर्को शोरुमका ग्राहक" },
+  "off-hours": { en: "Off hours or too fast", ne: "समयबाहिर वा धेरै छिटो" },
+  "remade-entry": { en: "Entry deleted and made again", ne: "मेटाएर फेरि बनाइएको" },
+};
+
+const INTEGRITY_SUBJECT: Record<(typeof INTEGRITY_SUBJECTS)[number], Label> = {
+  entry: { en: "Pre-registration", ne: "पूर्व-दर्ता" },
+  registration: { en: "Registration", ne: "दर्ता" },
+  user: { en: "Staff user", ne: "कर्मचारी" },
+  branch: { en: "Branch", ne: "शाखा" },
+  range: { en: "Address range", ne: "ठेगाना दायरा" },
+};
+
+const FLAG_STATUS: Record<(typeof FLAG_STATUSES)[number], Label> = {
+  open: { en: "Open", ne: "खुला" },
+  held: { en: "Held for review", ne: "समीक्षामा रोकिएको" },
+  cleared: { en: "Cleared", ne: "सफा गरिएको" },
+  voided: { en: "Prize voided", ne: "पुरस्कार रद्द" },
+};
+
 // ---------------------------------------------------------------- the audit trail
 // Only staff holding every permission read the trail (/admin/audit, AuditTrail.xls), and the back
 // office speaks English: these tables have one label per value.
@@ -157,6 +193,11 @@ export const AUDIT_ACTION = {
   "sms.broadcast_stored": "SMS broadcast queued",
   "sms.broadcast_retry": "SMS broadcast retried",
   "sms.retry": "SMS retried",
+  "integrity.clear": "Integrity flag cleared",
+  "integrity.hold": "Prize held for review",
+  "integrity.void": "Prize voided",
+  "integrity.recompute": "Integrity signals recomputed",
+  "integrity.hours": "Showroom hours changed",
 } as const satisfies Record<`${string}.${string}`, string>;
 
 export type AuditAction = keyof typeof AUDIT_ACTION;
@@ -176,6 +217,7 @@ export const AUDIT_RECORD = {
   setting: "Setting",
   sms_broadcast: "SMS broadcast",
   sms_message: "SMS",
+  integrity_flag: "Integrity flag",
 } as const satisfies Record<string, string>;
 
 export type AuditRecord = keyof typeof AUDIT_RECORD;
@@ -213,6 +255,9 @@ export const LABELS = {
   broadcast_status: BROADCAST_STATUS,
   sms_status: SMS_STATUS,
   sms_purpose: SMS_PURPOSE,
+  integrity_reason: INTEGRITY_REASON,
+  integrity_subject: INTEGRITY_SUBJECT,
+  flag_status: FLAG_STATUS,
 } as const;
 
 export type Enumeration = keyof typeof LABELS;
@@ -253,13 +298,15 @@ export const labelOptions = <E extends Enumeration>(
 const FIELD_ENUMERATIONS: Record<string, readonly Enumeration[]> = {
   payment_mode: ["payment_mode"],
   source: ["source"],
-  status: ["preregistration_status", "registration_status", "sms_status", "broadcast_status"],
+  status: ["preregistration_status", "registration_status", "sms_status", "broadcast_status", "flag_status"],
   type: ["test_ride_type", "allocation_type", "broadcast_type"],
   pool_type: ["allocation_type"],
   sex: ["sex"],
   outcome: ["draw_outcome"],
   entry_type: ["draw_entry"],
   purpose: ["sms_purpose"],
+  reason: ["integrity_reason"],
+  subject_type: ["integrity_subject"],
 };
 
 /** The English label of a field's enumerated value (status, type, payment_mode, ...), or undefined when it has none. */

@@ -24,6 +24,8 @@ export const PERMISSIONS = [
   "send-sms",
   "manage-allocation",
   "update-settings",
+  // Beyond the specification: the integrity desk (docs/decisions/0021-integrity-desk.md).
+  "review-integrity",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
@@ -59,6 +61,7 @@ export const PERMISSION_LABELS: Record<Permission, string> = {
   "send-sms": "Send SMS and view analytics",
   "manage-allocation": "Manage schemes",
   "update-settings": "Change settings",
+  "review-integrity": "Review integrity flags (head office)",
 };
 
 /** A permission's label; a name that is not a permission is shown as it is. */
@@ -87,6 +90,7 @@ export const PERMISSION_PURPOSE: Record<Permission, string> = {
   "send-sms": "open SMS and Analytics",
   "manage-allocation": "open Schemes",
   "update-settings": "change Settings",
+  "review-integrity": "open the Integrity desk",
 };
 
 export const permissionRefusal = (requirement: Permission | typeof EVERY_PERMISSION) =>
@@ -185,6 +189,9 @@ export const ADMIN_ROUTES: RouteRule[] = [
   // Beyond the specification's table:
   { pattern: "/admin/audit", permission: EVERY_PERMISSION, nav: { label: "Audit Trail", order: 17 } },
   { pattern: "/admin/role", permission: EVERY_PERMISSION, nav: { label: "Roles", order: 16 } },
+  // The integrity desk (decision 21): head office only, whatever a branch user's role holds.
+  { pattern: "/admin/integrity", permission: "review-integrity", nav: { label: "Integrity", order: 18 } },
+  { pattern: "/admin/integrity/:id", permission: "review-integrity" },
 ];
 
 /** The sidebar's links, in order, read from the route table: one declaration per page. */
@@ -202,12 +209,21 @@ export const SIDEBAR = ADMIN_ROUTES.flatMap((r) =>
     : [],
 ).sort((a, b) => a.order - b.order);
 
-export type PermissionHolder = { permissions: readonly string[] } | null | undefined;
+/** A holder of permissions; `branch_id` set: a branch user, who never holds a head-office permission. */
+export type PermissionHolder = { permissions: readonly string[]; branch_id?: number | null } | null | undefined;
+
+/**
+ * Permissions that only head office exercises: a branch user whose role holds one does not hold it
+ * (the integrity desk: branch users never see a flag, least of all one about themselves). Their models
+ * refuse a branch scope too.
+ */
+export const HEAD_OFFICE_PERMISSIONS: readonly Permission[] = ["review-integrity"];
 
 export function can(user: PermissionHolder, requirement: Requirement): boolean {
   if (!user) return false;
   if (requirement === null) return true;
-  if (requirement === EVERY_PERMISSION) return PERMISSIONS.every((p) => user.permissions.includes(p));
+  if (requirement === EVERY_PERMISSION) return PERMISSIONS.every((p) => can(user, p));
+  if (HEAD_OFFICE_PERMISSIONS.includes(requirement) && user.branch_id != null) return false;
   return user.permissions.includes(requirement);
 }
 

@@ -34,6 +34,7 @@ type Slugs = {
   allocation: number;
   broadcast: number;
   testRide: string;
+  flag: number;
 };
 
 /** Records of the demo seed to open, read from the test server's database. */
@@ -67,6 +68,7 @@ function slugs(): Slugs {
       allocation: one<number>("select id from allocations order by id limit 1"),
       broadcast: one<number>("select id from sms_broadcasts order by id limit 1"),
       testRide: one<string>("select slug from test_rides where deleted_at is null order by id limit 1"),
+      flag: one<number>("select id from integrity_flags order by id limit 1"),
     };
   });
 }
@@ -123,6 +125,8 @@ const SCREENS: { path: (s: Slugs) => string; as: Viewer }[] = [
   { path: () => "/admin/audit", as: "admin" },
   { path: () => "/admin/outbox", as: "admin" },
   { path: () => "/admin/analytics", as: "admin" },
+  { path: () => "/admin/integrity", as: "admin" },
+  { path: (s) => `/admin/integrity/${s.flag}`, as: "admin" },
   { path: () => "/admin/profile", as: "admin" },
   { path: () => "/login", as: "visitor" },
   { path: () => "/reset-password", as: "visitor" },

@@ -15,8 +15,10 @@ import {
   PERMISSIONS,
   SEEDED_ROLES,
   type RouteRule,
+  HEAD_OFFICE_PERMISSIONS,
 } from "~/utils/permissions";
 import { readToast } from "~/http/toast.server";
+import { raiseFlag } from "~/models/integrity-flags.server";
 import { ADDRESS_HEADER } from "~/http/auth.server";
 import { randomSlug } from "~/utils/crypto.server";
 import { makeAllocation, makeBikeModel, makeBranch, makePreregistration, makeUser } from "../fixtures";
@@ -77,7 +79,10 @@ async function visit(
   return out;
 }
 
-/** A role holding exactly these permissions, with a user at a branch. */
+/**
+ * A role holding exactly these permissions, with a user at a branch; at head office when one of them is
+ * a head-office permission (a branch user never holds one, whatever its role).
+ */
 async function userHolding(name: string, permissions: string[]) {
   const role = db.insert(schema.roles).values({ slug: name, title: name }).returning().get();
   for (const p of db
@@ -91,7 +96,7 @@ async function userHolding(name: string, permissions: string[]) {
     first_name: "T",
     email: `${name}@example.test`,
     role_id: role.id,
-    branch_id: branchId,
+    branch_id: permissions.some((p) => (HEAD_OFFICE_PERMISSIONS as readonly string[]).includes(p)) ? null : branchId,
     password: "Secret-pass-9",
   });
   return sessionFor(user.email);
@@ -398,6 +403,18 @@ describe("every route of the table (spec 001 §2.1, spec 000 §2)", () => {
       ),
       "/admin/sms/:id": String(broadcast.id),
       "/admin/test-ride/:slug": makeTestRide(branchId).slug,
+      "/admin/integrity/:id": String(
+        raiseFlag(db, {
+          reason: "remade-entry",
+          subjectType: "entry",
+          subjectKey: String(unverified.id),
+          branchId,
+          userId: null,
+          strength: 35,
+          evidence: { subject: { label: "An entry" }, summary: "Made again", figures: [], rows: [] },
+          entries: [unverified.id],
+        }).id,
+      ),
     };
     records["/admin/branch/:slug/edit"] = records["/admin/branch/:slug"];
     records["/admin/bike-model/:slug/edit"] = records["/admin/bike-model/:slug"];

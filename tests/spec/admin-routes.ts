@@ -59,6 +59,8 @@ export const SPEC_ADMIN_ROUTES: readonly { pattern: string; permission: SpecPerm
   { pattern: "/admin/preregistration/grants", permission: "read-registration", source: "0005, 0009 counter grants" },
   { pattern: "/admin/audit", permission: "every", source: "0009 the audit trail" },
   { pattern: "/admin/role", permission: "every", source: "0009, 0012 the role matrix" },
+  { pattern: "/admin/integrity", permission: "review-integrity", source: "0020 the integrity desk" },
+  { pattern: "/admin/integrity/:id", permission: "review-integrity", source: "0020 a flag and its evidence" },
 ];
 
 /**

@@ -1,0 +1,101 @@
+/**
+ * `npm run bench:integrity`: the integrity desk's figures beside their goals (decision 21), on a
+ * database of its own (bench/.data/integrity-x{SCALE}.sqlite) made by the planted-cheats campaign
+ * (tests/integrity-campaign.ts) at the bench's size: 500,000 pre-registrations (BENCH_SCALE=10:
+ * 5 million) over thirty days at ten branches, with their verifications, purchases and draws.
+ * Reports: the full recompute (goal < 1 min), the desk's first page (goal < 1 s), and what the
+ * write-time screen adds to one public pre-registration's write. Nothing is asserted.
+ */
+import fs from "node:fs";
+import path from "node:path";
+
+const SCALE = Number(process.env.BENCH_SCALE ?? 1);
+const file = path.resolve(`bench/.data/integrity-x${SCALE}.sqlite`);
+fs.mkdirSync(path.dirname(file), { recursive: true });
+if (process.env.BENCH_RESEED === "1")
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) fs.rmSync(f, { force: true });
+const fresh = !fs.existsSync(file);
+process.env.DATABASE_URL = `file:${file}`;
+
+const { db, schema } = await import("../db/index");
+const { plantCampaign } = await import("../tests/integrity-campaign");
+const { recomputeIntegrity } = await import("../app/models/integrity-job.server");
+const { listFlags } = await import("../app/models/integrity-desk.server");
+const { screenNewEntry } = await import("../app/models/integrity-write.server");
+
+const ENTRIES = 500_000 * SCALE;
+const DAYS = 30;
+const rows: [string, string, string][] = [];
+const time = <T>(fn: () => T): [T, number] => {
+  const t = performance.now();
+  const out = fn();
+  return [out, performance.now() - t];
+};
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+if (fresh) {
+  const t = performance.now();
+  const c = await plantCampaign({ days: DAYS, publicPerDay: Math.round((ENTRIES - DAYS * 40) / DAYS) });
+  db.$client.pragma("wal_checkpoint(TRUNCATE)");
+  console.log(`seeded ${JSON.stringify(c.counts)} in ${s(performance.now() - t)}`);
+}
+const count = (t: string) => (db.$client.prepare(`select count(*) n from ${t}`).get() as { n: number }).n;
+const size = `${count("preregistrations").toLocaleString()} entries, ${count("registrations").toLocaleString()} registrations, ${count("draws").toLocaleString()} draws`;
+
+const [done, recomputeMs] = time(() => recomputeIntegrity());
+rows.push([
+  `Full recompute (x${SCALE}: ${size})`,
+  s(recomputeMs),
+  `goal < 60 s ${recomputeMs < 60_000 ? "PASS" : "FAIL"}; ${done.findings} findings, ${done.raised} new flags; RSS ${(process.memoryUsage().rss / 2 ** 20).toFixed(0)} MB`,
+]);
+const [again, againMs] = time(() => recomputeIntegrity());
+rows.push(["Full recompute again (nothing new)", s(againMs), `${again.raised} new flags`]);
+
+const table = { draw: 1, start: 0, length: 25, search: "", order: [], columns: [], input: {} };
+const pages: number[] = [];
+for (let i = 0; i < 21; i++) pages.push(time(() => listFlags({ branchId: null }, table, { status: "open" }))[1]);
+pages.sort((a, b) => a - b);
+const flags = count("integrity_flags");
+rows.push([
+  `Desk, first page (${flags.toLocaleString()} flags)`,
+  `p50 ${pages[10].toFixed(1)} ms · max ${pages[20].toFixed(1)} ms`,
+  `goal < 1 s ${pages[20] < 1000 ? "PASS" : "FAIL"}`,
+]);
+
+// The write-time screen of a public pre-registration, against the insert it follows (rolled back).
+const N = 2000;
+let insertMs = 0;
+let screenMs = 0;
+try {
+  db.transaction((tx) => {
+    for (let i = 0; i < N; i++) {
+      const phone = String(9700000000 + i);
+      const [row, ins] = time(() =>
+        tx
+          .insert(schema.preregistrations)
+          .values({
+            slug: `bench-${i}-${Date.now()}`,
+            name: "Bench",
+            address: "Kathmandu",
+            phone,
+            citizenship_no: `9${phone}`,
+          })
+          .returning()
+          .get(),
+      );
+      insertMs += ins;
+      screenMs += time(() => screenNewEntry(tx, row, `100.64.${i % 250}.${i % 200}`))[1];
+    }
+    throw new Error("rolled back");
+  });
+} catch {
+  // rolled back on purpose
+}
+rows.push([
+  "Public write: the integrity screen of one pre-registration",
+  `${((screenMs / N) * 1000).toFixed(0)} µs`,
+  `beside the row's insert ${((insertMs / N) * 1000).toFixed(0)} µs (its triggers and indexes); a durable commit costs milliseconds`,
+]);
+
+console.log("\n| Integrity | Figure | Note |\n|---|---|---|");
+for (const r of rows) console.log(`| ${r.join(" | ")} |`);

@@ -1,0 +1,438 @@
+/**
+ * A campaign of honest traffic with every kind of cheat the integrity desk looks for planted in it
+ * (decision 21), written straight into the schema (fast, seeded, the same every run):
+ * - ten branches, three staff at each counter; thirty days;
+ * - public entries through the day from mobile carriers' shared address ranges, some with a share
+ *   screenshot (each person's own: a picture of the campaign's post, so alike in layout); walk-in
+ *   entries at the counters; about 70% verified with a second-thrill draw; about 40% of those buy a
+ *   bike, almost all at the showroom they named, a few at another one found by a counter search;
+ *   purchases registered in showroom hours with a third-thrill draw; a few honest deletions;
+ * - planted: one citizenship number behind four phones; an engine number and a bill number sold twice
+ *   (the first registration deleted); a burst from one address range; a run of consecutive SIM
+ *   numbers; one screenshot behind three entries (a few bits apart, as re-encoding leaves it);
+ *   entries deleted and made again (same phone, same citizenship number); registrations at night
+ *   and a counter registering six in eight minutes; a staff user whose draws win far above their
+ *   chances; a branch taking other showrooms' customers.
+ */
+import { randomBytes } from "node:crypto";
+import { db } from "@db/index";
+import type { IntegrityReason } from "~/models/integrity-findings";
+import { makeUser } from "./fixtures";
+
+/** mulberry32: a small seeded generator (the campaign is the same every run). */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Kathmandu keeps UTC+05:45: a Kathmandu wall-clock day and minute as an instant. */
+const START = Date.parse("2026-03-01T00:00:00Z") - (5 * 60 + 45) * 60_000;
+const at = (day: number, minute: number) => new Date(START + day * 86_400_000 + minute * 60_000).toISOString();
+const dateOf = (day: number) =>
+  new Date(Date.parse("2026-03-01T00:00:00Z") + day * 86_400_000).toISOString().slice(0, 10);
+
+export type Planted = {
+  reason: IntegrityReason;
+  /** The entries the flag must hold (any one of them suffices to find it), or its subject. */
+  entries?: number[];
+  user?: number;
+  branch?: number;
+  what: string;
+};
+
+export type Campaign = {
+  branches: number[];
+  staff: number[];
+  honestEntries: Set<number>;
+  honestStaff: Set<number>;
+  honestBranches: Set<number>;
+  planted: Planted[];
+  counts: { entries: number; verified: number; registrations: number; draws: number };
+};
+
+const POOLS = (chances: number[]) =>
+  JSON.stringify(
+    chances.map((p, i) => ({
+      id: i + 1,
+      amount: [100000, 10000, 1000][i] ?? 500,
+      count: 5,
+      paid: 0,
+      probability: p,
+      remaining: 5,
+    })),
+  );
+/** The pools every draw faces: 1%, 3% and 6% (a pool prize about one draw in ten). */
+const DAY_POOLS = POOLS([1, 3, 6]);
+const CHANCE = 1 - 0.99 * 0.97 * 0.94;
+
+export async function plantCampaign({ days = 30, publicPerDay = 200, seed = 20260301 } = {}): Promise<Campaign> {
+  const rand = rng(seed);
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
+  const c = db.$client;
+  const insBranch = c.prepare(
+    "insert into branches (slug, title, state, district, city) values (?, ?, 'Bagmati', 'Kathmandu', 'Kathmandu') returning id",
+  );
+  const model = c
+    .prepare("insert into bike_models (slug, title) values (?, 'Campaign bike') returning id")
+    .get(hex(8)) as { id: number };
+  const branches = Array.from(
+    { length: 10 },
+    (_, i) => (insBranch.get(`b-${hex(6)}`, `Showroom ${i + 1}`) as { id: number }).id,
+  );
+  const staffOf = new Map<number, number[]>();
+  const staff: number[] = [];
+  for (const b of branches) {
+    const list: number[] = [];
+    for (let i = 0; i < 3; i++) list.push((await makeUser("branch-staff", b)).id);
+    staffOf.set(b, list);
+    staff.push(...list);
+  }
+  const insEntry = c.prepare(`insert into preregistrations
+    (slug, name, address, phone, citizenship_no, shared, screenshot_id, is_verified, verified_at, status, branch_id, nearest_branch_id, created_by, created_at, updated_at, deleted_at)
+    values (@slug, @name, 'Kathmandu', @phone, @cit, @shared, @shot, @verified, @verified_at, @status, @branch, @nearest, @by, @at, @at, @deleted) returning id`);
+  const insAddress = c.prepare(
+    "insert into entry_addresses (preregistration_id, address, range, created_at) values (?, ?, ?, ?)",
+  );
+  const insFile = c.prepare(
+    "insert into files (key, type, filename, path, mime, size, dhash, dhash256) values (?, 'screenshot', 'shot.webp', ?, 'image/webp', 1000, ?, ?) returning id",
+  );
+  const insReg = c.prepare(`insert into registrations
+    (slug, bill_no, name, address, citizenship_no, phone, bike_model_id, engine_no, chasis_no, registration_no, branch_id, preregistration_id, status, purchase_date, coupon_code, created_by, created_at, updated_at, deleted_at)
+    values (@slug, @bill, @name, 'Kathmandu', @cit, @phone, @model, @engine, @chasis, @regno, @branch, @pre, 'drawn', @date, @coupon, @by, @at, @at, @deleted) returning id`);
+  const insGrant = c.prepare(
+    "insert into preregistration_grants (branch_id, preregistration_id, granted_by, created_at) values (?, ?, ?, ?)",
+  );
+  const insDraw =
+    c.prepare(`insert into draws (thrill, entry_type, entry_id, pool_type, branch_id, date, amount, outcome, pools, rolls, created_at)
+    values (?, ?, ?, ?, ?, ?, ?, ?, ?, '[]', ?)`);
+
+  const usedPhones = new Set<number>();
+  const newPhone = () => {
+    for (;;) {
+      const p = 9800000000 + Math.floor(rand() * 99_999_999);
+      if (!usedPhones.has(p)) return (usedPhones.add(p), String(p));
+    }
+  };
+  let cit = 10_000_000;
+  let serial = 0;
+  const honestEntries = new Set<number>();
+  const counts = { entries: 0, verified: 0, registrations: 0, draws: 0 };
+  // Carriers' shared ranges (CGNAT): the honest public comes from 300 /24s.
+  const ranges = Array.from({ length: 300 }, (_, i) => `10.${(i >> 8) & 255}.${i & 255}`);
+  const officeRange = new Map(branches.map((b, i) => [b, `203.0.${100 + i}`]));
+  // One layout (the campaign's post); each person's screenshot a quarter of its bits different.
+  const layout = Array.from({ length: 256 }, () => rand() < 0.5);
+  const honestHash = () => hashHex(layout.map((bit) => (rand() < 0.25 ? !bit : bit)));
+
+  type Entry = { id: number; phone: string; cit: string; nearest: number; day: number; minute: number };
+  const entry = (e: {
+    phone?: string;
+    cit?: string;
+    nearest: number;
+    branch?: number | null;
+    by?: number | null;
+    day: number;
+    minute: number;
+    address?: string | null;
+    hash?: string | null;
+    verified?: boolean;
+    deleted?: string | null;
+  }): Entry => {
+    const phone = e.phone ?? newPhone();
+    const citNo = e.cit ?? String(cit++);
+    const shot = e.hash
+      ? (insFile.get(hex(12), `s/${hex(12)}.webp`, e.hash.slice(0, 16), e.hash) as { id: number }).id
+      : null;
+    const created = at(e.day, e.minute);
+    const verified = e.verified ?? false;
+    const { id } = insEntry.get({
+      slug: hex(10),
+      name: `Person ${serial++}`,
+      phone,
+      cit: citNo,
+      shared: shot ? 1 : 0,
+      shot,
+      verified: verified ? 1 : 0,
+      verified_at: verified ? at(e.day, e.minute + 3) : null,
+      status: verified ? "verified" : "unverified",
+      branch: e.branch ?? e.nearest,
+      nearest: e.nearest,
+      by: e.by ?? null,
+      at: created,
+      deleted: e.deleted ?? null,
+    }) as { id: number };
+    if (e.address) insAddress.run(id, e.address, e.address.split(".").slice(0, 3).join(".") + ".0/24", created);
+    counts.entries++;
+    if (verified) {
+      counts.verified++;
+      draw(2, "preregistration", id, e.branch ?? e.nearest, e.day, created, rand() < CHANCE);
+    }
+    return { id, phone, cit: citNo, nearest: e.nearest, day: e.day, minute: e.minute };
+  };
+  const draw = (
+    thrill: 2 | 3,
+    type: string,
+    id: number,
+    branch: number,
+    day: number,
+    created: string,
+    win: boolean,
+  ) => {
+    const pool = thrill === 3 ? "registration_branch" : "preregistration_public";
+    insDraw.run(
+      thrill,
+      type,
+      id,
+      pool,
+      branch,
+      dateOf(day),
+      win ? 10000 : 500,
+      win ? "pool" : "fallback",
+      DAY_POOLS,
+      created,
+    );
+    counts.draws++;
+  };
+  const register = (
+    e: Entry,
+    r: {
+      branch: number;
+      by: number;
+      day: number;
+      minute: number;
+      engine?: string;
+      bill?: string;
+      deleted?: string | null;
+      win?: boolean;
+    },
+  ) => {
+    const created = at(r.day, r.minute);
+    const { id } = insReg.get({
+      slug: hex(10),
+      bill: r.bill ?? `B-${hex(5)}`,
+      name: "Buyer",
+      cit: e.cit,
+      phone: e.phone,
+      model: model.id,
+      engine: r.engine ?? `E-${hex(6)}`,
+      chasis: `C-${hex(6)}`,
+      regno: `R-${hex(6)}`,
+      branch: r.branch,
+      pre: e.id,
+      date: dateOf(r.day),
+      coupon: hex(8),
+      by: r.by,
+      at: created,
+      deleted: r.deleted ?? null,
+    }) as { id: number };
+    counts.registrations++;
+    if (!r.deleted) draw(3, "registration", id, r.branch, r.day, created, r.win ?? rand() < CHANCE);
+    return id;
+  };
+  /** A minute of the showroom's hours (10:00 to 18:00 Kathmandu). */
+  const shopMinute = () => 600 + Math.floor(rand() * 480);
+
+  c.transaction(() => {
+    for (let day = 0; day < days; day++) {
+      // Public entries, busier in the evening, from the carriers' ranges.
+      for (let i = 0; i < publicPerDay; i++) {
+        const minute = Math.floor(Math.min(1439, Math.max(0, 420 + rand() * 960)));
+        const range = pick(ranges);
+        const verified = rand() < 0.7;
+        const deleted = !verified && rand() < 0.01;
+        const e = entry({
+          nearest: pick(branches),
+          branch: null,
+          day,
+          minute,
+          address: `${range}.${1 + Math.floor(rand() * 254)}`,
+          hash: rand() < 0.3 ? honestHash() : null,
+          verified,
+          deleted: deleted ? at(day, minute + 60) : null,
+        });
+        honestEntries.add(e.id);
+        if (!verified || rand() > 0.4) continue;
+        // A purchase a few days later; one in thirty at another showroom found by a counter search.
+        const buyDay = Math.min(days - 1, day + 1 + Math.floor(rand() * 5));
+        const elsewhere = rand() < 1 / 30;
+        const branch = elsewhere ? pick(branches.filter((b) => b !== e.nearest)) : e.nearest;
+        const by = pick(staffOf.get(branch)!);
+        const minuteAt = shopMinute();
+        if (elsewhere) insGrant.run(branch, e.id, by, at(buyDay, minuteAt - 20));
+        register(e, { branch, by, day: buyDay, minute: minuteAt });
+      }
+      // Walk-ins entered at each counter, a few a day, from the showroom's own address.
+      for (const b of branches)
+        for (let i = 0; i < 4; i++) {
+          const by = pick(staffOf.get(b)!);
+          const e = entry({
+            nearest: b,
+            by,
+            day,
+            minute: shopMinute(),
+            address: `${officeRange.get(b)}.10`,
+            verified: rand() < 0.8,
+          });
+          honestEntries.add(e.id);
+        }
+    }
+  })();
+
+  const planted: Planted[] = [];
+  const cheatBranch = branches[2];
+  const poacher = branches[6];
+  const [cheat] = staffOf.get(cheatBranch)!;
+  const nightOwl = staffOf.get(branches[4])![0];
+  const rusher = staffOf.get(branches[8])![1];
+  c.transaction(() => {
+    // shared-citizenship: one number behind four phones.
+    const shared = Array.from({ length: 4 }, (_, i) =>
+      entry({ cit: "55-01-77-09999", nearest: branches[1], day: 3 + i, minute: 700, verified: true }),
+    );
+    planted.push({
+      reason: "shared-citizenship",
+      entries: shared.map((e) => e.id),
+      what: "one citizenship number, four phones",
+    });
+    // shared-vehicle: an engine number sold twice on paper (the first registration deleted), and a bill number reused.
+    const a = entry({ nearest: branches[3], day: 5, minute: 650, verified: true });
+    const b = entry({ nearest: branches[3], day: 6, minute: 650, verified: true });
+    register(a, {
+      branch: branches[3],
+      by: staffOf.get(branches[3])![0],
+      day: 7,
+      minute: 700,
+      engine: "E-TWICE1",
+      deleted: at(8, 0),
+    });
+    register(b, { branch: branches[3], by: staffOf.get(branches[3])![0], day: 9, minute: 700, engine: "E-TWICE1" });
+    planted.push({ reason: "shared-vehicle", entries: [a.id, b.id], what: "one engine number, two registrations" });
+    const d = entry({ nearest: branches[5], day: 10, minute: 650, verified: true });
+    const e2 = entry({ nearest: branches[5], day: 10, minute: 660, verified: true });
+    register(d, {
+      branch: branches[5],
+      by: staffOf.get(branches[5])![1],
+      day: 11,
+      minute: 700,
+      bill: "BILL-777",
+      deleted: at(11, 800),
+    });
+    register(e2, { branch: branches[5], by: staffOf.get(branches[5])![1], day: 12, minute: 700, bill: "BILL-777" });
+    planted.push({
+      reason: "shared-vehicle",
+      entries: [d.id, e2.id],
+      what: "one bill number, two registrations at one branch",
+    });
+    // address-burst: fifteen entries from one range in six minutes.
+    const burst = Array.from({ length: 15 }, (_, i) =>
+      entry({ nearest: branches[0], day: 14, minute: 1300 + Math.floor(i / 3), address: `198.51.100.${20 + i}` }),
+    );
+    planted.push({
+      reason: "address-burst",
+      entries: burst.map((e) => e.id),
+      what: "fifteen entries from one /24 in six minutes",
+    });
+    // phone-run: six SIM cards of one batch, entered within half an hour from different ranges.
+    const run = Array.from({ length: 6 }, (_, i) =>
+      entry({
+        phone: String(9841500100 + i * 2),
+        nearest: branches[1],
+        day: 15,
+        minute: 900 + i * 5,
+        address: `${pick(ranges)}.77`,
+      }),
+    );
+    planted.push({ reason: "phone-run", entries: run.map((e) => e.id), what: "six phones two apart in half an hour" });
+    // shared-screenshot: one screenshot behind three entries, a few bits changed by re-encoding.
+    const shot = honestHash();
+    const shots = [0, 6, 11].map((flips, i) =>
+      entry({ nearest: branches[8], day: 16, minute: 800 + i * 90, hash: flipBits(shot, flips, rand) }),
+    );
+    planted.push({
+      reason: "shared-screenshot",
+      entries: shots.map((e) => e.id),
+      what: "one screenshot, three entries",
+    });
+    // remade-entry: deleted and made again, by phone and by citizenship number.
+    const gone = entry({ nearest: branches[9], day: 17, minute: 700, deleted: at(17, 760) });
+    const again = entry({ phone: gone.phone, nearest: branches[9], day: 17, minute: 800 });
+    const gone2 = entry({ nearest: branches[9], day: 18, minute: 700, deleted: at(18, 760) });
+    const again2 = entry({ cit: gone2.cit, nearest: branches[9], day: 18, minute: 800 });
+    planted.push({ reason: "remade-entry", entries: [again.id], what: "made again after its deletion, same phone" });
+    planted.push({
+      reason: "remade-entry",
+      entries: [again2.id],
+      what: "made again after its deletion, same citizenship number",
+    });
+    // off-hours: two registrations at night; six in eight minutes by one counter.
+    for (const minute of [23 * 60 + 30, 5 * 60 + 10]) {
+      const n = entry({ nearest: branches[4], day: 19, minute: 600, verified: true });
+      register(n, { branch: branches[4], by: nightOwl, day: 20, minute });
+      planted.push({
+        reason: "off-hours",
+        entries: [n.id],
+        what: `registered at ${Math.floor(minute / 60)}:${minute % 60}`,
+      });
+    }
+    const rushed = Array.from({ length: 6 }, () =>
+      entry({ nearest: branches[8], day: 20, minute: 600, verified: true }),
+    );
+    rushed.forEach((r, i) =>
+      register(r, { branch: branches[8], by: rusher, day: 21, minute: 700 + i + Math.floor(i / 2) }),
+    );
+    planted.push({ reason: "off-hours", user: rusher, what: "six registrations in eight minutes by one counter" });
+    // improbable-wins: a counter whose forty registrations win twenty pool prizes (about four likely).
+    for (let i = 0; i < 40; i++) {
+      const w = entry({ nearest: cheatBranch, day: 1 + (i % 25), minute: 620, verified: true });
+      register(w, { branch: cheatBranch, by: cheat, day: 2 + (i % 25), minute: shopMinute(), win: i % 2 === 0 });
+    }
+    planted.push({ reason: "improbable-wins", user: cheat, what: "twenty pool prizes in forty draws" });
+    // poaching: thirty entries naming other showrooms, found at this counter and registered here in two days.
+    for (let i = 0; i < 30; i++) {
+      const other = branches[i % 5 === 0 ? 7 : i % 6];
+      const p = entry({ nearest: other, day: 2 + (i % 20), minute: 900, verified: true });
+      const by = staffOf.get(poacher)![i % 3];
+      insGrant.run(poacher, p.id, by, at(3 + (i % 20), 620));
+      register(p, { branch: poacher, by, day: 4 + (i % 20), minute: 640 });
+    }
+    planted.push({ reason: "poaching", branch: poacher, what: "thirty other showrooms' customers" });
+  })();
+  return {
+    branches,
+    staff,
+    honestEntries,
+    honestStaff: new Set(staff.filter((s) => s !== cheat && s !== nightOwl && s !== rusher)),
+    // The planted counter's branch wins above its chances too: it is the cheat's, not an honest one.
+    honestBranches: new Set(branches.filter((b) => b !== poacher && b !== cheatBranch)),
+    planted,
+    counts,
+  };
+}
+
+function hex(bytes: number) {
+  return randomBytes(bytes).toString("hex");
+}
+
+function hashHex(bits: boolean[]): string {
+  let out = "";
+  for (let i = 0; i < bits.length; i += 4)
+    out += ((+bits[i] << 3) | (+bits[i + 1] << 2) | (+bits[i + 2] << 1) | +bits[i + 3]).toString(16);
+  return out;
+}
+
+function flipBits(hexHash: string, flips: number, rand: () => number): string {
+  const bits = [...hexHash].flatMap((ch) => {
+    const v = Number.parseInt(ch, 16);
+    return [8, 4, 2, 1].map((m) => (v & m) !== 0);
+  });
+  const chosen = new Set<number>();
+  while (chosen.size < flips) chosen.add(Math.floor(rand() * bits.length));
+  for (const i of chosen) bits[i] = !bits[i];
+  return hashHex(bits);
+}
