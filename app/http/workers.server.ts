@@ -5,7 +5,7 @@ import { startSmsWorker } from "~/models/sms-worker.server";
 import { probeBeacon } from "~/models/beacon.server";
 import { announceNow } from "~/models/fair-observers.server";
 import { drawLeftOver } from "~/models/prize-draw.server";
-import { integrityEveryMinutes, runIntegrityJob } from "~/models/integrity-job.server";
+import { integrityEveryMinutes, runIntegrityJobApart } from "~/models/integrity-job.server";
 import { purgeExpiredLimits } from "~/utils/rate-limit.server";
 import { purgeExpiredSessions } from "./session.server";
 
@@ -42,17 +42,17 @@ export function startBackgroundWork(): () => Promise<void> {
     }
   }, 15_000);
   draws.unref();
-  // The integrity recompute (decision 21): every process tries; the lease lets one run at a time.
+  // The integrity recompute (decision 21), in a child process so it never holds this one's event loop:
+  // every process tries; the lease lets one run at a time.
   const every = integrityEveryMinutes();
   const integrity = every
     ? setInterval(() => {
-        try {
-          const done = runIntegrityJob();
-          if (done)
-            console.log(`[integrity] recomputed: ${done.findings} findings, ${done.raised} new flags, ${done.ms} ms`);
-        } catch (e) {
-          console.error("[integrity] recompute failed", e);
-        }
+        runIntegrityJobApart()
+          .then((done) => {
+            if (done)
+              console.log(`[integrity] recomputed: ${done.findings} findings, ${done.raised} new flags, ${done.ms} ms`);
+          })
+          .catch((e: unknown) => console.error("[integrity] recompute failed", e));
       }, every * 60_000)
     : null;
   integrity?.unref();

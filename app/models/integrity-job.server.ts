@@ -8,6 +8,7 @@
 import crypto from "node:crypto";
 import { and, eq, lt, or } from "drizzle-orm";
 import { db, schema } from "@db/index";
+import { runScript } from "~/utils/run-script.server";
 import { nowIso } from "~/utils/time";
 import { RULES, type Finding, type IntegrityReason } from "./integrity-findings";
 import { raiseFlag } from "./integrity-flags.server";
@@ -126,10 +127,21 @@ export function runIntegrityJob(holder = HOLDER): RecomputeResult | null {
   }
 }
 
+/**
+ * The recompute under the lease in a process of its own (scripts/integrity-recompute.ts), so its
+ * reads over the whole campaign never hold this server's event loop: the schedule and head office's
+ * "Recompute now" both run it this way. Null when another process holds the lease.
+ */
+export async function runIntegrityJobApart(): Promise<RecomputeResult | null> {
+  const out = await runScript("integrity-recompute.ts");
+  const last = out.trim().split("\n").at(-1) ?? "null";
+  return JSON.parse(last) as RecomputeResult | null;
+}
+
 /** Head office's recompute on demand, in the audit trail; null when a scheduled run holds the lease now. */
-export function recomputeNow(actor: ScopedActor): RecomputeResult | null {
+export async function recomputeNow(actor: ScopedActor): Promise<RecomputeResult | null> {
   if (!isHeadOffice(actor.scope)) return null;
-  const done = runIntegrityJob();
+  const done = await runIntegrityJobApart();
   if (done) {
     const changes = { findings: { before: null, after: done.findings }, raised: { before: null, after: done.raised } };
     audit(db, actor, { action: "integrity.recompute", entityType: "integrity_flag", entityId: null, changes });

@@ -55,7 +55,7 @@ export async function loader({ request }: LoaderFunctionArgs) {
 /** POST intent=recompute: every signal computed again now (the schedule's job, on demand). */
 export async function action({ request }: ActionFunctionArgs) {
   const { staff } = await requireIntent(request, handle);
-  const done = recomputeNow(staff);
+  const done = await recomputeNow(staff);
   return redirectWithToast(
     "/admin/integrity",
     done
