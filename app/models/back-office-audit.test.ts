@@ -556,8 +556,10 @@ describe("every back-office change and its audit row", () => {
     }
     // Checked elsewhere: a locked login (tests/integration/security.test.ts), the system's final broadcast
     // counts (broadcast.test.ts), a branch's grant at the counter (preregistration.test.ts), uploads
-    // (upload.test.ts) and test rides (registration-audit.test.ts).
+    // (upload.test.ts), test rides (registration-audit.test.ts) and the integrity recompute on demand
+    // (tests/integration/integrity-desk.test.ts).
     const elsewhere = [
+      "integrity.recompute",
       "auth.login_locked",
       "sms.broadcast_stored",
       "preregistration.grant",

@@ -274,7 +274,7 @@ describe("GET /api/v1/role", () => {
     const { data } = await res.json();
     const byTitle = Object.fromEntries(data.map((r: { title: string }) => [r.title, r]));
     expect(byTitle["Super Admin"]).toMatchObject({ locked: true, assignable: false });
-    expect(byTitle["Super Admin"].permissions).toHaveLength(20);
+    expect(byTitle["Super Admin"].permissions).toHaveLength(21);
     expect(byTitle["Branch Staff"]).toMatchObject({ locked: false, assignable: true });
     expect(byTitle["Branch Manager"].assignable).toBe(false);
     expect(byTitle["Branch Admin"].users).toBeGreaterThanOrEqual(1);

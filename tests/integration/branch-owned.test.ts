@@ -384,6 +384,9 @@ const NOT_BRANCH_OWNED: Record<string, string> = {
   "api.v1.fair-draws": "public",
   "api.v1.fair-draws.$date": "public",
   "api.v1.file": "uploaded images, shared",
+  "api.v1.integrity.flags": "head office only (review-integrity): a branch user is refused, api-integrity.test.ts",
+  "api.v1.integrity.flags.$id": "head office only: api-integrity.test.ts",
+  "api.v1.integrity.flags.download": "head office only: api-integrity.test.ts",
   "api.v1.registration.search":
     "the counter's full-phone search, which grants by design (decision 5): counter-grant.test.ts",
   "api.v1.role": "roles, shared",

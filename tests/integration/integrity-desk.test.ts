@@ -14,6 +14,7 @@ import { deletePreregistration } from "~/models/preregistration-admin.server";
 import { createRegistration, notifyRegistration } from "~/models/registration.server";
 import { printSheet } from "~/models/registration-print.server";
 import { decideFlag, getFlag, listFlags, openFlagCount } from "~/models/integrity-desk.server";
+import { recomputeNow } from "~/models/integrity-job.server";
 import { HOLD_MESSAGES, raiseFlag } from "~/models/integrity-flags.server";
 import type { Finding } from "~/models/integrity-findings";
 import type { ScopedActor } from "~/models/scope.server";
@@ -211,5 +212,20 @@ describe("a held prize", () => {
       code: "forbidden",
     });
     expect(listFlags({ branchId: null }, TABLE).recordsTotal).toBeGreaterThan(0);
+  });
+
+  it("recomputes on demand for head office only, in the audit trail", async () => {
+    const recomputes = () =>
+      db
+        .select()
+        .from(A)
+        .where(eq(A.action, "integrity.recompute"))
+        .all()
+        .map((a) => a.user_id);
+    expect(await recomputeNow(counter)).toBeNull();
+    expect(recomputes()).toEqual([]);
+    const done = await recomputeNow(office);
+    expect(done?.findings).toBeGreaterThan(0);
+    expect(recomputes()).toEqual([office.id]);
   });
 });

@@ -59,8 +59,8 @@ export const SPEC_ADMIN_ROUTES: readonly { pattern: string; permission: SpecPerm
   { pattern: "/admin/preregistration/grants", permission: "read-registration", source: "0005, 0009 counter grants" },
   { pattern: "/admin/audit", permission: "every", source: "0009 the audit trail" },
   { pattern: "/admin/role", permission: "every", source: "0009, 0012 the role matrix" },
-  { pattern: "/admin/integrity", permission: "review-integrity", source: "0020 the integrity desk" },
-  { pattern: "/admin/integrity/:id", permission: "review-integrity", source: "0020 a flag and its evidence" },
+  { pattern: "/admin/integrity", permission: "review-integrity", source: "0021 the integrity desk" },
+  { pattern: "/admin/integrity/:id", permission: "review-integrity", source: "0021 a flag and its evidence" },
 ];
 
 /**
@@ -103,7 +103,10 @@ export const SPEC_SEEDED_ROLES: Record<string, "every" | readonly string[]> = {
   "branch-staff": ["create-preregistration", "read-registration", "create-registration", "update-registration"],
 };
 
-/** The permissions of spec 001 §6, with spec 000's create-preregistration. */
+/**
+ * The permissions of spec 001 §6, with spec 000's create-preregistration and the integrity desk's
+ * review-integrity (decision 21: head office only, never held by a branch user).
+ */
 export const SPEC_PERMISSIONS = [
   "read-user",
   "create-user",
@@ -125,4 +128,5 @@ export const SPEC_PERMISSIONS = [
   "send-sms",
   "manage-allocation",
   "update-settings",
+  "review-integrity",
 ] as const;
