@@ -5,6 +5,7 @@
  */
 import { useSearchParams } from "@remix-run/react";
 import { FILTER_HOURS, hourField } from "~/schemas/primitives";
+import { titledOptions } from "~/utils/options";
 import { DayInput } from "./DayInput";
 import type { Errors } from "./Field";
 
@@ -68,6 +69,19 @@ export function FilterSelect({
       </select>
       <FilterError id={`filter-${name}-error`} errors={errors} />
     </label>
+  );
+}
+
+/** The lists' branch filter: every branch by its title, "All branches" when none is chosen. */
+export function BranchFilter({
+  branches,
+  errors,
+}: {
+  branches: readonly { id: number; title: string }[];
+  errors?: Errors;
+}) {
+  return (
+    <FilterSelect name="branch" label="Branch" all="All branches" options={titledOptions(branches)} errors={errors} />
   );
 }
 

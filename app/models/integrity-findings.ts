@@ -96,6 +96,15 @@ export type EntryRow = {
   created_by: number | null;
 };
 
+/** A finding about one entry: its subject fields (the staff user who made it, where that matters). */
+const onEntry = (e: EntryRow, userId: number | null = null) => ({
+  subjectType: "entry" as const,
+  subjectKey: String(e.id),
+  branchId: e.branch_id,
+  userId,
+});
+const entrySubject = (e: EntryRow) => ({ label: `${e.name} · ${e.phone}`, kind: "entry" as const, slug: e.slug });
+
 export const entryEvidence = (e: EntryRow, detail?: string | null): EvidenceRow => ({
   kind: "entry",
   slug: e.slug,
@@ -148,13 +157,10 @@ export function sharedCitizenship(
   const first = firstOf(entries);
   return {
     reason: "shared-citizenship",
-    subjectType: "entry",
-    subjectKey: String(first.id),
-    branchId: first.branch_id,
-    userId: null,
+    ...onEntry(first),
     strength: clamp(40 + 15 * (phones.size - 2)),
     evidence: {
-      subject: { label: `${first.name} · ${first.phone}`, kind: "entry", slug: first.slug },
+      subject: entrySubject(first),
       summary: `${plural(phones.size, "phone")} behind citizenship number ${citizenshipNo}`,
       figures: [
         { label: "Citizenship No/PAN", value: citizenshipNo },
@@ -216,13 +222,10 @@ export function remadeEntry(entry: EntryRow, deleted: EntryRow[]): Finding | nul
       .join(", ");
   return {
     reason: "remade-entry",
-    subjectType: "entry",
-    subjectKey: String(entry.id),
-    branchId: entry.branch_id,
-    userId: entry.created_by,
+    ...onEntry(entry, entry.created_by),
     strength: clamp(35 + 10 * (before.length - 1)),
     evidence: {
-      subject: { label: `${entry.name} · ${entry.phone}`, kind: "entry", slug: entry.slug },
+      subject: entrySubject(entry),
       summary: `Made again after ${plural(before.length, "deleted entry", "deleted entries")} of the same ${before.some((d) => d.phone === entry.phone) ? "phone" : "citizenship number"}`,
       figures: [{ label: "Deleted before", value: String(before.length) }],
       ...listed([entryEvidence(entry, "made again"), ...before.map((d) => entryEvidence(d, how(d)))]),
@@ -267,13 +270,10 @@ export function phoneRun(rows: EntryRow[]): Finding | null {
   const last = byPhone[byPhone.length - 1];
   return {
     reason: "phone-run",
-    subjectType: "entry",
-    subjectKey: String(first.id),
-    branchId: first.branch_id,
-    userId: null,
+    ...onEntry(first),
     strength: clamp(30 + 8 * (rows.length - RULES.phoneRun.entries)),
     evidence: {
-      subject: { label: `${first.name} · ${first.phone}`, kind: "entry", slug: first.slug },
+      subject: entrySubject(first),
       summary: `${plural(rows.length, "phone")} from ${first.phone} to ${last.phone} entered within ${RULES.phoneRun.minutes} minutes`,
       figures: [
         { label: "Phones", value: `${first.phone} to ${last.phone}` },
@@ -292,13 +292,10 @@ export function sharedScreenshot(rows: (EntryRow & { bits: number; dhash: string
   const first = firstOf(rows);
   return {
     reason: "shared-screenshot",
-    subjectType: "entry",
-    subjectKey: String(first.id),
-    branchId: first.branch_id,
-    userId: null,
+    ...onEntry(first),
     strength: clamp(45 + 15 * (phones.size - 2)),
     evidence: {
-      subject: { label: `${first.name} · ${first.phone}`, kind: "entry", slug: first.slug },
+      subject: entrySubject(first),
       summary: `One screenshot behind ${plural(rows.length, "pre-registration")} with ${plural(phones.size, "phone")}`,
       figures: [
         { label: "Pre-registrations", value: String(rows.length) },

@@ -3,7 +3,14 @@ import { Form, useLoaderData } from "@remix-run/react";
 import { INTEGRITY_REASONS } from "@db/enums";
 import { DataTable } from "~/components/DataTable";
 import { DateText } from "~/components/DateText";
-import { DownloadLink, FilterErrors, FilterRange, FilterSelect, useFilterQuery } from "~/components/TableFilters";
+import {
+  BranchFilter,
+  DownloadLink,
+  FilterErrors,
+  FilterRange,
+  FilterSelect,
+  useFilterQuery,
+} from "~/components/TableFilters";
 import { counterLinks } from "~/components/counter/styles";
 import { listBranchOptions } from "~/models/branch.server";
 import { listFlags, staffOptions } from "~/models/integrity-desk.server";
@@ -13,7 +20,6 @@ import { requireIntent, requireRouteAccess, type RouteAccess } from "~/http/auth
 import { listPage, parseListQuery } from "~/http/list-query.server";
 import { oops, redirectWithToast, success } from "~/http/toast.server";
 import { label } from "~/utils/labels";
-import { titledOptions } from "~/utils/options";
 
 /** The permission this route needs (head office only, whatever a branch role holds), and its action's intents. */
 export const handle = {
@@ -104,13 +110,7 @@ export default function IntegrityDesk() {
               options={STATUS_OPTIONS}
               errors={filterErrors?.status}
             />
-            <FilterSelect
-              name="branch"
-              label="Branch"
-              all="All branches"
-              options={titledOptions(branches)}
-              errors={filterErrors?.branch}
-            />
+            <BranchFilter branches={branches} errors={filterErrors?.branch} />
             <FilterSelect name="user" label="Staff" all="All staff" options={staff} errors={filterErrors?.user} />
             <FilterRange errors={filterErrors} />
           </>

@@ -2,7 +2,7 @@ import type { LoaderFunctionArgs, MetaFunction } from "@remix-run/node";
 import { Link, useLoaderData } from "@remix-run/react";
 import { DataTable } from "~/components/DataTable";
 import { DateText } from "~/components/DateText";
-import { DownloadLink, FilterErrors, FilterRange, FilterSelect, useFilterQuery } from "~/components/TableFilters";
+import { BranchFilter, DownloadLink, FilterErrors, FilterRange, useFilterQuery } from "~/components/TableFilters";
 import { counterLinks } from "~/components/counter/styles";
 import { listBranchOptions } from "~/models/branch.server";
 import { listGrants } from "~/models/counter-grant.server";
@@ -11,7 +11,6 @@ import { GRANT_FILTER_KEYS, grantFiltersSchema } from "~/schemas/grants";
 import { requireRouteAccess, type RouteAccess } from "~/http/auth.server";
 import { listPage, parseListQuery } from "~/http/list-query.server";
 import { maskPhone } from "~/utils/phone";
-import { titledOptions } from "~/utils/options";
 
 /** The permission this route needs, checked by every loader and action of the module. */
 export const handle = { permission: "read-registration" } satisfies RouteAccess;
@@ -52,15 +51,7 @@ export default function CounterGrants() {
         filters={
           <>
             <FilterErrors errors={filterErrors} shown={[...GRANT_FILTER_KEYS]} />
-            {branches ? (
-              <FilterSelect
-                name="branch"
-                label="Branch"
-                all="All branches"
-                options={titledOptions(branches)}
-                errors={filterErrors?.branch}
-              />
-            ) : null}
+            {branches ? <BranchFilter branches={branches} errors={filterErrors?.branch} /> : null}
             <FilterRange errors={filterErrors} />
           </>
         }
