@@ -147,7 +147,9 @@ test.describe("in production over HTTPS", () => {
   test.skip(({ javaScriptEnabled }) => !javaScriptEnabled, "HTTP only: one run is enough");
 
   test("HSTS, __Host- cookies (Secure, Path=/, no Domain) and reCAPTCHA's hosts when it is configured", async () => {
-    test.setTimeout(90_000);
+    // The demo seed's draws wait for the demonstration beacon's rounds: about a minute and a half of
+    // waiting (little CPU) on a busy machine, before the server starts.
+    test.setTimeout(240_000);
     // A second server of the same build, as production runs it (Secure cookies, a captcha key),
     // reached over plain http here: the headers and cookie attributes are what matter.
     const port = await freePort();
