@@ -460,3 +460,52 @@ test("tap targets are at least 44 x 44 px; no public page scrolls sideways at 36
   expect(small).toEqual([]);
   expect(files).toEqual([]);
 });
+
+/** The lines a block's text takes, as the browser laid it out. */
+const textLines = (page: Page, selector: string) =>
+  page.locator(selector).evaluate((el) => {
+    const lines: { top: number; text: string }[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < (node.textContent ?? "").length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const top = Math.round(range.getBoundingClientRect().top);
+        const last = lines.at(-1);
+        if (last && Math.abs(last.top - top) < 4) last.text += node.textContent![i];
+        else lines.push({ top, text: node.textContent![i] });
+      }
+    }
+    return lines.map((l) => l.text);
+  });
+
+test("verify: the wait before Resend code is said before the press, in the refusal's words; a long e-mail breaks after its @", async ({
+  page,
+}, info) => {
+  await page.setViewportSize(PHONE);
+  const visitor = newVisitor();
+  const email = "ram.thapa@ktm.com.np";
+  await withRegistrationLock(() => page.goto("/enquiry"));
+  await fillPreregistration(page, visitor);
+  await page.locator("form[data-prereg]").getByLabel("Email").fill(email);
+  await saveAndConfirm(page, visitor);
+
+  // The wait is on the page as it comes, JavaScript or not, before anything is pressed.
+  const WAIT = /^Please wait \d+ seconds before asking for a new code\.$/;
+  const wait = page.locator("p[data-wait]");
+  await expect(wait).toBeVisible();
+  await expect(wait).toHaveText(WAIT);
+  if (isJs(info.project.name)) {
+    await expect(page.getByRole("button", { name: "Resend code" })).toBeDisabled();
+  } else {
+    // Pressed anyway: the server's refusal says it in the same words.
+    await page.getByRole("button", { name: "Resend code" }).click();
+    await expect(page.getByText(WAIT).first()).toBeVisible();
+  }
+
+  // The visitor's own e-mail, too long for one line at 360 px: two lines, cut after the @, no word split.
+  const dd = ".entry-details dd:has-text('@')";
+  await expect(page.locator(dd)).toHaveText(email);
+  expect(await textLines(page, dd)).toEqual(["ram.thapa@", "ktm.com.np"]);
+});
