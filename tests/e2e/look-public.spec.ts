@@ -509,3 +509,56 @@ test("verify: the wait before Resend code is said before the press, in the refus
   await expect(page.locator(dd)).toHaveText(email);
   expect(await textLines(page, dd)).toEqual(["ram.thapa@", "ktm.com.np"]);
 });
+
+/** What each reel of the reveal shows at rest: the line of its strip its transform stops on ("" past the strip). */
+const reels = (page: Page) =>
+  page.locator(".draw-cell").evaluateAll((cells) =>
+    cells.map((cell) => {
+      const strip = cell.querySelector(".draw-strip")!;
+      // The computed content: "0\a 1\a 2…" (each line ends in the escaped line feed).
+      const lines = getComputedStyle(strip, "::before").content.slice(1, -1).split(/\\a ?/i);
+      const offset = -new DOMMatrix(getComputedStyle(strip).transform).m42;
+      return lines[Math.round(offset / cell.getBoundingClientRect().height)] ?? "";
+    }),
+  );
+
+test("the reels read the amount as written, no padding zeros; the Nepali draw page writes every figure in Devanagari", async ({
+  page,
+}) => {
+  await page.setViewportSize(PHONE);
+  const { slug } = await verifiedVisitor(page);
+  const result = page.locator(".draw-result");
+  await expect(result).toBeVisible({ timeout: 10_000 });
+  // The strips have stopped (by script or by CSS), then read the reels as the eye does.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll(".draw-strip")].every((s) =>
+      s.getAnimations().every((a) => a.playState !== "running"),
+    ),
+  );
+  const amount = (await page.locator(".draw-amount").textContent())!.replace(/[^0-9]/g, "");
+  expect(Number(amount)).toBeGreaterThan(0);
+  const shown = await reels(page);
+  expect(shown.join(""), `reels ${JSON.stringify(shown)}`).toBe(amount);
+  expect(shown.slice(0, 6 - amount.length)).toEqual(Array(6 - amount.length).fill(""));
+
+  // The same draw in Nepali: the reels, the amount, the total and every other figure in one numeral system.
+  await page.getByRole("link", { name: "नेपाली" }).click();
+  await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/draw`));
+  await expect(page.locator("[data-draw-reveal]")).toHaveClass(/settled/);
+  // (The phone and the numbers the visitor typed stay as typed; amounts are the page's own figures.)
+  const text = await page.locator("main").innerText();
+  const amounts = text.match(/रु\.\s*[0-9०-९][0-9०-९,]*/g) ?? [];
+  expect(amounts.length, text).toBeGreaterThanOrEqual(2);
+  for (const a of amounts) expect(a, "an amount on the Nepali draw page").toMatch(/^रु\.\s*[०-९][०-९,]*$/);
+  const nepali = (await reels(page)).join("");
+  expect(nepali).toBe(amount.replace(/[0-9]/g, (d) => "०१२३४५६७८९".charAt(Number(d))));
+
+  // The Nepali landing: its amounts and its count of bikes in the same digits.
+  await page.goto("/");
+  const landing = await page.locator("main").innerText();
+  for (const a of landing.match(/रु\.\s*[0-9०-९][0-9०-९,]*/g) ?? [])
+    expect(a, "an amount on the landing").toMatch(/^रु\.\s*[०-९]/);
+  const all = page.locator("main summary").filter({ hasText: /[0-9०-९]/ });
+  await expect(all.first()).toHaveText(/[०-९]/);
+  await expect(all.first()).not.toHaveText(/[0-9]/);
+});
