@@ -2,7 +2,7 @@
 // table; the figures of the seeded history match the database; a range chosen in the form; a date that
 // does not read shows its message and the campaign so far; staff without send-sms are turned away.
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test } from "@playwright/test";
+import { expect, test, type Page } from "@playwright/test";
 import { kathmanduToday } from "../clock";
 import { makeBikeModel } from "./data";
 import { isJs, login, readDb, USERS } from "./helpers";
@@ -40,7 +40,12 @@ function utcBounds(from: string, to: string): [string, string] {
 
 const slash = (date: string) => date.replaceAll("-", "/");
 
-test("head office sees every chart as an SVG image with its title, each beside its table", async ({ page }) => {
+/** Opens every chart's folded table ("Show the figures", a native disclosure: with or without JavaScript). */
+async function showFigures(page: Page) {
+  for (const summary of await page.getByText("Show the figures", { exact: true }).all()) await summary.click();
+}
+
+test("head office sees every chart as an SVG image with its title, each with its table", async ({ page }) => {
   await login(page, USERS.admin);
   const res = await page.goto("/admin/analytics");
   expect(res?.status()).toBe(200);
@@ -57,6 +62,9 @@ test("head office sees every chart as an SVG image with its title, each beside i
     expect(labelledBy).toHaveLength(2);
     for (const id of labelledBy) await expect(chart.locator(`#${id}`)).toHaveCount(1);
   }
+  // Each table folded under its chart, there when asked for.
+  for (const caption of TABLES) await expect(page.getByRole("table", { name: caption })).toBeHidden();
+  await showFigures(page);
   for (const caption of TABLES) await expect(page.getByRole("table", { name: caption })).toBeVisible();
   for (const card of ["Pre-Registrations", "Verifications", "Registrations (sales)", "Test Rides", "Prize Money"]) {
     await expect(page.getByRole("region", { name: card }).locator(".pct")).toHaveText(/^([+-]?\d+\.\d{2}%|—)$/);
@@ -93,6 +101,7 @@ test("a bike model with nothing in the range is folded out of its chart, named i
   const section = page.getByRole("region", { name: "By bike model" });
   await expect(section.locator(".chart-note")).toContainText(/Nothing in the range, so not drawn: .+/);
   await expect(section.locator(".chart-note")).toContainText(quiet.title);
+  await showFigures(page);
   await expect(
     page.getByRole("table", { name: "Figures by bike model" }).getByRole("row", { name: quiet.title }),
   ).toHaveCount(1);
@@ -157,6 +166,7 @@ test("the figures of a chosen range match the database; the range is chosen in t
     };
   });
   expect(expected.pre).toBeGreaterThan(0);
+  await showFigures(page);
   const daily = page.getByRole("table", { name: "Figures by Kathmandu day" });
   await expect(daily.locator("tbody tr")).toHaveCount(14);
   await expect(daily.locator("tbody tr").first().locator("th")).toHaveText(slash(from));
@@ -206,6 +216,12 @@ test("the page has no accessibility violations that axe finds", async ({ page },
   test.skip(!isJs(info.project.name), "axe runs as a script in the page; the markup is the same without JavaScript");
   await login(page, USERS.admin);
   await page.goto("/admin/analytics");
-  const results = await new AxeBuilder({ page }).include(".analytics").withTags(["wcag2a", "wcag2aa"]).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  const check = async () => {
+    const results = await new AxeBuilder({ page }).include(".analytics").withTags(["wcag2a", "wcag2aa"]).analyze();
+    expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+  };
+  await check();
+  // And with every folded table open.
+  await showFigures(page);
+  await check();
 });

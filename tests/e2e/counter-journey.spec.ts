@@ -2,7 +2,7 @@
 // the counter, the customer's code (from the SMS outbox), the second-thrill draw, the purchase, its
 // confirmation code, the coupon draw with the prize breakdown and total, and the print sheet.
 import { expect, test } from "@playwright/test";
-import { lastCode, login, USERS } from "./helpers";
+import { isJs, lastCode, login, USERS } from "./helpers";
 import {
   apiRegistration,
   ENTER_CODE,
@@ -187,4 +187,50 @@ test("a registration is deleted and restored; a pre-registration delete asks fir
   await page.getByRole("button", { name: "Yes" }).click();
   await expect(page).toHaveURL(/\/admin\/preregistration$/);
   await expect(page.getByText("Pre-registration deleted.")).toBeVisible();
+});
+
+test("the coupon draw stays a draw until it ends: Print Coupon and Notify come with the result, and no empty band sits above the title", async ({
+  page,
+  request,
+}, info) => {
+  const token = await tokenFor(request, USERS.staff);
+  const reg = await apiRegistration(request, token);
+  const confirmed = await request.post(`/api/v1/registration/${reg.slug}/verify`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { code: lastCode(reg.phone, "purchase-code") },
+  });
+  expect(confirmed.status(), await confirmed.text()).toBe(200);
+  await page.setViewportSize({ width: 1366, height: 768 });
+  await login(page, USERS.staff);
+  await page.goto(`/admin/registration/${reg.slug}/draw`);
+  await page.getByRole("button", { name: "Draw the Coupon" }).click();
+  await expect(page).toHaveURL(/\/draw$/);
+
+  // While the digits roll (by script, or by CSS alone without JavaScript) there is nothing to press.
+  const print = page.getByRole("link", { name: "Print Coupon" });
+  const notify = page.getByRole("button", { name: "Notify" });
+  const view = page.getByRole("link", { name: "View Registration" });
+  await expect(page.locator(".draw-cells")).toBeVisible();
+  if (isJs(info.project.name)) await expect(page.locator(".draw-reveal.flicker")).toBeAttached();
+  await expect(page.locator(".draw-result")).toBeHidden();
+  for (const action of [print, notify, view]) await expect(action).toBeHidden();
+  // The title is the first thing in the page's content: no room kept above it for the toast meanwhile.
+  const gap = await page.locator(".admin-content").evaluate((content) => {
+    const title = content.querySelector("h1")!.getBoundingClientRect().top;
+    return title - content.getBoundingClientRect().top - parseFloat(getComputedStyle(content).paddingTop);
+  });
+  expect(gap, "the space between the top of the page's content and the title").toBeLessThan(16);
+
+  // With the result, the actions: shown and usable.
+  await expect(page.locator(".draw-result")).toBeVisible({ timeout: 10_000 });
+  for (const action of [print, notify, view]) {
+    await expect(action).toBeVisible();
+    await expect(action).toBeEnabled();
+  }
+  await expect(print).toHaveAttribute("href", `/admin/print?slug=${reg.slug}`);
+  await expect(page.locator(".toast")).toContainText("Coupon drawn.");
+  // The toast came after the content, so the title has not moved.
+  const title = (await page.getByRole("heading", { name: "Coupon Draw" }).boundingBox())!;
+  const result = (await page.locator(".draw-result").boundingBox())!;
+  expect(title.y).toBeLessThan(result.y);
 });

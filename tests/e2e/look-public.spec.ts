@@ -460,3 +460,105 @@ test("tap targets are at least 44 x 44 px; no public page scrolls sideways at 36
   expect(small).toEqual([]);
   expect(files).toEqual([]);
 });
+
+/** The lines a block's text takes, as the browser laid it out. */
+const textLines = (page: Page, selector: string) =>
+  page.locator(selector).evaluate((el) => {
+    const lines: { top: number; text: string }[] = [];
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (let i = 0; i < (node.textContent ?? "").length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const top = Math.round(range.getBoundingClientRect().top);
+        const last = lines.at(-1);
+        if (last && Math.abs(last.top - top) < 4) last.text += node.textContent![i];
+        else lines.push({ top, text: node.textContent![i] });
+      }
+    }
+    return lines.map((l) => l.text);
+  });
+
+test("verify: the wait before Resend code is said before the press, in the refusal's words; a long e-mail breaks after its @", async ({
+  page,
+}, info) => {
+  await page.setViewportSize(PHONE);
+  const visitor = newVisitor();
+  const email = "ram.thapa@ktm.com.np";
+  await withRegistrationLock(() => page.goto("/enquiry"));
+  await fillPreregistration(page, visitor);
+  await page.locator("form[data-prereg]").getByLabel("Email").fill(email);
+  await saveAndConfirm(page, visitor);
+
+  // The wait is on the page as it comes, JavaScript or not, before anything is pressed.
+  const WAIT = /^Please wait \d+ seconds before asking for a new code\.$/;
+  const wait = page.locator("p[data-wait]");
+  await expect(wait).toBeVisible();
+  await expect(wait).toHaveText(WAIT);
+  if (isJs(info.project.name)) {
+    await expect(page.getByRole("button", { name: "Resend code" })).toBeDisabled();
+  } else {
+    // Pressed anyway: the server's refusal says it in the same words.
+    await page.getByRole("button", { name: "Resend code" }).click();
+    await expect(page.getByText(WAIT).first()).toBeVisible();
+  }
+
+  // The visitor's own e-mail, too long for one line at 360 px: two lines, cut after the @, no word split.
+  const dd = ".entry-details dd:has-text('@')";
+  await expect(page.locator(dd)).toHaveText(email);
+  expect(await textLines(page, dd)).toEqual(["ram.thapa@", "ktm.com.np"]);
+});
+
+/** What each reel of the reveal shows at rest: the line of its strip its transform stops on ("" past the strip). */
+const reels = (page: Page) =>
+  page.locator(".draw-cell").evaluateAll((cells) =>
+    cells.map((cell) => {
+      const strip = cell.querySelector(".draw-strip")!;
+      // The computed content: "0\a 1\a 2…" (each line ends in the escaped line feed).
+      const lines = getComputedStyle(strip, "::before").content.slice(1, -1).split(/\\a ?/i);
+      const offset = -new DOMMatrix(getComputedStyle(strip).transform).m42;
+      return lines[Math.round(offset / cell.getBoundingClientRect().height)] ?? "";
+    }),
+  );
+
+test("the reels read the amount as written, no padding zeros; the Nepali draw page writes every figure in Devanagari", async ({
+  page,
+}) => {
+  await page.setViewportSize(PHONE);
+  const { slug } = await verifiedVisitor(page);
+  const result = page.locator(".draw-result");
+  await expect(result).toBeVisible({ timeout: 10_000 });
+  // The strips have stopped (by script or by CSS), then read the reels as the eye does.
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll(".draw-strip")].every((s) =>
+      s.getAnimations().every((a) => a.playState !== "running"),
+    ),
+  );
+  const amount = (await page.locator(".draw-amount").textContent())!.replace(/[^0-9]/g, "");
+  expect(Number(amount)).toBeGreaterThan(0);
+  const shown = await reels(page);
+  expect(shown.join(""), `reels ${JSON.stringify(shown)}`).toBe(amount);
+  expect(shown.slice(0, 6 - amount.length)).toEqual(Array(6 - amount.length).fill(""));
+
+  // The same draw in Nepali: the reels, the amount, the total and every other figure in one numeral system.
+  await page.getByRole("link", { name: "नेपाली" }).click();
+  await expect(page).toHaveURL(new RegExp(`/enquiry/${slug}/draw`));
+  await expect(page.locator("[data-draw-reveal]")).toHaveClass(/settled/);
+  // (The phone and the numbers the visitor typed stay as typed; amounts are the page's own figures.)
+  const text = await page.locator("main").innerText();
+  const amounts = text.match(/रु\.\s*[0-9०-९][0-9०-९,]*/g) ?? [];
+  expect(amounts.length, text).toBeGreaterThanOrEqual(2);
+  for (const a of amounts) expect(a, "an amount on the Nepali draw page").toMatch(/^रु\.\s*[०-९][०-९,]*$/);
+  const nepali = (await reels(page)).join("");
+  expect(nepali).toBe(amount.replace(/[0-9]/g, (d) => "०१२३४५६७८९".charAt(Number(d))));
+
+  // The Nepali landing: its amounts and its count of bikes in the same digits.
+  await page.goto("/");
+  const landing = await page.locator("main").innerText();
+  for (const a of landing.match(/रु\.\s*[0-9०-९][0-9०-९,]*/g) ?? [])
+    expect(a, "an amount on the landing").toMatch(/^रु\.\s*[०-९]/);
+  const all = page.locator("main summary").filter({ hasText: /[0-9०-९]/ });
+  await expect(all.first()).toHaveText(/[०-९]/);
+  await expect(all.first()).not.toHaveText(/[0-9]/);
+});

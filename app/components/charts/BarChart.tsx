@@ -10,9 +10,9 @@ export type BarRow = { key: string | number; label: string; values: number[] };
 
 const W = 720;
 const M = { left: 196, right: 84, top: 8, bottom: 28 };
-const BAR = 14;
-const GAP = 3;
-const GROUP_GAP = 12;
+const BAR = 12;
+const GAP = 2;
+const GROUP_GAP = 8;
 
 export function BarChart({
   id,

@@ -1,8 +1,10 @@
 /**
  * The frame every chart shares: a heading, the SVG (an image with its title
  * and description, read by screen readers as one picture), a legend, and the
- * same figures as a table beside it. The table is the source of truth: the
- * picture only draws what the table says.
+ * same figures as a table under it, folded in a native disclosure ("Show the
+ * figures", open and shut without JavaScript) so the page stays a few screens
+ * long. The table is the source of truth: the picture only draws what the
+ * table says.
  */
 import type { ReactNode } from "react";
 import { SERIES_COLORS } from "./scale";
@@ -116,7 +118,7 @@ export function ChartSvg({
   );
 }
 
-/** A chart section: heading (a third-level one, under its question), picture with legend, table beside it, a note under both. */
+/** A chart section: heading (a third-level one, under its question), picture with legend, a note, then its table folded under "Show the figures". */
 export function ChartFigure({
   id,
   heading,
@@ -133,11 +135,12 @@ export function ChartFigure({
   return (
     <section className="chart-section" aria-labelledby={`${id}-heading`}>
       <h3 id={`${id}-heading`}>{heading}</h3>
-      <div className="chart-figure">
-        <div className="chart-picture">{chart}</div>
-        {table}
-      </div>
+      <div className="chart-picture">{chart}</div>
       {note ? <p className="chart-note">{note}</p> : null}
+      <details className="chart-figures">
+        <summary>Show the figures</summary>
+        {table}
+      </details>
     </section>
   );
 }
