@@ -95,6 +95,21 @@ const SOURCE_WEIGHTS: Record<string, number> = {
 const at = (date: string, hour: number, minute: number) =>
   new Date(kathmanduToUtc(`${date}T${String(hour).padStart(2, "0")}:${String(minute).padStart(2, "0")}`));
 
+/**
+ * A purchase happens at a counter, so while the showrooms are open (10:00 to 18:59 here): a time
+ * outside is moved to the next opening, same minute; past the history's end, back to that
+ * evening's last hour, if that still follows the verification.
+ */
+function inShowroomHours(when: Date, verified: Date, limit: number): Date {
+  const hour = new Date(when.getTime() + KATHMANDU_OFFSET_MS).getUTCHours();
+  if (hour >= 10 && hour < 19) return when;
+  const next = when.getTime() + ((hour >= 19 ? 24 + 10 : 10) - hour) * 3_600_000;
+  if (next <= limit) return new Date(next);
+  const evening = when.getTime() - (hour >= 19 ? hour - 18 : hour + 6) * 3_600_000;
+  return evening > verified.getTime() ? new Date(evening) : when;
+}
+const KATHMANDU_OFFSET_MS = (5 * 60 + 45) * 60_000;
+
 export async function seedAnalyticsHistory(ctx: Ctx) {
   const db = getDb();
   const rnd = generator(20261121);
@@ -141,7 +156,9 @@ export async function seedAnalyticsHistory(ctx: Ctx) {
           name,
           address: `${branch.city} ward ${rnd.int(1, 20)}`,
           email: rnd.chance(0.5) ? `${name.split(" ")[0].toLowerCase()}.h${person}@mail.test` : null,
-          phone: `9812${String(100000 + person).padStart(6, "0")}`,
+          // Spread over the range (7919 is prime to 900,000: one phone a person), as real customers'
+          // numbers are, not a run of consecutive SIM numbers.
+          phone: `9812${String(100000 + ((person * 7919) % 900000)).padStart(6, "0")}`,
           citizenship_no: `${30500 + person}${rnd.int(1000, 9999)}`,
           shared: rnd.chance(0.35),
           bike_model_id: rnd.pick(models, modelWeights).id,
@@ -164,7 +181,11 @@ export async function seedAnalyticsHistory(ctx: Ctx) {
         .run();
       draws.push({ at: verified, thrill: 2, id: pre.id });
       if (!rnd.chance(0.5)) continue;
-      const bought = new Date(Math.min(verified.getTime() + rnd.int(1, 72) * 3_600_000, limit));
+      const bought = inShowroomHours(
+        new Date(Math.min(verified.getTime() + rnd.int(1, 72) * 3_600_000, limit)),
+        verified,
+        limit,
+      );
       purchases.push({ pre, at: bought });
     }
   }
