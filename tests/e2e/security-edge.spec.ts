@@ -65,7 +65,7 @@ test("a cross-site form post is refused with the 403 page, with or without ?_dat
   const count = () =>
     readDb((db) => (db.prepare("select count(*) n from allocations where date = ?").get(day) as { n: number }).n);
   const before = count();
-  const form = { type: "preregistration_public", date: day, amount: "4000", count: "1", probability: "0" };
+  const form = { type: "preregistration_public", date: day, amount: "4000", count: "1", probability: "5" };
   // Signed in by cookie: a post that names no origin (no Sec-Fetch-Site, no Origin) needs a Referer of this site.
   const refused: Record<string, string>[] = [
     { Origin: "https://evil.example" },
