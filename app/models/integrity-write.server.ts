@@ -155,8 +155,8 @@ function guarded(exec: Executor, what: string, screen: (exec: Executor) => void)
 }
 
 /**
- * A pre-registration just written, in its transaction: its address kept (the visitor's; at the counter
- * the staff member's) with its range, then the rules a single entry can break.
+ * A pre-registration just written, in its transaction: its address kept with its range (a visitor's;
+ * an entry made at the counter keeps none), then the rules a single entry can break.
  */
 export function screenNewEntry(exec: Executor, entry: Preregistration, rawAddress: string | null | undefined): void {
   const range = rawAddress ? addressRange(rawAddress) : null;

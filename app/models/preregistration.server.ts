@@ -498,8 +498,9 @@ export async function createPreregistration(
       });
       // No code can go out this hour: the entry is not kept, so the visitor simply tries again later.
       if (!issued.ok && issued.reason === "ceiling") throw new FailureError(ceilingReached(issued.retryAfterSeconds));
-      // Its address kept, and what one entry can tell raised (decision 21).
-      screenNewEntry(tx, created, who.channel === "public" ? who.address : who.actor.address);
+      // Its address kept (a visitor's: a counter's is its showroom's, where many entries an hour are the
+      // job, not a burst), and what one entry can tell raised (decision 21).
+      screenNewEntry(tx, created, who.channel === "public" ? who.address : null);
       if (counter) {
         audit(tx, counter, {
           action: "preregistration.create",

@@ -19,7 +19,7 @@ import { HOLD_MESSAGES, raiseFlag } from "~/models/integrity-flags.server";
 import type { Finding } from "~/models/integrity-findings";
 import type { ScopedActor } from "~/models/scope.server";
 import { flagDecisionSchema } from "~/schemas/integrity";
-import { publicPreregistrationSchema } from "~/schemas/preregistration";
+import { counterPreregistrationSchema, publicPreregistrationSchema } from "~/schemas/preregistration";
 import type { RegistrationInput } from "~/schemas/registration";
 import { makeBikeModel, makeBranch, makeDraw, makePreregistration, makeUser, nextPhone } from "../fixtures";
 import { makeRegistration } from "../referral-fixtures";
@@ -89,6 +89,32 @@ describe("signals one write raises", () => {
     made.push(await enter(nextPhone(), "8800009", "198.18.7.99"));
     expect(flagsHolding(made[9].id).map((f) => f.reason)).toEqual(["address-burst"]);
     expect(flagsHolding(made[0].id).map((f) => f.reason)).toEqual(["address-burst"]);
+  });
+
+  it("keeps no address for entries made at the counter: a busy counter is not a burst", async () => {
+    const made = [];
+    for (let i = 0; i < 12; i++) {
+      const entry = await createPreregistration(
+        { channel: "counter", actor: counter },
+        counterPreregistrationSchema.parse({
+          name: "Counter customer",
+          address: "Kathmandu",
+          phone: nextPhone(),
+          citizenship_no: `770000${i}`,
+        }),
+      );
+      if (!entry.ok) throw new Error(JSON.stringify(entry));
+      made.push(entry.preregistration);
+    }
+    for (const entry of made) {
+      expect(flagsHolding(entry.id)).toEqual([]);
+      const kept = db
+        .select()
+        .from(schema.entryAddresses)
+        .where(eq(schema.entryAddresses.preregistration_id, entry.id))
+        .get();
+      expect(kept).toBeUndefined();
+    }
   });
 
   it("flags a registration whose engine number a deleted registration had", async () => {
