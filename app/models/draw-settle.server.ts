@@ -72,8 +72,29 @@ let waiting = 0;
 export const requestsWaitingForDraw = (): number => waiting;
 
 /**
+ * Requests whose draw is made, let go one per turn of the event loop: a round's many draws come at
+ * once, and each request then renders its answer; let go together, they would hold the loop for all
+ * their renders in one piece, and every other request (a new landing, a counter) would wait behind
+ * them. One per turn, the server reads its sockets between two of them.
+ */
+const toRelease: (() => void)[] = [];
+
+function releaseNext() {
+  toRelease.shift()?.();
+  if (toRelease.length > 0) setImmediate(releaseNext);
+}
+
+function inTurn(): Promise<void> {
+  return new Promise((resolve) => {
+    toRelease.push(resolve);
+    if (toRelease.length === 1) setImmediate(releaseNext);
+  });
+}
+
+/**
  * Resolves when `row` is drawn: waits for its round (no CPU: a timer and one shared fetch), then
- * joins this process's next batch, which draws every entry fixed up to it in order. A request's wait
+ * joins this process's next batch, which draws every entry fixed up to it in order, then waits its
+ * turn to be let go (one request per turn of the event loop). A request's wait
  * is counted while it lasts: it is in flight but costs this process no CPU but its share of the batch,
  * so admission control leaves it out of its bound (app/http/admission.server.ts); a draw nobody waits
  * for (`background`) is not counted.
@@ -83,6 +104,7 @@ export async function drawThrough(row: Queued, resolve: Resolver, { background =
   waiting++;
   try {
     await settle(row, resolve);
+    await inTurn();
   } finally {
     waiting--;
   }

@@ -63,6 +63,28 @@ describe("a round", () => {
   });
 });
 
+describe("the requests a round decides", () => {
+  it("are let go one per turn of the event loop, so the server reads its sockets between two answers", async () => {
+    await useBeacon();
+    const ids = Array.from({ length: 6 }, () => makePreregistration({ is_verified: true }).id);
+    // A turn counter: one step per turn of the loop while the draws wait.
+    let turn = 0;
+    let counting = true;
+    const tick = () => {
+      turn++;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const turns: number[] = [];
+    await Promise.all(ids.map((id) => drawSecondThrill(id).then(() => turns.push(turn))));
+    counting = false;
+    // The six were drawn in one batch (one round), and each was let go on a turn of its own.
+    const rounds = db.select().from(schema.drawRecords).all().slice(-6).map((r) => JSON.parse(r.text).round);
+    expect(new Set(rounds).size).toBe(1);
+    expect(new Set(turns).size).toBe(ids.length);
+  });
+});
+
 describe("without a beacon", () => {
   it("a draw uses the house seed within a second, marked and counted, and /healthz alerts", async () => {
     process.env.BEACON_URLS = "http://127.0.0.1:9"; // nothing listens: refused at once
