@@ -234,6 +234,9 @@ export function remadeEntry(entry: EntryRow, deleted: EntryRow[]): Finding | nul
   };
 }
 
+/** An address burst's subject: its range and the Kathmandu day of its first entry (one flag a range a day). */
+export const burstKey = (range: string, firstCreatedAt: string) => `${range} ${kathmanduDate(firstCreatedAt)}`;
+
 /** address-burst: many pre-registrations from one address range in a short window (one flag a range a day). */
 export function addressBurst(range: string, rows: (EntryRow & { address: string })[]): Finding | null {
   if (rows.length < RULES.burst.entries) return null;
@@ -243,7 +246,7 @@ export function addressBurst(range: string, rows: (EntryRow & { address: string 
   return {
     reason: "address-burst",
     subjectType: "range",
-    subjectKey: `${range} ${day}`,
+    subjectKey: burstKey(range, first.created_at),
     branchId: null,
     userId: null,
     strength: clamp(30 + 3 * (rows.length - RULES.burst.entries)),

@@ -96,6 +96,26 @@ export function raiseFlag(exec: Executor, finding: Finding, at = nowIso()): Rais
   return { id: existing.id, created: false, reopened };
 }
 
+/**
+ * Adds one entry to a subject's flag, if the subject is flagged (inside the caller's transaction): an
+ * undecided flag holds it with the others; a decided one opens again, as a finding with a new entry
+ * would open it. The flag's evidence is left as it was (the next recompute writes it again). False
+ * when the subject has no flag.
+ */
+export function attachToFlag(
+  exec: Executor,
+  key: Pick<Finding, "reason" | "subjectType" | "subjectKey">,
+  entryId: number,
+  at = nowIso(),
+): boolean {
+  const existing = flagOf(exec).get(key);
+  if (!existing) return false;
+  const added = link(exec, existing.id, [entryId]);
+  if (added > 0 && !(HOLDING as readonly string[]).includes(existing.status))
+    exec.update(F).set({ status: "open", updated_at: at }).where(eq(F.id, existing.id)).run();
+  return true;
+}
+
 // ---------------------------------------------------------------- holds and voids
 
 /** The entries among `ids` whose prizes an open or held flag holds. */

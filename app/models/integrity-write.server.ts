@@ -13,6 +13,7 @@ import { addressRange, plainAddress } from "~/utils/address-range";
 import { nowIso } from "~/utils/time";
 import {
   addressBurst,
+  burstKey,
   outsideHours,
   remadeEntry,
   RULES,
@@ -22,7 +23,7 @@ import {
   type Finding,
   type RegistrationRow,
 } from "./integrity-findings";
-import { raiseFlag } from "./integrity-flags.server";
+import { attachToFlag, raiseFlag } from "./integrity-flags.server";
 import { getSetting } from "./settings.server";
 
 const { preregistrations: P, registrations: R, entryAddresses: A } = schema;
@@ -120,11 +121,14 @@ const deletedOfPhone = prepared((q) =>
 );
 
 /** Entries of a range since an instant (at most one more than a burst needs to be a burst is not counted on). */
+/** A range's first entries since an instant, at most as many as make a burst (a hot range costs no more than a quiet one). */
 const rangeSince = prepared((q) =>
   q
-    .select({ n: sql<number>`count(*)` })
+    .select({ created_at: A.created_at })
     .from(A)
     .where(and(eq(A.range, sql.placeholder("range")), gte(A.created_at, sql.placeholder("since"))))
+    .orderBy(A.created_at)
+    .limit(RULES.burst.entries)
     .prepare(),
 );
 
@@ -166,11 +170,9 @@ export function screenNewEntry(exec: Executor, entry: Preregistration, rawAddres
   const samePhoneDeleted = deletedOfPhone(exec).all({ campaign: entry.campaign, phone: entry.phone });
   const shared = sameNumber.some((e) => e.phone !== entry.phone);
   const remade = samePhoneDeleted.length > 0 || sameNumber.some((e) => e.deleted_at);
-  let burst = false;
-  if (range) {
-    const since = new Date(Date.parse(entry.created_at) - RULES.burst.minutes * 60_000).toISOString();
-    burst = (rangeSince(exec).get({ range, since })?.n ?? 0) >= RULES.burst.entries;
-  }
+  const since = new Date(Date.parse(entry.created_at) - RULES.burst.minutes * 60_000).toISOString();
+  const window = range ? rangeSince(exec).all({ range, since }) : [];
+  const burst = window.length >= RULES.burst.entries;
   // An honest entry stops here, having read three indexes and written its address.
   if (!shared && !remade && !burst) return;
   guarded(exec, "screening a new pre-registration", (tx) => {
@@ -181,8 +183,16 @@ export function screenNewEntry(exec: Executor, entry: Preregistration, rawAddres
       remade ? remadeEntry(self, deleted) : null,
     ]);
     if (burst && range) {
-      const from = new Date(Date.parse(entry.created_at) - RULES.burst.minutes * 60_000).toISOString();
-      raiseAll(tx, [addressBurst(range, rangeEntries(tx, range, from, entry.created_at))]);
+      // A range already flagged for the day takes this entry alone; the burst is raised in full once,
+      // so a busy range (a carrier's shared address) does not make every entry read and rewrite the
+      // burst's whole evidence. The recompute brings the evidence up to date.
+      const key = {
+        reason: "address-burst" as const,
+        subjectType: "range" as const,
+        subjectKey: burstKey(range, window[0].created_at),
+      };
+      if (!attachToFlag(tx, key, entry.id))
+        raiseAll(tx, [addressBurst(range, rangeEntries(tx, range, since, entry.created_at))]);
     }
   });
 }

@@ -7,7 +7,7 @@
  * refused everything.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { and, eq } from "drizzle-orm";
+import { and, eq, like } from "drizzle-orm";
 import { db, schema } from "@db/index";
 import { createPreregistration } from "~/models/preregistration.server";
 import { deletePreregistration } from "~/models/preregistration-admin.server";
@@ -89,6 +89,25 @@ describe("signals one write raises", () => {
     made.push(await enter(nextPhone(), "8800009", "198.18.7.99"));
     expect(flagsHolding(made[9].id).map((f) => f.reason)).toEqual(["address-burst"]);
     expect(flagsHolding(made[0].id).map((f) => f.reason)).toEqual(["address-burst"]);
+  });
+
+  it("adds each further entry of a flagged range to its one flag, and a cleared burst opens again with it", async () => {
+    const made = [];
+    for (let i = 0; i < 10; i++) made.push(await enter(nextPhone(), `881000${i}`, `198.18.8.${10 + i}`));
+    const [flag] = flagsHolding(made[9].id);
+    expect(flag.reason).toBe("address-burst");
+    const evidence = getFlag({ branchId: null }, flag.id)!.evidence;
+    made.push(await enter(nextPhone(), "8810010", "198.18.8.200"));
+    expect(flagsHolding(made[10].id)).toEqual([flag]);
+    expect(getFlag({ branchId: null }, flag.id)!.evidence).toEqual(evidence);
+    expect(decideFlag(office, flag.id, { action: "clear", note: "A college's network." }).ok).toBe(true);
+    made.push(await enter(nextPhone(), "8810011", "198.18.8.201"));
+    expect(flagsHolding(made[11].id)).toEqual([{ ...flag, status: "open" }]);
+    const bursts = db
+      .select()
+      .from(F)
+      .where(and(eq(F.reason, "address-burst"), like(F.subject_key, "198.18.8.0/24 %")));
+    expect(bursts.all()).toHaveLength(1);
   });
 
   it("keeps no address for entries made at the counter: a busy counter is not a burst", async () => {
