@@ -5,7 +5,7 @@
  * a day unseen. Every send is listed on /fair-draws. Head office's screen also shows how many of a
  * day's draws fell back to the house seed, and the beacon's state.
  */
-import { and, desc, eq, lt, notInArray, sql } from "drizzle-orm";
+import { and, desc, eq, gt, lt, notInArray, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
 import { audit, diff } from "~/models/audit.server";
 import { fail, type Result } from "~/utils/failure";
@@ -160,20 +160,24 @@ export function fallbackCounts(limit = 14) {
     .all();
 }
 
-/** Draws of today that fell back to the house seed (for /healthz). */
+/** This process's running count of today's house-seed draws: the records read up to `seq`. */
+let tally = { date: "", seq: 0, house: 0 };
+
+/**
+ * Draws of today that fell back to the house seed (for /healthz, polled often): each call reads only
+ * the day's records appended since the last (the chain's seq only grows), not the whole day again.
+ */
 export function houseDrawsToday(at: Date = clockNow()): number {
   const today = kathmanduDate(at);
-  return (
-    db
-      .select({ n: sql<number>`count(*)` })
-      .from(drawRecords)
-      .where(
-        and(
-          eq(drawRecords.date, today),
-          eq(drawRecords.kind, "draw"),
-          sql`${drawRecords.text} like '%"source":"house"%'`,
-        ),
-      )
-      .get()?.n ?? 0
-  );
+  if (tally.date !== today) tally = { date: today, seq: 0, house: 0 };
+  const since = db
+    .select({
+      seq: sql<number | null>`max(${drawRecords.seq})`,
+      house: sql<number | null>`sum(${drawRecords.kind} = 'draw' and ${drawRecords.text} like '%"source":"house"%')`,
+    })
+    .from(drawRecords)
+    .where(and(eq(drawRecords.date, today), gt(drawRecords.seq, tally.seq)))
+    .get();
+  if (since?.seq) tally = { date: today, seq: since.seq, house: tally.house + (since.house ?? 0) };
+  return tally.house;
 }

@@ -9,7 +9,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { beaconStatus, material, probeBeacon, resetBeacon } from "~/models/beacon.server";
 import { listDays } from "~/models/fair-draw.server";
-import { fallbackCounts } from "~/models/fair-observers.server";
+import { fallbackCounts, houseDrawsToday } from "~/models/fair-observers.server";
 import { drawSecondThrill } from "~/models/prize-draw.server";
 import { loader as healthz } from "~/routes/healthz";
 import { kathmanduDate } from "~/utils/time";
@@ -91,6 +91,7 @@ describe("without a beacon", () => {
     resetBeacon();
     await probeBeacon(); // as every server process does at start
     expect(beaconStatus().up).toBe(false);
+    const houseBefore = houseDrawsToday();
     const t0 = performance.now();
     const draw = await drawSecondThrill(makePreregistration({ is_verified: true }).id);
     expect(performance.now() - t0).toBeLessThan(1000);
@@ -106,13 +107,15 @@ describe("without a beacon", () => {
     expect(listDays().find((d) => d.date === today)?.house).toBeGreaterThanOrEqual(1);
     expect(fallbackCounts().find((d) => d.date === today)?.house).toBeGreaterThanOrEqual(1);
     const health = await (await healthz()).json();
-    expect(health.beacon).toMatchObject({ configured: true, up: false });
+    expect(health.beacon).toMatchObject({ configured: true, up: false, houseDrawsToday: houseBefore + 1 });
     expect(health.alerts.join(" ")).toMatch(/beacon unreachable since/);
 
     // A second draw does not wait either: the beacon is known down.
     const t1 = performance.now();
     await drawSecondThrill(makePreregistration({ is_verified: true }).id);
     expect(performance.now() - t1).toBeLessThan(1000);
+    // Counted again from the records appended since the last count.
+    expect(houseDrawsToday()).toBe(houseBefore + 2);
   });
 
   it("once it answers again, draws wait for it again", async () => {
