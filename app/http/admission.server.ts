@@ -156,6 +156,21 @@ export type AdmissionState = {
 };
 
 let state: AdmissionState | null = null;
+let meter: ReturnType<typeof loopMeter> | null = null;
+
+/** Requests counted against the bound, or the loop's utilization, from which this process counts as busy. */
+const BUSY_LOAD = 4;
+const BUSY_LOOP = 0.5;
+
+/**
+ * Whether this process is busy with its requests now (a few counted against the bound, or its loop half
+ * used): background work that can wait (a broadcast's messages) gives way. False before server.js set up
+ * admission.
+ */
+export function serverBusy(): boolean {
+  if (!state || !meter) return false;
+  return state.inFlight - requestsWaitingForDraw() >= BUSY_LOAD || meter.utilization() >= BUSY_LOOP;
+}
 
 /** This process's admission figures (GET /healthz, the rehearsal); null before server.js set it up. */
 export function admissionState({ reset = false } = {}): AdmissionState | null {
@@ -206,7 +221,7 @@ export function admission({
   secrets?: readonly string[];
 }) {
   const pages = readBusyPages(pagesDir);
-  const loop = loopMeter();
+  const loop = (meter = loopMeter());
   const mine: AdmissionState = {
     settings,
     inFlight: 0,

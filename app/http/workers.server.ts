@@ -2,6 +2,7 @@
 import { captchaStartupWarning } from "./captcha.server";
 import { resumeBroadcasts } from "~/models/broadcast.server";
 import { startSmsWorker } from "~/models/sms-worker.server";
+import { serverBusy } from "~/http/admission.server";
 import { probeBeacon } from "~/models/beacon.server";
 import { announceNow } from "~/models/fair-observers.server";
 import { drawLeftOver } from "~/models/prize-draw.server";
@@ -17,7 +18,8 @@ export function startBackgroundWork(): () => Promise<void> {
   const warning = captchaStartupWarning();
   if (warning) console.warn(warning);
   const rate = Number(process.env.SMS_RATE_PER_SECOND ?? 5);
-  const stopSms = startSmsWorker({ ratePerSecond: Number.isFinite(rate) && rate > 0 ? rate : 5 });
+  // Broadcasts give way to the visitors while the process is busy (codes never do).
+  const stopSms = startSmsWorker({ ratePerSecond: Number.isFinite(rate) && rate > 0 ? rate : 5, busy: serverBusy });
   // Broadcasts a stop interrupted while their messages were being stored carry on.
   const resumed = resumeBroadcasts();
   if (resumed) console.log(`[sms] storing the messages of ${resumed} broadcast(s) carries on`);

@@ -377,7 +377,7 @@ export type SendReport = { sent: number; failed: number; retried: number };
 
 /**
  * Sends claimed messages one at a time, at the pace's `beforeEach` (false: stop, the rest go back to the
- * queue). The outcome of one message and the hand-over mark of the next are one commit when the next is
+ * queue; it is told the message that would go next). The outcome of one message and the hand-over mark of the next are one commit when the next is
  * due at once (`dueNow`, true when not given): one write per message instead of two, and still never more
  * than one message of this worker with the provider. When the next must wait, the outcome is recorded
  * before the wait.
@@ -386,7 +386,7 @@ export async function sendClaimed(
   rows: SmsMessage[],
   provider: SmsProvider,
   worker: string,
-  pace: { beforeEach?: () => Promise<boolean>; dueNow?: () => boolean } = {},
+  pace: { beforeEach?: (next: SmsMessage) => Promise<boolean>; dueNow?: () => boolean } = {},
 ): Promise<SendReport> {
   const report: SendReport = { sent: 0, failed: 0, retried: 0 };
   const count = (outcome: Outcome | null) => {
@@ -403,7 +403,7 @@ export async function sendClaimed(
     // A turn of the event loop between messages: a batch never holds it, whatever the provider.
     await new Promise((resolve) => setImmediate(resolve));
     if (pace.dueNow && !pace.dueNow()) settle();
-    if (pace.beforeEach && !(await pace.beforeEach())) {
+    if (pace.beforeEach && !(await pace.beforeEach(rows[i]))) {
       settle();
       releaseSms(
         rows.slice(i).map((r) => r.id),

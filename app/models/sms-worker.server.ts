@@ -26,7 +26,16 @@ export type SmsWorkerOptions = {
   intervalMs?: number;
   provider?: () => SmsProvider;
   slot?: string;
+  /**
+   * Whether the server is busy with its visitors now: broadcast messages then go one per BUSY_PAUSE_MS at
+   * most, codes and notices at the full rate. Each message sent is a write of its own, and a broadcast of
+   * many thousands would take the write lock from the visitors' entries at the worst moment.
+   */
+  busy?: () => boolean;
 };
+
+/** While the server is busy, at most one broadcast message per this many ms (a trickle, never a stop). */
+export const BUSY_PAUSE_MS = 250;
 
 /**
  * Background sender. Takes over the claims of this slot's earlier runs, then
@@ -40,6 +49,7 @@ export function startSmsWorker({
   intervalMs = 1000,
   provider = smsProvider,
   slot = smsWorkerSlot(),
+  busy = () => false,
 }: SmsWorkerOptions): () => Promise<void> {
   const worker = smsWorkerId(slot);
   const rate = ratePerSecond > 0 ? ratePerSecond : 5;
@@ -62,9 +72,18 @@ export function startSmsWorker({
     });
   const unsubscribe = onSmsQueued(() => nudge?.());
 
-  const beforeEach = async () => {
+  let yielded = false;
+  let lastBroadcastAt = 0;
+  const beforeEach = async (next: SmsMessage) => {
+    // A broadcast gives way while the server is busy: the batch goes back to the queue, and the next
+    // claim (codes first) comes after a pause.
+    if (next.purpose === "broadcast" && Date.now() - lastBroadcastAt < BUSY_PAUSE_MS && busy()) {
+      yielded = true;
+      return false;
+    }
     while (!stopping && Date.now() < nextSendAt) await pause(nextSendAt - Date.now());
     if (stopping) return false;
+    if (next.purpose === "broadcast") lastBroadcastAt = Date.now();
     nextSendAt = Math.max(Date.now(), nextSendAt) + gapMs;
     return true;
   };
@@ -87,8 +106,12 @@ export function startSmsWorker({
       } catch (error) {
         console.error("[sms] worker:", error);
       }
+      if (yielded) {
+        yielded = false;
+        if (!stopping) await pause(BUSY_PAUSE_MS);
+      }
       // Nothing claimed, and nothing due either (a claim that only failed stale rows leaves more to look at).
-      if (!rows.length && !stopping && !hasDueSms()) await pause(intervalMs);
+      else if (!rows.length && !stopping && !hasDueSms()) await pause(intervalMs);
       else await new Promise((resolve) => setImmediate(resolve));
     }
   })();

@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db, schema } from "@db/index";
 import { SYSTEM } from "~/models/audit.server";
@@ -23,7 +23,7 @@ import {
   sendSms,
   smsWorkerId,
 } from "./sms-delivery.server";
-import { startSmsWorker } from "./sms-worker.server";
+import { BUSY_PAUSE_MS, startSmsWorker } from "./sms-worker.server";
 import { GATEWAY_TIMEOUT_MS, httpGatewayProvider, type SmsProvider } from "./sms-provider.server";
 import { lastMessageTo, listOutbox, outboxPage, retryOutboxMessage } from "./sms-outbox.server";
 
@@ -314,6 +314,34 @@ describe("queued messages", () => {
       await stop();
     }
     expect(listOutbox({ limit: 10 }).every((m) => m.status === "sent" && m.provider === "outbox")).toBe(true);
+  });
+
+  it("while the server is busy, broadcasts trickle (one per BUSY_PAUSE_MS) and a code goes at once", async () => {
+    let busy = true;
+    queueSms(
+      Array.from({ length: 8 }, (_, i) => ({ to: `98000005${i}0`, text: "offer", purpose: "broadcast" as const })),
+    );
+    const sent = (purpose: string) =>
+      db
+        .select()
+        .from(schema.smsMessages)
+        .where(and(eq(schema.smsMessages.status, "sent"), eq(schema.smsMessages.purpose, purpose)))
+        .all().length;
+    const started = performance.now();
+    const stop = startSmsWorker({ ratePerSecond: 100, intervalMs: 50, busy: () => busy });
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      queueSms([{ to: "9800000599", text: "Your code is 123456", purpose: "otp" }]);
+      await vi.waitFor(() => expect(sent("otp")).toBe(1), { timeout: 1000, interval: 10 });
+      const broadcasts = sent("broadcast");
+      // At the full rate all eight would have gone in 80 ms.
+      expect(broadcasts).toBeGreaterThanOrEqual(1);
+      expect(broadcasts).toBeLessThanOrEqual(Math.floor((performance.now() - started) / BUSY_PAUSE_MS) + 1);
+      busy = false;
+      await vi.waitFor(() => expect(sent("broadcast")).toBe(8), { timeout: 3000, interval: 20 });
+    } finally {
+      await stop();
+    }
   });
 });
 
