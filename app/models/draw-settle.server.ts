@@ -72,29 +72,37 @@ let waiting = 0;
 export const requestsWaitingForDraw = (): number => waiting;
 
 /**
- * Requests whose draw is made, let go one per turn of the event loop: a round's many draws come at
- * once, and each request then renders its answer; let go together, they would hold the loop for all
- * their renders in one piece, and every other request (a new landing, a counter) would wait behind
- * them. One per turn, the server reads its sockets between two of them.
+ * Requests whose draw is made are let go over RELEASE_TURNS turns of the event loop, a share in each: a
+ * round's many draws come at once, and each request then renders its answer; let go together, they would
+ * hold the loop for all their renders in one piece, and every other request (a new landing, a counter)
+ * would wait behind them; one per turn, the last would wait for as many turns as there are requests, each
+ * as long as the server's other work makes it. Between two shares the server reads its sockets.
  */
+export const RELEASE_TURNS = 8;
 const toRelease: (() => void)[] = [];
+let share = 1;
 
-function releaseNext() {
-  toRelease.shift()?.();
-  if (toRelease.length > 0) setImmediate(releaseNext);
+function releaseShare() {
+  for (const resolve of toRelease.splice(0, share)) resolve();
+  if (toRelease.length > 0) setImmediate(releaseShare);
 }
 
 function inTurn(): Promise<void> {
   return new Promise((resolve) => {
     toRelease.push(resolve);
-    if (toRelease.length === 1) setImmediate(releaseNext);
+    if (toRelease.length === 1)
+      setImmediate(() => {
+        // The share is set once for the requests that came together (they all wait by now).
+        share = Math.ceil(toRelease.length / RELEASE_TURNS);
+        releaseShare();
+      });
   });
 }
 
 /**
  * Resolves when `row` is drawn: waits for its round (no CPU: a timer and one shared fetch), then
  * joins this process's next batch, which draws every entry fixed up to it in order, then waits its
- * turn to be let go (one request per turn of the event loop). A request's wait
+ * share of the turns that let the batch's requests go. A request's wait
  * is counted while it lasts: it is in flight but costs this process no CPU but its share of the batch,
  * so admission control leaves it out of its bound (app/http/admission.server.ts); a draw nobody waits
  * for (`background`) is not counted.

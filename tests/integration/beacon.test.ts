@@ -10,7 +10,8 @@ import { db, schema } from "@db/index";
 import { beaconStatus, material, probeBeacon, resetBeacon } from "~/models/beacon.server";
 import { listDays } from "~/models/fair-draw.server";
 import { fallbackCounts, houseDrawsToday } from "~/models/fair-observers.server";
-import { drawSecondThrill } from "~/models/prize-draw.server";
+import { drawSecondThrill, fixSecondThrill, settleDraw } from "~/models/prize-draw.server";
+import { RELEASE_TURNS } from "~/models/draw-settle.server";
 import { loader as healthz } from "~/routes/healthz";
 import { kathmanduDate } from "~/utils/time";
 import { startLocalBeacon } from "../../scripts/local-beacon.mjs";
@@ -64,9 +65,12 @@ describe("a round", () => {
 });
 
 describe("the requests a round decides", () => {
-  it("are let go one per turn of the event loop, so the server reads its sockets between two answers", async () => {
+  it("are let go in shares over RELEASE_TURNS turns of the event loop, so the server reads its sockets between", async () => {
     await useBeacon();
-    const ids = Array.from({ length: 6 }, () => makePreregistration({ is_verified: true }).id);
+    const ids = Array.from({ length: 3 * RELEASE_TURNS }, () => makePreregistration({ is_verified: true }).id);
+    // Fixed at one instant: one round decides them all.
+    const at = new Date();
+    db.transaction((tx) => ids.forEach((id) => fixSecondThrill(tx, id, at)));
     // A turn counter: one step per turn of the loop while the draws wait.
     let turn = 0;
     let counting = true;
@@ -76,12 +80,18 @@ describe("the requests a round decides", () => {
     };
     setImmediate(tick);
     const turns: number[] = [];
-    await Promise.all(ids.map((id) => drawSecondThrill(id).then(() => turns.push(turn))));
+    await Promise.all(ids.map((id) => settleDraw("preregistration", id).then(() => turns.push(turn))));
     counting = false;
-    // The six were drawn in one batch (one round), and each was let go on a turn of its own.
-    const rounds = db.select().from(schema.drawRecords).all().slice(-6).map((r) => JSON.parse(r.text).round);
+    const rounds = db
+      .select()
+      .from(schema.drawRecords)
+      .all()
+      .slice(-ids.length)
+      .map((r) => JSON.parse(r.text).round);
     expect(new Set(rounds).size).toBe(1);
-    expect(new Set(turns).size).toBe(ids.length);
+    // Three a turn, over eight turns: neither all in one piece nor one per turn.
+    const perTurn = [...new Set(turns)].map((t) => turns.filter((u) => u === t).length);
+    expect(perTurn).toEqual(Array(RELEASE_TURNS).fill(3));
   });
 });
 
