@@ -36,6 +36,7 @@ import { randomToken } from "~/utils/crypto.server";
 import { likePrefix } from "~/utils/datatable.server";
 import { normalizePhone } from "~/utils/phone";
 import { now, nowIso } from "~/utils/time";
+import { transactTogether } from "./transaction.server";
 import { GATEWAY_TIMEOUT_MS, smsProvider, type SmsProvider, type SmsSendResult } from "./sms-provider.server";
 import { later, newRow, SMS_PRIORITY, type NewRow, type SendSmsInput } from "./sms.server";
 
@@ -395,16 +396,17 @@ export async function sendClaimed(
     else if (outcome?.kind === "retry") report.retried++;
   };
   let handed: Handed | null = null;
-  const settle = () => {
-    if (handed) count(record(handed.row, provider.name, worker, handed.result, true));
+  const settle = async () => {
+    const last: Handed | null = handed;
     handed = null;
+    if (last) count(await together((tx) => recordIn(tx, last.row, provider.name, worker, last.result, true)));
   };
   for (let i = 0; i < rows.length; i++) {
     // A turn of the event loop between messages: a batch never holds it, whatever the provider.
     await new Promise((resolve) => setImmediate(resolve));
-    if (pace.dueNow && !pace.dueNow()) settle();
+    if (pace.dueNow && !pace.dueNow()) await settle();
     if (pace.beforeEach && !(await pace.beforeEach(rows[i]))) {
-      settle();
+      await settle();
       releaseSms(
         rows.slice(i).map((r) => r.id),
         worker,
@@ -414,22 +416,26 @@ export async function sendClaimed(
     const next = rows[i];
     const mobile = normalizePhone(next.to) !== null;
     const last: Handed | null = handed;
-    const step = db.transaction(
-      (tx) => ({
-        recorded: last ? recordIn(tx, last.row, provider.name, worker, last.result, true) : null,
-        taken: mobile ? markSending(tx, next, provider, worker) : undefined,
-        refused: mobile ? null : recordIn(tx, next, provider.name, worker, NOT_A_MOBILE, false),
-      }),
-      { behavior: "immediate" },
-    );
+    const step = await together((tx) => ({
+      recorded: last ? recordIn(tx, last.row, provider.name, worker, last.result, true) : null,
+      taken: mobile ? markSending(tx, next, provider, worker) : undefined,
+      refused: mobile ? null : recordIn(tx, next, provider.name, worker, NOT_A_MOBILE, false),
+    }));
     handed = null;
     count(step.recorded);
     count(step.refused);
     if (step.taken) handed = await handOver(step.taken, provider);
   }
-  settle();
+  await settle();
   return report;
 }
+
+/**
+ * A write of the sender's in the process's shared commits (transactTogether): it waits for the write lock
+ * by timer, never asleep in SQLite's busy handler with the event loop held, and shares its commit with the
+ * visitors' writes of the same turn.
+ */
+const together = <T>(fn: (tx: Executor) => T) => transactTogether(fn) as Promise<T>; // nothing in it fails as a Failure
 
 /**
  * Sends up to `limit` queued messages that are due, codes first, then by due
