@@ -23,7 +23,8 @@
  * the busy answers (503 with Retry-After: how many, how fast, any to a visitor whose code was sent) and the
  * goodput (journeys finished a second); the counters' and head office's steps over the whole rehearsal;
  * the event-loop delay, most requests in flight and refusals each worker reports (GET /healthz, polled) and
- * each worker's RSS (from /proc); the CPU the server, nginx, this client and everything else used;
+ * each worker's RSS (from /proc); the CPU the server, nginx, this client and everything else used, and this
+ * client's own event-loop delay (every latency it measures includes it);
  * then checks the database: no pool paid more than its count or than the draws it paid, no entry drawn
  * twice, every acknowledged pre-registration, verification and purchase (its draw answered) there, one
  * code SMS per phone.
@@ -46,6 +47,7 @@ import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Agent, setGlobalDispatcher } from "undici";
 import { NGINX, SITE_SERVERNAME, selfSignedCertificate, startNginx, writeNginxSite } from "../tests/nginx-site";
 import { startLocalBeacon } from "../scripts/local-beacon.mjs";
@@ -604,6 +606,9 @@ export async function surge() {
     const staff = await Promise.all(counterStaff().map((email) => login(base, email)));
     log(`prize pools for today: ${await makePools(base, token)} made`);
     const beaconFrom = Date.now();
+    // This client's own event loop: every figure includes its delays, so it is printed beside them.
+    const clientLoop = monitorEventLoopDelay({ resolution: 10 });
+    clientLoop.enable();
     const queues: Verified[][] = staff.map(() => []);
     const sampler = sampleWorkers(direct, app.pid!);
     const counters = Array.from({ length: COUNTERS }, (_, k) =>
@@ -793,6 +798,10 @@ export async function surge() {
       );
     const rounds = Math.ceil((Date.now() - beaconFrom) / BEACON_PERIOD_MS);
     log(`beacon: ${beacon.counts.public} round fetches over about ${rounds} rounds (${WORKERS} workers)`);
+    clientLoop.disable();
+    log(
+      `this client's event loop (every figure above includes its delays): p99 ${ms(clientLoop.percentile(99) / 1e6)}, max ${ms(clientLoop.max / 1e6)}`,
+    );
     const results = checks(ack);
     printTable(
       "Checks afterwards (the database)",
