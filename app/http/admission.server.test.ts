@@ -6,8 +6,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { admission, busyLanguage } from "./admission.server";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { admission, busyLanguage, serverBusy } from "./admission.server";
 
 const servers: http.Server[] = [];
 afterEach(() => {
@@ -67,6 +67,26 @@ describe("the bound", () => {
     http.get(`${base}/hold`, { agent: false }).on("error", () => undefined);
     await sleep(300);
     expect(await get(`${base}/`, { spinMs: 250 })).toBe(503);
+  });
+});
+
+describe("serverBusy (what background work gives way to)", () => {
+  it("is true with four requests held or the loop busy, false once they are answered and the loop idle", async () => {
+    const base = await serve();
+    await sleep(150);
+    expect(serverBusy()).toBe(false);
+    const held = Array.from({ length: 4 }, () => {
+      const req = http.get(`${base}/hold`, { agent: false });
+      req.on("error", () => undefined);
+      return req;
+    });
+    await vi.waitFor(() => expect(serverBusy()).toBe(true), { timeout: 2000, interval: 10 });
+    held.forEach((req) => req.destroy());
+    await sleep(150);
+    expect(serverBusy()).toBe(false);
+    const end = performance.now() + 120;
+    while (performance.now() < end);
+    expect(serverBusy()).toBe(true);
   });
 });
 
