@@ -28,6 +28,12 @@ const YOUNG_MS = 5_000;
 const slots = new Map();
 let stopping = false;
 
+// The workers take connections from the shared socket themselves (the operating system's choice), unless
+// NODE_CLUSTER_SCHED_POLICY says otherwise. With node's default round robin the primary accepts each connection
+// and hands it to one worker at a time, each hand-over waiting for that worker's next turn of its event loop:
+// in a rush, when nginx opens connections by the hundred and the workers' loops are busy, new connections
+// queued in the primary for seconds while the workers had CPU to spare (docs/decisions/0020-admission-control.md).
+if (!process.env.NODE_CLUSTER_SCHED_POLICY) cluster.schedulingPolicy = cluster.SCHED_NONE;
 cluster.setupPrimary({ exec: new URL("./server.js", import.meta.url).pathname });
 
 function start(index) {
