@@ -4,7 +4,8 @@
  * (tests/integrity-campaign.ts) at the bench's size: 500,000 pre-registrations (BENCH_SCALE=10:
  * 5 million) over thirty days at ten branches, with their verifications, purchases and draws.
  * Reports: the full recompute (goal < 1 min), the desk's first page (goal < 1 s), and what the
- * write-time screen adds to one public pre-registration's write. Nothing is asserted.
+ * write-time screen adds to one public pre-registration's write. Nothing is asserted. BENCH_RESEED=1
+ * makes the database again; BENCH_SEED_ONLY=1 makes it and measures nothing.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -39,6 +40,8 @@ if (fresh) {
   db.$client.pragma("wal_checkpoint(TRUNCATE)");
   console.log(`seeded ${JSON.stringify(c.counts)} in ${s(performance.now() - t)}`);
 }
+// BENCH_SEED_ONLY=1: the database made (or found), nothing measured.
+if (process.env.BENCH_SEED_ONLY === "1") process.exit(0);
 const count = (t: string) => (db.$client.prepare(`select count(*) n from ${t}`).get() as { n: number }).n;
 const size = `${count("preregistrations").toLocaleString()} entries, ${count("registrations").toLocaleString()} registrations, ${count("draws").toLocaleString()} draws`;
 
