@@ -33,11 +33,8 @@ function rng(seed: number) {
   };
 }
 
-/** Kathmandu keeps UTC+05:45: a Kathmandu wall-clock day and minute as an instant. */
-const START = Date.parse("2026-03-01T00:00:00Z") - (5 * 60 + 45) * 60_000;
-const at = (day: number, minute: number) => new Date(START + day * 86_400_000 + minute * 60_000).toISOString();
-const dateOf = (day: number) =>
-  new Date(Date.parse("2026-03-01T00:00:00Z") + day * 86_400_000).toISOString().slice(0, 10);
+/** The campaign's first day (Kathmandu) when none is given: the tests' campaign is the same every run. */
+const FIRST_DAY = "2026-03-01";
 
 export type Planted = {
   reason: IntegrityReason;
@@ -78,8 +75,18 @@ const SHOP_MINUTES = 480;
 /** The least time a counter takes over one purchase (papers, payment, the coupon): one at a time. */
 const COUNTER_MINUTES = 12;
 
-export async function plantCampaign({ days = 30, publicPerDay = 200, seed = 20260301 } = {}): Promise<Campaign> {
+export async function plantCampaign({
+  days = 30,
+  publicPerDay = 200,
+  seed = 20260301,
+  firstDay = FIRST_DAY,
+} = {}): Promise<Campaign> {
   const rand = rng(seed);
+  // Kathmandu keeps UTC+05:45: a Kathmandu wall-clock day and minute of the campaign as an instant.
+  const midnight = Date.parse(`${firstDay}T00:00:00Z`);
+  const at = (day: number, minute: number) =>
+    new Date(midnight - (5 * 60 + 45) * 60_000 + day * 86_400_000 + minute * 60_000).toISOString();
+  const dateOf = (day: number) => new Date(midnight + day * 86_400_000).toISOString().slice(0, 10);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
   const c = db.$client;
   const insBranch = c.prepare(
