@@ -176,8 +176,8 @@ function spans(windows: { key: string | number; start: string; end: string }[], 
 
 /**
  * address-burst: every range with `burst.entries` pre-registrations or more within `burst.minutes`:
- * SQL finds the windows on the range's index (each entry whose ninth predecessor in its range is that
- * close), and only the entries around them are read.
+ * SQL finds the windows on the range's index (each entry whose predecessor `burst.entries - 1` back in
+ * its range is that close), and only the entries around them are read.
  */
 export function scanAddressBursts(exec: Executor): Finding[] {
   const { entries: least, minutes } = RULES.burst;
@@ -430,8 +430,8 @@ export function scanSharedScreenshots(exec: Executor): Finding[] {
 /**
  * off-hours: every registration made outside the showrooms' hours (SQL reads its Kathmandu time,
  * UTC+05:45), and every staff user's quick runs of them: SQL finds the windows on the maker's index
- * (each registration whose fourth predecessor by the same user is that close), and only the
- * registrations around them are read.
+ * (each registration whose predecessor `rapid.registrations - 1` back by the same user is that
+ * close), and only the registrations around them are read.
  */
 export function scanOffHours(exec: Executor): Finding[] {
   const hours = showroomHours();
