@@ -158,8 +158,12 @@ export async function plantCampaign({
   let serial = 0;
   const honestEntries = new Set<number>();
   const counts = { entries: 0, verified: 0, registrations: 0, draws: 0 };
-  // Carriers' shared ranges (CGNAT): the honest public comes from 300 /24s.
-  const ranges = Array.from({ length: 300 }, (_, i) => `10.${(i >> 8) & 255}.${i & 255}`);
+  // Carriers' shared ranges (CGNAT): the honest public comes from 300 /24s, one more for every sixty
+  // entries a day beyond that (a range's honest entries stay a few an hour, never a burst).
+  const ranges = Array.from(
+    { length: Math.max(300, Math.ceil(publicPerDay / 60)) },
+    (_, i) => `10.${(i >> 8) & 255}.${i & 255}`,
+  );
   // One layout (the campaign's post); each person's screenshot a quarter of its bits different.
   const layout = Array.from({ length: 256 }, () => rand() < 0.5);
   const honestHash = () => hashHex(layout.map((bit) => (rand() < 0.25 ? !bit : bit)));
