@@ -67,12 +67,11 @@ function improbableTests(): Tested[] {
     return out;
   };
   const madeBy = { registration: makers("registrations"), preregistration: makers("preregistrations") };
-  const subjects = new Map<string, Tested>();
+  const subjects = { user: new Map<number, Tested>(), branch: new Map<number, Tested>() };
   const add = (subjectType: "user" | "branch", id: number | null, chance: number, win: number) => {
     if (id === null) return;
-    const key = `${subjectType} ${id}`;
-    let t = subjects.get(key);
-    if (!t) subjects.set(key, (t = { subjectType, id, chances: new Map(), draws: 0, wins: 0, p: 1 }));
+    let t = subjects[subjectType].get(id);
+    if (!t) subjects[subjectType].set(id, (t = { subjectType, id, chances: new Map(), draws: 0, wins: 0, p: 1 }));
     t.chances.set(chance, (t.chances.get(chance) ?? 0) + 1);
     t.draws++;
     t.wins += win;
@@ -88,7 +87,7 @@ function improbableTests(): Tested[] {
     add("user", madeBy[type]?.get(entryId) ?? null, chance, win);
     add("branch", branchId, chance, win);
   }
-  const tested = [...subjects.values()];
+  const tested = [...subjects.user.values(), ...subjects.branch.values()];
   for (const t of tested) t.p = t.wins === 0 ? 1 : tailOf(t);
   return tested;
 }
