@@ -245,6 +245,13 @@ export const preregistrations = sqliteTable(
     index("preregistrations_deleted_idx")
       .on(t.id)
       .where(sql`deleted_at is not null`),
+    // The entries with a screenshot, and those made at a counter: the integrity recompute reads them alone.
+    index("preregistrations_screenshot_idx")
+      .on(t.screenshot_id)
+      .where(sql`screenshot_id is not null`),
+    index("preregistrations_created_by_idx")
+      .on(t.created_by)
+      .where(sql`created_by is not null`),
   ],
 );
 
@@ -352,6 +359,8 @@ export const registrations = sqliteTable(
     index("registrations_deleted_bill_idx")
       .on(t.branch_id, t.bill_no)
       .where(sql`deleted_at is not null`),
+    // Each staff user's registrations in time order (integrity: quick runs, and the draws a user made).
+    index("registrations_created_by_idx").on(t.created_by, t.created_at),
   ],
 );
 

@@ -1,12 +1,14 @@
 /**
  * A campaign of honest traffic with every kind of cheat the integrity desk looks for planted in it
  * (decision 21), written straight into the schema (fast, seeded, the same every run):
- * - ten branches, three staff at each counter; thirty days;
+ * - ten branches, thirty days; at each showroom as many counter staff as its purchases need (three at
+ *   least), each registering at most one purchase in any `COUNTER_MINUTES`, in showroom hours;
  * - public entries through the day from mobile carriers' shared address ranges, some with a share
  *   screenshot (each person's own: a picture of the campaign's post, so alike in layout); walk-in
  *   entries at the counters; about 70% verified with a second-thrill draw; about 40% of those buy a
  *   bike, almost all at the showroom they named, a few at another one found by a counter search;
- *   purchases registered in showroom hours with a third-thrill draw; a few honest deletions;
+ *   purchases registered at the counter's next free turn (the next day's when the day's are taken,
+ *   none past the campaign) with a third-thrill draw; a few honest deletions;
  * - planted: one citizenship number behind four phones; an engine number and a bill number sold twice
  *   (the first registration deleted); a burst from one address range; a run of consecutive SIM
  *   numbers; one screenshot behind three entries (a few bits apart, as re-encoding leaves it);
@@ -31,11 +33,8 @@ function rng(seed: number) {
   };
 }
 
-/** Kathmandu keeps UTC+05:45: a Kathmandu wall-clock day and minute as an instant. */
-const START = Date.parse("2026-03-01T00:00:00Z") - (5 * 60 + 45) * 60_000;
-const at = (day: number, minute: number) => new Date(START + day * 86_400_000 + minute * 60_000).toISOString();
-const dateOf = (day: number) =>
-  new Date(Date.parse("2026-03-01T00:00:00Z") + day * 86_400_000).toISOString().slice(0, 10);
+/** The campaign's first day (Kathmandu) when none is given: the tests' campaign is the same every run. */
+const FIRST_DAY = "2026-03-01";
 
 export type Planted = {
   reason: IntegrityReason;
@@ -70,9 +69,24 @@ const POOLS = (chances: number[]) =>
 /** The pools every draw faces: 1%, 3% and 6% (a pool prize about one draw in ten). */
 const DAY_POOLS = POOLS([1, 3, 6]);
 const CHANCE = 1 - 0.99 * 0.97 * 0.94;
+/** Showroom hours in the campaign, 10:00 to 18:00 Kathmandu (inside the desk's 09:00 to 19:00). */
+const SHOP_OPENS = 600;
+const SHOP_MINUTES = 480;
+/** The least time a counter takes over one purchase (papers, payment, the coupon): one at a time. */
+const COUNTER_MINUTES = 12;
 
-export async function plantCampaign({ days = 30, publicPerDay = 200, seed = 20260301 } = {}): Promise<Campaign> {
+export async function plantCampaign({
+  days = 30,
+  publicPerDay = 200,
+  seed = 20260301,
+  firstDay = FIRST_DAY,
+} = {}): Promise<Campaign> {
   const rand = rng(seed);
+  // Kathmandu keeps UTC+05:45: a Kathmandu wall-clock day and minute of the campaign as an instant.
+  const midnight = Date.parse(`${firstDay}T00:00:00Z`);
+  const at = (day: number, minute: number) =>
+    new Date(midnight - (5 * 60 + 45) * 60_000 + day * 86_400_000 + minute * 60_000).toISOString();
+  const dateOf = (day: number) => new Date(midnight + day * 86_400_000).toISOString().slice(0, 10);
   const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)];
   const c = db.$client;
   const insBranch = c.prepare(
@@ -85,14 +99,35 @@ export async function plantCampaign({ days = 30, publicPerDay = 200, seed = 2026
     { length: 10 },
     (_, i) => (insBranch.get(`b-${hex(6)}`, `Showroom ${i + 1}`) as { id: number }).id,
   );
+  // A showroom's purchases a day (public entries: 70% verified, 40% of those buy), with a quarter to spare.
+  const perCounter = SHOP_MINUTES / COUNTER_MINUTES;
+  const counters = Math.max(3, Math.ceil((1.25 * publicPerDay * 0.7 * 0.4) / branches.length / perCounter));
   const staffOf = new Map<number, number[]>();
   const staff: number[] = [];
   for (const b of branches) {
     const list: number[] = [];
-    for (let i = 0; i < 3; i++) list.push((await makeUser("branch-staff", b)).id);
+    for (let i = 0; i < counters; i++) list.push((await makeUser("branch-staff", b)).id);
     staffOf.set(b, list);
     staff.push(...list);
   }
+  /** The purchases each showroom has registered each day so far (its counters take turns, from one drawn by lot). */
+  const booked = new Map<string, number>();
+  const firstCounter = new Map<string, number>();
+  /** The next free turn at a showroom from a day on: the counter and the minute, or null past the campaign. */
+  const counterTurn = (branch: number, from: number) => {
+    const list = staffOf.get(branch)!;
+    for (let day = from; day < days; day++) {
+      const n = booked.get(`${branch} ${day}`) ?? 0;
+      if (n >= list.length * perCounter) continue;
+      booked.set(`${branch} ${day}`, n + 1);
+      if (n === 0) firstCounter.set(`${branch} ${day}`, Math.floor(rand() * list.length));
+      const turn = Math.floor(n / list.length);
+      // Each counter's turns are COUNTER_MINUTES apart; the purchase falls in the first half of its turn.
+      const minute = SHOP_OPENS + turn * COUNTER_MINUTES + Math.floor(rand() * (COUNTER_MINUTES / 2));
+      return { by: list[(n + firstCounter.get(`${branch} ${day}`)!) % list.length], day, minute };
+    }
+    return null;
+  };
   const insEntry = c.prepare(`insert into preregistrations
     (slug, name, address, phone, citizenship_no, shared, screenshot_id, is_verified, verified_at, status, branch_id, nearest_branch_id, created_by, created_at, updated_at, deleted_at)
     values (@slug, @name, 'Kathmandu', @phone, @cit, @shared, @shot, @verified, @verified_at, @status, @branch, @nearest, @by, @at, @at, @deleted) returning id`);
@@ -123,9 +158,12 @@ export async function plantCampaign({ days = 30, publicPerDay = 200, seed = 2026
   let serial = 0;
   const honestEntries = new Set<number>();
   const counts = { entries: 0, verified: 0, registrations: 0, draws: 0 };
-  // Carriers' shared ranges (CGNAT): the honest public comes from 300 /24s.
-  const ranges = Array.from({ length: 300 }, (_, i) => `10.${(i >> 8) & 255}.${i & 255}`);
-  const officeRange = new Map(branches.map((b, i) => [b, `203.0.${100 + i}`]));
+  // Carriers' shared ranges (CGNAT): the honest public comes from 300 /24s, one more for every sixty
+  // entries a day beyond that (a range's honest entries stay a few an hour, never a burst).
+  const ranges = Array.from(
+    { length: Math.max(300, Math.ceil(publicPerDay / 60)) },
+    (_, i) => `10.${(i >> 8) & 255}.${i & 255}`,
+  );
   // One layout (the campaign's post); each person's screenshot a quarter of its bits different.
   const layout = Array.from({ length: 256 }, () => rand() < 0.5);
   const honestHash = () => hashHex(layout.map((bit) => (rand() < 0.25 ? !bit : bit)));
@@ -236,7 +274,7 @@ export async function plantCampaign({ days = 30, publicPerDay = 200, seed = 2026
     return id;
   };
   /** A minute of the showroom's hours (10:00 to 18:00 Kathmandu). */
-  const shopMinute = () => 600 + Math.floor(rand() * 480);
+  const shopMinute = () => SHOP_OPENS + Math.floor(rand() * SHOP_MINUTES);
 
   c.transaction(() => {
     for (let day = 0; day < days; day++) {
@@ -259,15 +297,14 @@ export async function plantCampaign({ days = 30, publicPerDay = 200, seed = 2026
         honestEntries.add(e.id);
         if (!verified || rand() > 0.4) continue;
         // A purchase a few days later; one in thirty at another showroom found by a counter search.
-        const buyDay = Math.min(days - 1, day + 1 + Math.floor(rand() * 5));
         const elsewhere = rand() < 1 / 30;
         const branch = elsewhere ? pick(branches.filter((b) => b !== e.nearest)) : e.nearest;
-        const by = pick(staffOf.get(branch)!);
-        const minuteAt = shopMinute();
-        if (elsewhere) insGrant.run(branch, e.id, by, at(buyDay, minuteAt - 20));
-        register(e, { branch, by, day: buyDay, minute: minuteAt });
+        const turn = counterTurn(branch, Math.min(days - 1, day + 1 + Math.floor(rand() * 5)));
+        if (!turn) continue;
+        if (elsewhere) insGrant.run(branch, e.id, turn.by, at(turn.day, turn.minute - 20));
+        register(e, { branch, ...turn });
       }
-      // Walk-ins entered at each counter, a few a day, from the showroom's own address.
+      // Walk-ins entered at each counter, a few a day (an entry made at the counter keeps no address).
       for (const b of branches)
         for (let i = 0; i < 4; i++) {
           const by = pick(staffOf.get(b)!);
@@ -276,7 +313,6 @@ export async function plantCampaign({ days = 30, publicPerDay = 200, seed = 2026
             by,
             day,
             minute: shopMinute(),
-            address: `${officeRange.get(b)}.10`,
             verified: rand() < 0.8,
           });
           honestEntries.add(e.id);
@@ -387,12 +423,13 @@ export async function plantCampaign({ days = 30, publicPerDay = 200, seed = 2026
       register(r, { branch: branches[8], by: rusher, day: 21, minute: 700 + i + Math.floor(i / 2) }),
     );
     planted.push({ reason: "off-hours", user: rusher, what: "six registrations in eight minutes by one counter" });
-    // improbable-wins: a counter whose forty registrations win twenty pool prizes (about four likely).
-    for (let i = 0; i < 40; i++) {
+    // improbable-wins: a counter whose sixty registrations of its own win thirty pool prizes (about six
+    // likely), beside the honest turns it also takes.
+    for (let i = 0; i < 60; i++) {
       const w = entry({ nearest: cheatBranch, day: 1 + (i % 25), minute: 620, verified: true });
       register(w, { branch: cheatBranch, by: cheat, day: 2 + (i % 25), minute: shopMinute(), win: i % 2 === 0 });
     }
-    planted.push({ reason: "improbable-wins", user: cheat, what: "twenty pool prizes in forty draws" });
+    planted.push({ reason: "improbable-wins", user: cheat, what: "thirty pool prizes in sixty draws" });
     // poaching: thirty entries naming other showrooms, found at this counter and registered here in two days.
     for (let i = 0; i < 30; i++) {
       const other = branches[i % 5 === 0 ? 7 : i % 6];

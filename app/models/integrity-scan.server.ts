@@ -5,9 +5,9 @@
  * as it is written; the statistical reasons (improbable-wins, poaching) are integrity-stats.server.ts.
  * Raising is idempotent (integrity-flags.server.ts): a finding already flagged is not flagged twice.
  */
-import { and, eq, inArray, isNotNull, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, inArray, lte, sql } from "drizzle-orm";
 import { db, schema, type Executor } from "@db/index";
-import { hammingWords, hashBands, hashWords } from "~/utils/image-hash.server";
+import { hammingWords, hashWords } from "~/utils/image-hash.server";
 import {
   addressBurst,
   outsideHours,
@@ -20,7 +20,6 @@ import {
   sharedVehicle,
   type EntryRow,
   type Finding,
-  type RegistrationRow,
 } from "./integrity-findings";
 import {
   citizenshipGroup,
@@ -37,14 +36,19 @@ const { preregistrations: P, registrations: R, entryAddresses: A, files: F, user
 const MINUTE = 60_000;
 const ms = (iso: string) => Date.parse(iso);
 
-/** shared-citizenship: every citizenship number behind two phones or more, entries and registrations together. */
+/**
+ * shared-citizenship: every citizenship number behind two phones or more, entries and registrations
+ * together: a number whose entries' phones differ (read from its index alone), whose registrations'
+ * phones differ, or a registration's phone its entries do not have.
+ */
 export function scanSharedCitizenship(exec: Executor): Finding[] {
   const numbers = exec.all<{ no: string }>(sql`
-    select no from (
-      select citizenship_no as no, phone from preregistrations
-      union
-      select citizenship_no as no, phone from registrations
-    ) group by no having count(distinct phone) > 1`);
+    select citizenship_no as no from preregistrations group by citizenship_no having min(phone) <> max(phone)
+    union
+    select citizenship_no from registrations group by citizenship_no having min(phone) <> max(phone)
+    union
+    select r.citizenship_no from registrations r
+    where exists (select 1 from preregistrations p where p.citizenship_no = r.citizenship_no and p.phone <> r.phone)`);
   const out: Finding[] = [];
   for (const { no } of numbers) {
     const group = citizenshipGroup(exec, no);
@@ -54,17 +58,38 @@ export function scanSharedCitizenship(exec: Executor): Finding[] {
   return out;
 }
 
-/** shared-vehicle: every engine, chassis, vehicle or branch bill number in two registrations, deleted ones counted. */
+/**
+ * shared-vehicle: every engine, chassis, vehicle or branch bill number in two registrations, deleted
+ * ones counted. A live registration's numbers are unique among the live ones, so every such group
+ * holds a deleted registration: the groups are read from the deleted rows' indexes and the live
+ * rows' unique ones, never from the whole table.
+ */
 export function scanSharedVehicles(exec: Executor): Finding[] {
   const latest = new Set<number>();
-  for (const key of [sql`engine_no`, sql`chasis_no`, sql`registration_no`, sql`branch_id, bill_no`]) {
+  for (const key of ["engine_no", "chasis_no", "registration_no"]) {
     const rows = exec.all<{ id: number }>(
-      sql`select max(id) as id from registrations group by ${key} having count(*) > 1`,
+      sql.raw(`select max(id) as id from (
+        select ${key} as k, id from registrations where deleted_at is not null
+        union
+        select d.${key}, r.id from registrations d join registrations r on r.${key} = d.${key} and r.deleted_at is null
+        where d.deleted_at is not null
+      ) group by k having count(*) > 1`),
     );
     for (const r of rows) latest.add(r.id);
   }
+  const bills = exec.all<{ id: number }>(sql`select max(id) as id from (
+      select branch_id as b, bill_no as k, id from registrations where deleted_at is not null
+      union
+      select d.branch_id, d.bill_no, r.id from registrations d
+        join registrations r on r.branch_id = d.branch_id and r.bill_no = d.bill_no and r.deleted_at is null
+      where d.deleted_at is not null
+    ) group by b, k having count(*) > 1`);
+  for (const r of bills) latest.add(r.id);
   const out: Finding[] = [];
-  for (const chunk of chunks([...latest], 500)) {
+  for (const chunk of chunks(
+    [...latest].sort((a, b) => a - b),
+    500,
+  )) {
     for (const r of exec.select(REGISTRATION_COLUMNS).from(R).where(inArray(R.id, chunk)).all()) {
       // The latest of a group is its subject; an older one sharing another number with a newer one is its twin there.
       const twins = vehicleTwins(exec, r).filter((t) => t.id < r.id);
@@ -75,31 +100,40 @@ export function scanSharedVehicles(exec: Executor): Finding[] {
   return out;
 }
 
-/** remade-entry: every entry made after a deleted one of the same phone or citizenship number. */
+/** Entries by id, with the columns the rules read. */
+function entriesById(exec: Executor, ids: number[]): Map<number, EntryRow> {
+  const out = new Map<number, EntryRow>();
+  for (const chunk of chunks([...new Set(ids)], 500))
+    for (const e of exec.select(ENTRY_COLUMNS).from(P).where(inArray(P.id, chunk)).all()) out.set(e.id, e);
+  return out;
+}
+
+/**
+ * remade-entry: every entry made after a deleted one of the same phone or citizenship number, found in
+ * one join from the deleted entries (their index) to their numbers' entries (each number on its own index).
+ */
 export function scanRemadeEntries(exec: Executor): Finding[] {
-  const deleted = exec.select(ENTRY_COLUMNS).from(P).where(isNotNull(P.deleted_at)).all();
-  const byEntry = new Map<number, { entry: EntryRow; deleted: EntryRow[] }>();
-  for (const d of deleted) {
-    // Each number on its own index (an OR of the two would read the whole table).
-    const after = (cond: SQL) =>
-      exec
-        .select(ENTRY_COLUMNS)
-        .from(P)
-        .where(and(cond, sql`${P.id} <> ${d.id}`, sql`${P.created_at} >= ${d.created_at}`))
-        .limit(RULES.maxRows)
-        .all();
-    const seen = new Set<number>();
-    const samePhone = and(eq(P.campaign, d.campaign), eq(P.phone, d.phone))!;
-    const later = [...after(samePhone), ...after(eq(P.citizenship_no, d.citizenship_no))].filter(
-      (e) => !seen.has(e.id) && seen.add(e.id),
-    );
-    for (const e of later) {
-      const slot = byEntry.get(e.id) ?? { entry: e, deleted: [] };
-      slot.deleted.push(d);
-      byEntry.set(e.id, slot);
-    }
+  const pairs = exec.all<{ deleted: number; entry: number }>(sql`
+    select d.id as deleted, e.id as entry from preregistrations d
+      join preregistrations e on e.campaign = d.campaign and e.phone = d.phone and e.id <> d.id and e.created_at >= d.created_at
+    where d.deleted_at is not null
+    union
+    select d.id, e.id from preregistrations d
+      join preregistrations e on e.citizenship_no = d.citizenship_no and e.id <> d.id and e.created_at >= d.created_at
+    where d.deleted_at is not null`);
+  // Sorted here: an ORDER BY on the union leads SQLite to read the whole table.
+  pairs.sort((a, b) => a.entry - b.entry || a.deleted - b.deleted);
+  const rows = entriesById(
+    exec,
+    pairs.flatMap((p) => [p.deleted, p.entry]),
+  );
+  const byEntry = new Map<number, EntryRow[]>();
+  for (const p of pairs) {
+    const list = byEntry.get(p.entry);
+    if (list) list.push(rows.get(p.deleted)!);
+    else byEntry.set(p.entry, [rows.get(p.deleted)!]);
   }
-  return [...byEntry.values()].flatMap(({ entry, deleted }) => remadeEntry(entry, deleted) ?? []);
+  return [...byEntry].flatMap(([id, deleted]) => remadeEntry(rows.get(id)!, deleted) ?? []);
 }
 
 /** Rows sorted by time cut into clusters: each row within `minutes` of a window of `least` rows that holds it. */
@@ -124,22 +158,47 @@ function denseRuns<T>(rows: T[], at: (r: T) => number, minutes: number, least: n
   return runs;
 }
 
-/** address-burst: every range with `burst.entries` pre-registrations or more within `burst.minutes`. */
+/**
+ * The windows where `least` rows of one key fall within `minutes`, as SQL finds them: each row whose
+ * (least - 1)th predecessor of its key is that close (`windows` selects key, start and end). Windows
+ * of one key closer than `minutes` are merged, so each merged span holds whole clusters.
+ */
+function spans(windows: { key: string | number; start: string; end: string }[], minutes: number) {
+  const out: { key: string | number; from: string; to: string }[] = [];
+  for (const w of windows) {
+    const last = out[out.length - 1];
+    if (last && last.key === w.key && ms(w.start) - ms(last.to) <= minutes * MINUTE) {
+      if (w.end > last.to) last.to = w.end;
+    } else out.push({ key: w.key, from: w.start, to: w.end });
+  }
+  return out;
+}
+
+/**
+ * address-burst: every range with `burst.entries` pre-registrations or more within `burst.minutes`:
+ * SQL finds the windows on the range's index (each entry whose predecessor `burst.entries - 1` back in
+ * its range is that close), and only the entries around them are read.
+ */
 export function scanAddressBursts(exec: Executor): Finding[] {
-  const busy = exec.all<{ range: string }>(
-    sql`select range from entry_addresses group by range having count(*) >= ${RULES.burst.entries}`,
-  );
+  const { entries: least, minutes } = RULES.burst;
+  const windows = exec.all<{ key: string; start: string; end: string }>(sql`
+    select key, start, end from (
+      select range as key, created_at as end,
+        lag(created_at, ${least - 1}) over (partition by range order by created_at) as start
+      from entry_addresses)
+    where start is not null and (julianday(end) - julianday(start)) * 1440 <= ${minutes + 0.001}
+    order by key, end`);
   const out: Finding[] = [];
-  for (const { range } of busy) {
+  for (const { key, from, to } of spans(windows, minutes)) {
     const rows = exec
       .select({ ...ENTRY_COLUMNS, address: A.address })
       .from(A)
       .innerJoin(P, eq(P.id, A.preregistration_id))
-      .where(eq(A.range, range))
+      .where(and(eq(A.range, String(key)), gte(A.created_at, from), lte(A.created_at, to)))
       .orderBy(A.created_at)
       .all();
-    for (const run of denseRuns(rows, (r) => ms(r.created_at), RULES.burst.minutes, RULES.burst.entries)) {
-      const found = addressBurst(range, run);
+    for (const run of denseRuns(rows, (r) => ms(r.created_at), minutes, least)) {
+      const found = addressBurst(String(key), run);
       if (found) out.push(found);
     }
   }
@@ -195,17 +254,36 @@ export function scanPhoneRuns(exec: Executor): Finding[] {
       pending = next;
     }
   };
-  // Streamed in phone order (every phone is ten digits: text order is number order), one run kept at a time.
-  let run: Slim[] = [];
-  const rows = db.$client.prepare("select id, phone, created_at from preregistrations order by phone").raw().iterate();
-  for (const [id, phone, created] of rows as Iterable<[number, string, string]>) {
-    if (run.length && Number(phone) - Number(run[run.length - 1].phone) > step) {
-      if (run.length >= least) settle(run);
-      run = [];
-    }
-    run.push({ id, phone, at: ms(created) });
+  // SQL finds the stretches of phone order that can hold a run (`least` phones within `step` of each
+  // other in turn span at most (least - 1) * step), on the phone index alone (every phone is ten
+  // digits: text order is number order); only the entries of those stretches are read, cut by phone
+  // and settled as above.
+  const windows = exec.all<{ campaign: string; from: string; to: string }>(sql`
+    select campaign, phone as "from", ahead as "to" from (
+      select campaign, phone, lead(phone, ${least - 1}) over (partition by campaign order by phone) as ahead
+      from preregistrations)
+    where ahead is not null and cast(ahead as integer) - cast(phone as integer) <= ${(least - 1) * step}
+    order by campaign, phone`);
+  const stretches: { campaign: string; from: string; to: string }[] = [];
+  for (const w of windows) {
+    const last = stretches[stretches.length - 1];
+    if (last && last.campaign === w.campaign && Number(w.from) - Number(last.to) <= step) {
+      if (w.to > last.to) last.to = w.to;
+    } else stretches.push({ ...w });
   }
-  if (run.length >= least) settle(run);
+  const read = db.$client
+    .prepare(
+      "select id, phone, created_at from preregistrations where campaign = ? and phone between ? and ? order by phone",
+    )
+    .raw();
+  for (const { campaign, from, to } of stretches) {
+    const rows = (read.all(campaign, from, to) as [number, string, string][]).map(([id, phone, created]) => ({
+      id,
+      phone,
+      at: ms(created),
+    }));
+    for (const run of byPhone(rows)) settle(run);
+  }
   return runs.flatMap((r) => {
     const full = exec
       .select(ENTRY_COLUMNS)
@@ -221,86 +299,176 @@ export function scanPhoneRuns(exec: Executor): Finding[] {
   });
 }
 
+/** A band bucket larger than this is searched by its screenshots that also share the next row. */
+const COMMON = 32;
+
 /**
  * shared-screenshot: entries' screenshots by their 256-bit hashes, compared within the buckets of
- * their sixteen 16-bit rows (two copies share a row: image-hash.server.ts); a bucket so common it
- * says nothing (a blank band) is left out. Screenshots within the rule's bits are one group.
+ * their sixteen 16-bit rows (two copies within 15 bits share a row: image-hash.server.ts). A bucket
+ * of more than COMMON screenshots (a row common to many, as a post's layout makes it) is not compared
+ * pair by pair: it is cut by the next row, so only screenshots sharing 32 bits are compared there,
+ * and a cut still that common says nothing and is skipped. Each bucket is found by sorting (a
+ * counting sort on the row's value), so the search grows with the screenshots, not their pairs.
+ * Screenshots within the rule's bits are one group.
  */
 export function scanSharedScreenshots(exec: Executor): Finding[] {
-  const rows = exec
-    .select({ ...ENTRY_COLUMNS, dhash: F.dhash, dhash256: F.dhash256 })
-    .from(P)
-    .innerJoin(F, eq(F.id, P.screenshot_id))
-    .where(isNotNull(F.dhash256))
-    .all();
-  const words = rows.map((r) => hashWords(r.dhash256!));
-  const parent = rows.map((_, i) => i);
-  const find = (i: number): number => (parent[i] === i ? i : (parent[i] = find(parent[i])));
-  const buckets = new Map<number, number[]>();
-  rows.forEach((r, i) =>
-    hashBands(r.dhash256!).forEach((band, b) => {
-      const key = b * 65_536 + band;
-      const list = buckets.get(key);
-      if (list) list.push(i);
-      else buckets.set(key, [i]);
-    }),
-  );
-  const COMMON = 200;
-  for (const list of buckets.values()) {
-    if (list.length < 2 || list.length > COMMON) continue;
-    for (let x = 0; x < list.length; x++)
-      for (let y = x + 1; y < list.length; y++) {
-        const [i, j] = [list[x], list[y]];
-        if (find(i) !== find(j) && hammingWords(words[i], words[j]) <= RULES.screenshotBits) parent[find(j)] = find(i);
+  const read = db.$client
+    .prepare(
+      `select p.id, f.dhash256 from preregistrations p join files f on f.id = p.screenshot_id
+      where p.screenshot_id is not null and f.dhash256 is not null`,
+    )
+    .raw()
+    .all() as [number, string][];
+  const n = read.length;
+  const WORDS = 8;
+  const words = new Uint32Array(n * WORDS);
+  const bands = new Uint16Array(n * 16);
+  read.forEach(([, hex], i) => {
+    const w = hashWords(hex);
+    if (w.length !== WORDS) return;
+    words.set(w, i * WORDS);
+    for (let k = 0; k < WORDS; k++) {
+      bands[i * 16 + 2 * k] = w[k] >>> 16;
+      bands[i * 16 + 2 * k + 1] = w[k] & 0xffff;
+    }
+  });
+  const parent = new Int32Array(n).map((_, i) => i);
+  const find = (i: number): number => {
+    while (parent[i] !== i) i = parent[i] = parent[parent[i]];
+    return i;
+  };
+  const limit = RULES.screenshotBits;
+  const distance = (i: number, j: number) => {
+    let d = 0;
+    for (let k = 0; k < WORDS && d <= limit; k++) {
+      let x = words[i * WORDS + k] ^ words[j * WORDS + k];
+      x -= (x >>> 1) & 0x55555555;
+      x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+      d += (((x + (x >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+    }
+    return d;
+  };
+  const compare = (list: ArrayLike<number>, from: number, to: number) => {
+    for (let x = from; x < to; x++) {
+      const i = list[x];
+      for (let y = x + 1; y < to; y++) {
+        const j = list[y];
+        if (distance(i, j) <= limit && find(i) !== find(j)) parent[find(j)] = find(i);
       }
+    }
+  };
+  // Each row's buckets by a counting sort on its value: the screenshots in order and each value's start.
+  const counts = new Uint32Array(65_537);
+  for (let band = 0; band < 16; band++) {
+    counts.fill(0);
+    for (let i = 0; i < n; i++) counts[bands[i * 16 + band] + 1]++;
+    for (let v = 1; v <= 65_536; v++) counts[v] += counts[v - 1];
+    const starts = counts.slice();
+    const out = new Uint32Array(n);
+    for (let i = 0; i < n; i++) out[counts[bands[i * 16 + band]]++] = i;
+    for (let v = 0; v < 65_536; v++) {
+      const [from, to] = [starts[v], starts[v + 1]];
+      if (to - from < 2) continue;
+      if (to - from <= COMMON) {
+        compare(out, from, to);
+        continue;
+      }
+      // The bucket's screenshots by their next row's value (value and index packed in one number).
+      const next = (band + 1) % 16;
+      const keyed = new Float64Array(to - from);
+      for (let x = from; x < to; x++) keyed[x - from] = bands[out[x] * 16 + next] * 2 ** 32 + out[x];
+      keyed.sort();
+      const cut = keyed.map((k) => k % 2 ** 32);
+      for (let a = 0, b = 1; a < cut.length; a = b++) {
+        while (b < cut.length && Math.floor(keyed[b] / 2 ** 32) === Math.floor(keyed[a] / 2 ** 32)) b++;
+        if (b - a >= 2 && b - a <= COMMON) compare(cut, a, b);
+      }
+    }
   }
   const groups = new Map<number, number[]>();
-  rows.forEach((_, i) => {
-    if (parent[i] === i) return;
+  for (let i = 0; i < n; i++) {
+    if (parent[i] === i && !groups.has(i)) continue;
     const root = find(i);
     const group = groups.get(root);
-    if (group) group.push(i);
-    else groups.set(root, [root, i]);
-  });
+    if (group) {
+      if (i !== root) group.push(i);
+    } else groups.set(root, i === root ? [root] : [root, i]);
+  }
+  const rows = entriesById(
+    exec,
+    [...groups.values()].flat().map((i) => read[i][0]),
+  );
+  const files = new Map(
+    [...chunks([...rows.keys()], 500)].flatMap((c) =>
+      exec
+        .select({ id: P.id, dhash: F.dhash })
+        .from(P)
+        .innerJoin(F, eq(F.id, P.screenshot_id))
+        .where(inArray(P.id, c))
+        .all()
+        .map((r) => [r.id, r.dhash ?? ""] as const),
+    ),
+  );
   const out: Finding[] = [];
-  for (const all of groups.values()) {
-    const first = all.reduce((a, b) => (rows[b].id < rows[a].id ? b : a));
+  for (const members of groups.values()) {
+    const first = members.reduce((a, b) => (read[b][0] < read[a][0] ? b : a));
     const found = sharedScreenshot(
-      all.map((i) => ({ ...rows[i], dhash: rows[i].dhash ?? "", bits: hammingWords(words[i], words[first]) })),
+      members.map((i) => ({
+        ...rows.get(read[i][0])!,
+        dhash: files.get(read[i][0]) ?? "",
+        bits: hammingWords(
+          words.subarray(i * WORDS, i * WORDS + WORDS),
+          words.subarray(first * WORDS, first * WORDS + WORDS),
+        ),
+      })),
     );
     if (found) out.push(found);
   }
   return out;
 }
 
-/** off-hours: every registration made outside the showrooms' hours, and every staff user's quick runs of them. */
+/**
+ * off-hours: every registration made outside the showrooms' hours (SQL reads its Kathmandu time,
+ * UTC+05:45), and every staff user's quick runs of them: SQL finds the windows on the maker's index
+ * (each registration whose predecessor `rapid.registrations - 1` back by the same user is that
+ * close), and only the registrations around them are read.
+ */
 export function scanOffHours(exec: Executor): Finding[] {
   const hours = showroomHours();
-  const rows = exec.select(REGISTRATION_COLUMNS).from(R).orderBy(R.created_by, R.created_at).all();
+  const local = sql`strftime('%H:%M', ${R.created_at}, '+345 minutes')`;
+  const isOutside =
+    hours.opens <= hours.closes
+      ? sql`(${local} < ${hours.opens} or ${local} >= ${hours.closes})`
+      : sql`(${local} < ${hours.opens} and ${local} >= ${hours.closes})`;
   const out: Finding[] = [];
-  for (const r of rows) {
+  for (const r of exec.select(REGISTRATION_COLUMNS).from(R).where(isOutside).orderBy(R.id).all()) {
     const at = kathmanduTime(r.created_at);
     if (outside(at, hours)) out.push(outsideHours(r, at, hours));
   }
-  const byUser = new Map<number, RegistrationRow[]>();
-  for (const r of rows) {
-    if (r.created_by === null) continue;
-    const list = byUser.get(r.created_by);
-    if (list) list.push(r);
-    else byUser.set(r.created_by, [r]);
-  }
-  const staff = new Map(
-    exec
-      .select({ id: U.id, slug: U.slug, name: U.name })
-      .from(U)
-      .all()
-      .map((u) => [u.id, u]),
-  );
-  for (const [userId, list] of byUser) {
-    const user = staff.get(userId);
-    if (!user) continue;
-    for (const run of denseRuns(list, (r) => ms(r.created_at), RULES.rapid.minutes, RULES.rapid.registrations)) {
-      const found = rapidRegistrations(user, run);
+  const { registrations: least, minutes } = RULES.rapid;
+  const windows = exec.all<{ key: number; start: string; end: string }>(sql`
+    select key, start, end from (
+      select created_by as key, created_at as end,
+        lag(created_at, ${least - 1}) over (partition by created_by order by created_at) as start
+      from registrations where created_by is not null)
+    where start is not null and (julianday(end) - julianday(start)) * 1440 <= ${minutes + 0.001}
+    order by key, end`);
+  const staff = new Map<number, { id: number; slug: string; name: string }>();
+  for (const { key, from, to } of spans(windows, minutes)) {
+    const userId = Number(key);
+    if (!staff.has(userId)) {
+      const user = exec.select({ id: U.id, slug: U.slug, name: U.name }).from(U).where(eq(U.id, userId)).get();
+      if (!user) continue;
+      staff.set(userId, user);
+    }
+    const rows = exec
+      .select(REGISTRATION_COLUMNS)
+      .from(R)
+      .where(and(eq(R.created_by, userId), gte(R.created_at, from), lte(R.created_at, to)))
+      .orderBy(R.created_at)
+      .all();
+    for (const run of denseRuns(rows, (r) => ms(r.created_at), minutes, least)) {
+      const found = rapidRegistrations(staff.get(userId)!, run);
       if (found) out.push(found);
     }
   }

@@ -36,63 +36,76 @@ export function poolChance(poolsJson: string): number {
 type Tested = {
   subjectType: "user" | "branch";
   id: number;
-  chances: number[];
+  /** The chances its draws had, each with how many draws had it. */
+  chances: Map<number, number>;
+  draws: number;
   wins: number;
-  winning: { entry_type: string; entry_id: number; amount: number }[];
   p: number;
 };
 
-type DrawRow = {
-  outcome: string;
-  pools: string;
-  amount: number;
-  branch_id: number | null;
-  user_id: number | null;
-  entry_type: string;
-  entry_id: number;
-};
-
-/** The draws with who made their entry (the registration's or the pre-registration's staff user), streamed. */
-function* drawsWithMaker(): Generator<DrawRow> {
-  const rows = db.$client
-    .prepare(
-      `select d.outcome, d.pools, d.amount, d.branch_id, d.entry_type, d.entry_id,
-        case d.entry_type when 'registration' then r.created_by else p.created_by end as user_id
-      from draws d
-      left join registrations r on d.entry_type = 'registration' and r.id = d.entry_id
-      left join preregistrations p on d.entry_type = 'preregistration' and p.id = d.entry_id`,
-    )
-    .iterate();
-  yield* rows as Iterable<DrawRow>;
-}
-
 /** The tail of one subject, exact when a cheap bound cannot already tell it is far above any threshold. */
-function tailOf(chances: number[], wins: number): number {
-  if (chernoffTailBound(chances, wins) > RULES.alpha) return 1;
-  return poissonBinomialTail(chances, wins);
+function tailOf(t: Tested): number {
+  const ps = [...t.chances.keys()];
+  if (chernoffTailBound(ps, t.wins, [...t.chances.values()]) > RULES.alpha) return 1;
+  return poissonBinomialTail(
+    ps.flatMap((p) => new Array<number>(t.chances.get(p)!).fill(p)),
+    t.wins,
+  );
 }
 
+/**
+ * Every staff user's and branch's draws, counted by chance, in one read of the draws; who made a
+ * draw's entry (the registration's or the pre-registration's staff user) is read first from the
+ * makers' indexes, and a draw's chance from its pools once per distinct record of them.
+ */
 function improbableTests(): Tested[] {
-  const subjects = new Map<string, Tested>();
-  const add = (subjectType: "user" | "branch", id: number | null, d: DrawRow, chance: number) => {
-    if (id === null) return;
-    const key = `${subjectType} ${id}`;
-    let t = subjects.get(key);
-    if (!t) subjects.set(key, (t = { subjectType, id, chances: [], wins: 0, winning: [], p: 1 }));
-    t.chances.push(chance);
-    if (d.outcome === "pool") {
-      t.wins++;
-      t.winning.push({ entry_type: d.entry_type, entry_id: d.entry_id, amount: d.amount });
-    }
+  const c = db.$client;
+  const makers = (table: "registrations" | "preregistrations") => {
+    const out = new Map<number, number>();
+    const rows = c.prepare(`select id, created_by from ${table} where created_by is not null`).raw().iterate();
+    for (const [id, by] of rows as Iterable<[number, number]>) out.set(id, by);
+    return out;
   };
-  for (const d of drawsWithMaker()) {
-    const chance = poolChance(d.pools);
-    add("user", d.user_id, d, chance);
-    add("branch", d.branch_id, d, chance);
+  const madeBy = { registration: makers("registrations"), preregistration: makers("preregistrations") };
+  const subjects = { user: new Map<number, Tested>(), branch: new Map<number, Tested>() };
+  const add = (subjectType: "user" | "branch", id: number | null, chance: number, win: number) => {
+    if (id === null) return;
+    let t = subjects[subjectType].get(id);
+    if (!t) subjects[subjectType].set(id, (t = { subjectType, id, chances: new Map(), draws: 0, wins: 0, p: 1 }));
+    t.chances.set(chance, (t.chances.get(chance) ?? 0) + 1);
+    t.draws++;
+    t.wins += win;
+  };
+  const chanceOf = new Map<string, number>();
+  const rows = c
+    .prepare("select pools, outcome = 'pool', branch_id, entry_type, entry_id from draws")
+    .raw()
+    .iterate() as Iterable<[string, number, number | null, "registration" | "preregistration", number]>;
+  for (const [pools, win, branchId, type, entryId] of rows) {
+    let chance = chanceOf.get(pools);
+    if (chance === undefined) chanceOf.set(pools, (chance = poolChance(pools)));
+    add("user", madeBy[type]?.get(entryId) ?? null, chance, win);
+    add("branch", branchId, chance, win);
   }
-  const tested = [...subjects.values()];
-  for (const t of tested) t.p = t.wins === 0 ? 1 : tailOf(t.chances, t.wins);
+  const tested = [...subjects.user.values(), ...subjects.branch.values()];
+  for (const t of tested) t.p = t.wins === 0 ? 1 : tailOf(t);
   return tested;
+}
+
+/** A flagged subject's winning draws (its entries' prizes), in the order they were drawn. */
+function winningOf(exec: Executor, t: Tested): { entry_type: string; entry_id: number; amount: number }[] {
+  if (t.subjectType === "branch")
+    return exec.all(sql`select entry_type, entry_id, amount from draws
+      where branch_id = ${t.id} and outcome = 'pool' order by id`);
+  return exec.all(sql`select entry_type, entry_id, amount from (
+      select d.id, d.entry_type, d.entry_id, d.amount from registrations r
+        join draws d on d.entry_type = 'registration' and d.entry_id = r.id
+      where r.created_by = ${t.id} and d.outcome = 'pool'
+      union all
+      select d.id, d.entry_type, d.entry_id, d.amount from preregistrations p
+        join draws d on d.entry_type = 'preregistration' and d.entry_id = p.id
+      where p.created_by = ${t.id} and d.outcome = 'pool'
+    ) order by id`);
 }
 
 type PoachTest = {
@@ -111,27 +124,40 @@ type PoachTest = {
  */
 function poachingTests(exec: Executor): PoachTest[] {
   const days = RULES.poachingDays;
-  const rows = exec.all<{ branch_id: number; id: number; poached: number }>(sql`
-    select r.branch_id, r.id,
-      (p.nearest_branch_id is not null and p.nearest_branch_id <> r.branch_id and exists (
-        select 1 from preregistration_grants g
-        where g.branch_id = r.branch_id and g.preregistration_id = p.id
-          and g.created_at <= r.created_at
-          and julianday(r.created_at) - julianday(g.created_at) <= ${days}
-      )) as poached
-    from registrations r join preregistrations p on p.id = r.preregistration_id
-    where r.deleted_at is null and p.nearest_branch_id is not null`);
+  // A branch's registrations whose entries named a showroom: all of its live ones (its index) but
+  // those of entries that named none.
+  const counted = new Map<number, number>();
+  const tally = (rows: { branch_id: number; n: number }[], sign: number) => {
+    for (const r of rows) counted.set(r.branch_id, (counted.get(r.branch_id) ?? 0) + sign * r.n);
+  };
+  tally(exec.all(sql`select branch_id, count(*) as n from registrations group by branch_id`), 1);
+  tally(
+    exec.all(sql`select branch_id, count(*) as n from registrations where deleted_at is not null group by branch_id`),
+    -1,
+  );
+  tally(
+    exec.all(sql`select r.branch_id, count(*) as n from preregistrations p
+      join registrations r on r.preregistration_id = p.id
+      where p.nearest_branch_id is null and r.deleted_at is null group by r.branch_id`),
+    -1,
+  );
+  // The poached ones start from the counter searches' grants (few), one grant a branch and entry.
+  const poachedRows = exec.all<{ branch_id: number; id: number }>(sql`
+    select r.branch_id, r.id from preregistration_grants g
+      join registrations r on r.preregistration_id = g.preregistration_id and r.branch_id = g.branch_id
+      join preregistrations p on p.id = r.preregistration_id
+    where r.deleted_at is null and p.nearest_branch_id is not null and p.nearest_branch_id <> r.branch_id
+      and g.created_at <= r.created_at and julianday(r.created_at) - julianday(g.created_at) <= ${days}
+    order by r.id`);
   const byBranch = new Map<number, { n: number; poached: number[] }>();
   let total = 0;
-  let totalPoached = 0;
-  for (const r of rows) {
-    const b = byBranch.get(r.branch_id) ?? { n: 0, poached: [] };
-    b.n++;
-    if (r.poached) b.poached.push(r.id);
-    byBranch.set(r.branch_id, b);
-    total++;
-    if (r.poached) totalPoached++;
+  for (const [branch, n] of counted) {
+    if (n <= 0) continue;
+    byBranch.set(branch, { n, poached: [] });
+    total += n;
   }
+  for (const r of poachedRows) byBranch.get(r.branch_id)?.poached.push(r.id);
+  const totalPoached = poachedRows.length;
   return [...byBranch].map(([id, b]) => {
     // The other branches' rate (so the branch tested does not set its own bar), never below one case in the network.
     const others = total - b.n;
@@ -153,7 +179,7 @@ const rowsOf = (exec: Executor, ids: number[]): RegistrationRow[] =>
   [...chunks(ids, 500)].flatMap((c) => exec.select(REGISTRATION_COLUMNS).from(R).where(inArray(R.id, c)).all());
 
 /** The registrations (and entries) of winning draws, and the entries whose prizes a flag holds. */
-function winningRows(exec: Executor, winning: Tested["winning"]) {
+function winningRows(exec: Executor, winning: ReturnType<typeof winningOf>) {
   const regIds = winning.filter((w) => w.entry_type === "registration").map((w) => w.entry_id);
   const preIds = winning.filter((w) => w.entry_type === "preregistration").map((w) => w.entry_id);
   const regs = rowsOf(exec, regIds);
@@ -196,8 +222,8 @@ export function scanStatistics(exec: Executor): Finding[] {
   wins.forEach((t, i) => {
     if (!rejected[i]) return;
     const subject = subjectOf(exec, t.subjectType, t.id);
-    const expected = t.chances.reduce((a, b) => a + b, 0);
-    const { rows, entries } = winningRows(exec, t.winning);
+    const expected = [...t.chances].reduce((sum, [p, n]) => sum + p * n, 0);
+    const { rows, entries } = winningRows(exec, winningOf(exec, t));
     out.push({
       reason: "improbable-wins",
       subjectType: t.subjectType,
@@ -207,9 +233,9 @@ export function scanStatistics(exec: Executor): Finding[] {
       strength: strengthOfP(t.p),
       evidence: {
         subject: { label: subject.label, kind: t.subjectType, slug: subject.slug },
-        summary: `${t.wins} pool prizes in ${t.chances.length} draws where ${expected.toFixed(1)} were likely (P = ${formatP(t.p)})`,
+        summary: `${t.wins} pool prizes in ${t.draws} draws where ${expected.toFixed(1)} were likely (P = ${formatP(t.p)})`,
         figures: [
-          { label: "Draws", value: String(t.chances.length) },
+          { label: "Draws", value: String(t.draws) },
           { label: "Pool prizes won", value: String(t.wins) },
           { label: "Expected", value: expected.toFixed(2) },
           { label: "Tail probability", value: `${formatP(t.p)} (Poisson-binomial, exact)` },

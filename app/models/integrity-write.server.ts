@@ -5,7 +5,7 @@
  * or off-hours. Each is a few reads on indexes (nothing at all found for an honest write); a flag is
  * written only when one is found. A fault here is logged and never undoes the customer's write.
  */
-import { and, desc, eq, gte, isNotNull, ne, sql, type SQL } from "drizzle-orm";
+import { and, desc, eq, gte, isNotNull, isNull, ne, sql, type SQL } from "drizzle-orm";
 import { schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
 import type { Preregistration, Registration } from "@db/schema";
@@ -201,10 +201,11 @@ export function screenNewEntry(exec: Executor, entry: Preregistration, rawAddres
 
 /** The registrations other than `r` that share one of its vehicle numbers or its bill number at its branch. */
 export function vehicleTwins(exec: Executor, r: RegistrationRow, { deletedOnly = false } = {}): RegistrationRow[] {
-  const state = deletedOnly ? isNotNull(R.deleted_at) : undefined;
   // Each number is looked up on its own index: the deleted rows' when only they can match (a live
-  // registration's numbers are unique among live ones), else both.
-  const byNumber = (cond: SQL) =>
+  // registration's numbers are unique among live ones), else the deleted rows' and the live rows'
+  // (each index is partial: a condition on both at once would read the whole table).
+  const states = deletedOnly ? [isNotNull(R.deleted_at)] : [isNotNull(R.deleted_at), isNull(R.deleted_at)];
+  const byNumber = (cond: SQL, state: SQL) =>
     exec
       .select(REGISTRATION_COLUMNS)
       .from(R)
@@ -218,7 +219,7 @@ export function vehicleTwins(exec: Executor, r: RegistrationRow, { deletedOnly =
     eq(R.registration_no, r.registration_no),
     and(eq(R.branch_id, r.branch_id), eq(R.bill_no, r.bill_no))!,
   ])
-    for (const row of byNumber(cond)) found.set(row.id, row);
+    for (const state of states) for (const row of byNumber(cond, state)) found.set(row.id, row);
   return [...found.values()].sort((a, b) => a.id - b.id);
 }
 

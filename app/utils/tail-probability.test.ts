@@ -53,6 +53,17 @@ describe("the Poisson-binomial tail", () => {
     }
     expect(chernoffTailBound(ps, Math.floor(mean) - 5)).toBe(1);
   });
+
+  it("is the same bound with the trials counted by chance", () => {
+    const chances = [0.01, 0.0877, 0.25];
+    const counts = [300, 500, 40];
+    const ps = chances.flatMap((p, i) => new Array<number>(counts[i]).fill(p));
+    for (const k of [20, 60, 80, 120]) {
+      const bound = chernoffTailBound(ps, k);
+      expect(chernoffTailBound(chances, k, counts) / bound, `k=${k}`).toBeCloseTo(1, 9);
+    }
+    expect(chernoffTailBound(chances, 841, counts)).toBe(0);
+  });
 });
 
 describe("Holm's procedure", () => {

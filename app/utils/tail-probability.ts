@@ -30,17 +30,23 @@ export function poissonBinomialTail(ps: ArrayLike<number>, k: number): number {
 
 /**
  * An upper bound on P(S ≥ k) (Chernoff): min over t > 0 of exp(Σ log(1 - p + p e^t) - t k). 1 when
- * k is not above the mean. Never below the exact tail.
+ * k is not above the mean. Never below the exact tail. `counts`, when given, says how many trials
+ * have each chance of `ps` (many draws share one chance: the sums are taken once per chance).
  */
-export function chernoffTailBound(ps: ArrayLike<number>, k: number): number {
+export function chernoffTailBound(ps: ArrayLike<number>, k: number, counts?: ArrayLike<number>): number {
+  const times = (i: number) => (counts ? counts[i] : 1);
   let mean = 0;
-  for (let i = 0; i < ps.length; i++) mean += ps[i];
+  let trials = 0;
+  for (let i = 0; i < ps.length; i++) {
+    mean += ps[i] * times(i);
+    trials += times(i);
+  }
   if (k <= mean) return 1;
-  if (k > ps.length) return 0;
+  if (k > trials) return 0;
   const exponent = (t: number) => {
     let sum = 0;
     const et = Math.exp(t);
-    for (let i = 0; i < ps.length; i++) sum += Math.log1p(ps[i] * (et - 1));
+    for (let i = 0; i < ps.length; i++) sum += times(i) * Math.log1p(ps[i] * (et - 1));
     return sum - t * k;
   };
   // The exponent is convex in t: a golden-section search over [0, 50] finds its least value.
