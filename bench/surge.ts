@@ -45,6 +45,7 @@ import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import type { ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -348,10 +349,28 @@ function sampleWorkers(base: string, primaryPid: number) {
    * their draw left out) and its refusals (app/http/admission.server.ts).
    */
   const admission = new Map<number, { peak: number; load: number; refused: { new: number; journey: number } }>();
+  /** One /healthz on a connection of its own: the workers take connections themselves, so a pooled one stays with one. */
+  const health = () =>
+    new Promise<Health>((resolve, reject) => {
+      http
+        .get(`${base}/healthz`, { agent: false, headers: { Connection: "close" } }, (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => (body += c));
+          res.on("end", () => {
+            try {
+              resolve(JSON.parse(body) as Health);
+            } catch (error) {
+              reject(error);
+            }
+          });
+        })
+        .on("error", reject);
+    });
   const timer = setInterval(() => {
-    for (let i = 0; i < 4; i++)
-      void fetch(`${base}/healthz`)
-        .then((r) => r.json())
+    // A few at once, so each worker answers some.
+    for (let i = 0; i < 8; i++)
+      void health()
         .then((h: Health) => {
           const pid = h.worker?.pid ?? primaryPid;
           if (h.eventLoopDelayMs) loopMax.set(pid, Math.max(loopMax.get(pid) ?? 0, h.eventLoopDelayMs.max));
