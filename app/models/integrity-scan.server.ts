@@ -436,10 +436,13 @@ export function scanSharedScreenshots(exec: Executor): Finding[] {
 export function scanOffHours(exec: Executor): Finding[] {
   const hours = showroomHours();
   const local = sql`strftime('%H:%M', ${R.created_at}, '+345 minutes')`;
+  // The same rule as `outside` (opening and closing at the same minute: open all day), so SQL reads only those.
   const isOutside =
-    hours.opens <= hours.closes
-      ? sql`(${local} < ${hours.opens} or ${local} >= ${hours.closes})`
-      : sql`(${local} < ${hours.opens} and ${local} >= ${hours.closes})`;
+    hours.opens === hours.closes
+      ? sql`0`
+      : hours.opens < hours.closes
+        ? sql`(${local} < ${hours.opens} or ${local} >= ${hours.closes})`
+        : sql`(${local} < ${hours.opens} and ${local} >= ${hours.closes})`;
   const out: Finding[] = [];
   for (const r of exec.select(REGISTRATION_COLUMNS).from(R).where(isOutside).orderBy(R.id).all()) {
     const at = kathmanduTime(r.created_at);

@@ -79,7 +79,9 @@ export const kathmanduTime = (iso: string) =>
 
 /** Whether a Kathmandu "HH:mm" falls outside the hours (hours past midnight, as 20:00 to 02:00, are read as such). */
 export function outside(time: string, hours: ShowroomHours): boolean {
-  return hours.opens <= hours.closes
+  // Opening and closing at the same minute: open all day, nothing is outside.
+  if (hours.opens === hours.closes) return false;
+  return hours.opens < hours.closes
     ? time < hours.opens || time >= hours.closes
     : time < hours.opens && time >= hours.closes;
 }
