@@ -125,7 +125,8 @@ export function codeSmsOf(entry: Pick<Preregistration, "id" | "is_verified">): C
   if (entry.is_verified) return null;
   const sms = codeDelivery("otp", entry.id);
   if (!sms) return null;
-  return sms.status === "queued" && sms.attempts > 0 ? "retrying" : sms.status;
+  // Retrying once the gateway failed it (its error kept): a first send still with the gateway is only queued.
+  return sms.status === "queued" && sms.error !== null ? "retrying" : sms.status;
 }
 
 /** When the visitor may ask for a new code, and how its SMS fares (never the code itself). */

@@ -20,7 +20,11 @@ import { action as verifyPageAction, loader as verifyPageLoader } from "~/routes
 import { ADDRESS_HEADER } from "~/http/auth.server";
 import { t, type Lang } from "~/utils/i18n";
 import { setClock } from "~/utils/time";
-import { makeBranch, nextPhone } from "../fixtures";
+import { desc, eq } from "drizzle-orm";
+import { db, schema } from "@db/index";
+import { codeSmsOf } from "~/models/preregistration-read.server";
+import { queueSms } from "~/models/sms.server";
+import { makeBranch, makePreregistration, nextPhone } from "../fixtures";
 import { context } from "../route-helpers";
 
 type Reply = { status: number; body: string; hang?: boolean };
@@ -249,5 +253,19 @@ describe("a code whose SMS could not be sent", () => {
     // The verification code went; the page says so.
     expect(await apiCodeSms(slug)).toBe("sent");
     expect((await page(slug)).codeSms).toBe("sent");
+  });
+});
+
+describe("a first send still with the gateway", () => {
+  it("reads as queued, not retrying: only a send the gateway failed is being tried again", () => {
+    const entry = makePreregistration();
+    queueSms([{ to: entry.phone, text: "Your code is 123456", purpose: "otp", subjectId: entry.id }]);
+    const row = db.select().from(schema.smsMessages).orderBy(desc(schema.smsMessages.id)).limit(1).get()!;
+    const mark = (set: Partial<typeof row>) =>
+      db.update(schema.smsMessages).set(set).where(eq(schema.smsMessages.id, row.id)).run();
+    mark({ attempts: 1, sending_at: new Date().toISOString(), claimed_by: "w" });
+    expect(codeSmsOf(entry)).toBe("queued");
+    mark({ sending_at: null, claimed_by: null, error: "Gateway answered 503" });
+    expect(codeSmsOf(entry)).toBe("retrying");
   });
 });
