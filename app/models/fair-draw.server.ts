@@ -283,30 +283,31 @@ export type PublishedDay = DaySummary & {
   records: PublishedRecord[];
 };
 
-/**
- * A day's full record: its terms, the chain from the day's first record to its last (records of
- * a neighbouring day that fell between them included, as the chain has them), the head before
- * it, and the house seed once the day is closed. Null for a day never committed.
- */
-export function publishedDay(date: string, at: Date = clockNow()): PublishedDay | null {
-  const summary = daySummaries(at, { date })[0];
-  if (!summary) return null;
-  const row = dayRow(db).get({ date })!;
+/** A day's chain from its first record to its last: the seqs it spans (null for a day without records). */
+function daySpan(date: string): { first: number; last: number } | null {
   const span = db
     .select({ first: sql<number | null>`min(${drawRecords.seq})`, last: sql<number | null>`max(${drawRecords.seq})` })
     .from(drawRecords)
     .where(eq(drawRecords.date, date))
     .get();
-  const records =
-    span?.first != null && span.last != null
-      ? db
-          .select({ text: drawRecords.text, hash: drawRecords.hash })
-          .from(drawRecords)
-          .where(and(gte(drawRecords.seq, span.first), lte(drawRecords.seq, span.last)))
-          .orderBy(asc(drawRecords.seq))
-          .all()
-      : [];
-  const before = span?.first != null ? span.first - 1 : null;
+  return span?.first != null && span.last != null ? { first: span.first, last: span.last } : null;
+}
+
+/** The records from seq `from` to `to`, in chain order (a neighbouring day's that fell between included). */
+const recordsBetween = (from: number, to: number): PublishedRecord[] =>
+  db
+    .select({ text: drawRecords.text, hash: drawRecords.hash })
+    .from(drawRecords)
+    .where(and(gte(drawRecords.seq, from), lte(drawRecords.seq, to)))
+    .orderBy(asc(drawRecords.seq))
+    .all();
+
+/** A day's terms, beacon, chain head before it and house seed once closed: all but its records. */
+function dayHead(date: string, at: Date, span: { first: number } | null): Omit<PublishedDay, "records"> | null {
+  const summary = daySummaries(at, { date })[0];
+  if (!summary) return null;
+  const row = dayRow(db).get({ date })!;
+  const before = span ? span.first - 1 : null;
   const previous_head =
     before === null
       ? null
@@ -321,7 +322,48 @@ export function publishedDay(date: string, at: Date = clockNow()): PublishedDay 
     chain: terms.chain,
     house_seed: summary.closed ? unseal(row.house_sealed, date).toString("hex") : null,
     previous_head: previous_head ?? lastHashBefore(date),
-    records,
+  };
+}
+
+/**
+ * A day's full record: its terms, the chain from the day's first record to its last (records of
+ * a neighbouring day that fell between them included, as the chain has them), the head before
+ * it, and the house seed once the day is closed. Null for a day never committed.
+ */
+export function publishedDay(date: string, at: Date = clockNow()): PublishedDay | null {
+  const span = daySpan(date);
+  const head = dayHead(date, at, span);
+  return head && { ...head, records: span ? recordsBetween(span.first, span.last) : [] };
+}
+
+/** Records on one page of a day's public page: a busy day has tens of thousands, its file has them all. */
+export const DAY_PAGE_RECORDS = 200;
+
+/**
+ * One page of a day's record for its public page: the day's head and the records of page `page`
+ * (from 1), or of the page that holds record `seq` when it is given and the day's. Pages past the
+ * last show the last.
+ */
+export function publishedDayPage(
+  date: string,
+  { page = 1, seq, size = DAY_PAGE_RECORDS }: { page?: number; seq?: number; size?: number },
+  at: Date = clockNow(),
+): (Omit<PublishedDay, "records"> & { records: PublishedRecord[]; page: number; pages: number }) | null {
+  const span = daySpan(date);
+  const head = dayHead(date, at, span);
+  if (!head) return null;
+  if (!span) return { ...head, records: [], page: 1, pages: 1 };
+  const pages = Math.ceil((span.last - span.first + 1) / size);
+  const wanted =
+    seq !== undefined && seq >= span.first && seq <= span.last
+      ? Math.floor((seq - span.first) / size) + 1
+      : Math.min(Math.max(1, Number.isFinite(page) ? Math.floor(page) : 1), pages);
+  const from = span.first + (wanted - 1) * size;
+  return {
+    ...head,
+    records: recordsBetween(from, Math.min(span.last, from + size - 1)),
+    page: wanted,
+    pages,
   };
 }
 

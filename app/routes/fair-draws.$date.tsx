@@ -6,8 +6,8 @@ import { prizeText } from "~/components/public/fair-prize";
 import { publicLinks } from "~/components/public/links";
 import { PublicShell } from "~/components/public/PublicShell";
 import { FAIR_DRAWS_SCRIPT } from "~/components/public/scripts";
-import { publishedDay } from "~/models/fair-draw.server";
-import { t } from "~/utils/i18n";
+import { publishedDayPage } from "~/models/fair-draw.server";
+import { t, type Lang } from "~/utils/i18n";
 import { displayDateTime } from "~/utils/time";
 
 export const handle = { scripts: false };
@@ -30,12 +30,17 @@ type Row = {
 
 /**
  * GET /fair-draws/{date}: the day's terms, beacon, house commitment (and seed once closed), chain
- * head, every record in chain order, and the in-browser check (of what the server serves now, or
- * of a saved copy).
+ * head, its records in chain order a page at a time (`?page=N`, or `?at=SEQ` for the page that
+ * holds a record), and the in-browser check of the whole day (what the server serves now, or a
+ * saved copy).
  */
 export async function loader({ request, params }: LoaderFunctionArgs) {
   const date = params.date ?? "";
-  const day = /^\d{4}-\d{2}-\d{2}$/.test(date) ? publishedDay(date) : null;
+  const query = new URL(request.url).searchParams;
+  const wanted = (name: string) => (/^\d{1,9}$/.test(query.get(name) ?? "") ? Number(query.get(name)) : undefined);
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(date)
+    ? publishedDayPage(date, { page: wanted("page"), seq: wanted("at") })
+    : null;
   if (!day) throw new Response("Not Found", { status: 404 });
   const { records, terms: _terms, ...summary } = day;
   const rows = records.map((r) => JSON.parse(r.text) as Row);
@@ -115,6 +120,7 @@ export default function FairDrawDay() {
           {"\n"}python3 scripts/verify_draws.py {json}
         </code>
       </pre>
+      {day.pages > 1 ? <DayPager lang={lang} date={day.date} page={day.page} pages={day.pages} /> : null}
       {rows.length ? (
         <div
           className="table-scroll"
@@ -161,5 +167,17 @@ export default function FairDrawDay() {
         <p>{t(lang, "fair.day.none")}</p>
       )}
     </PublicShell>
+  );
+}
+
+/** Earlier and later pages of a day's records (plain links: no script needed). */
+function DayPager({ lang, date, page, pages }: { lang: Lang; date: string; page: number; pages: number }) {
+  const to = (p: number) => `/fair-draws/${date}?page=${p}`;
+  return (
+    <nav className="fair-pager" aria-label={t(lang, "fair.day.pages")}>
+      {page > 1 ? <a href={to(page - 1)}>← {t(lang, "fair.day.earlier")}</a> : null}
+      <span>{t(lang, "fair.day.page", { page, pages })}</span>
+      {page < pages ? <a href={to(page + 1)}>{t(lang, "fair.day.later")} →</a> : null}
+    </nav>
   );
 }

@@ -65,7 +65,9 @@ function Found({ lang, draw }: { lang: Lang; draw: OwnDraw }) {
         : t(lang, "fair.found.waiting")}
       {draw.drawn?.house ? <em> ({t(lang, "fair.house")})</em> : null}
       <br />
-      <a href={`/fair-draws/${draw.date}#record-${draw.drawn?.seq ?? draw.seq}`}>{t(lang, "fair.found.check")}</a>
+      <a href={`/fair-draws/${draw.date}?at=${draw.drawn?.seq ?? draw.seq}#record-${draw.drawn?.seq ?? draw.seq}`}>
+        {t(lang, "fair.found.check")}
+      </a>
     </li>
   );
 }

@@ -239,6 +239,10 @@ const en = {
   "fair.day.none": "No entries on this day.",
   "fair.day.back": "All draw days",
   "fair.day.records": "Records of {date}",
+  "fair.day.pages": "Pages of the day's records",
+  "fair.day.page": "Records, page {page} of {pages}",
+  "fair.day.earlier": "Earlier records",
+  "fair.day.later": "Later records",
 
   "error.notFound": "Page not found",
   "error.notFoundText": "The page you asked for does not exist or has moved.",
@@ -471,6 +475,10 @@ const ne: Record<TextKey, string> = {
   "fair.day.none": "यस दिन कुनै प्रविष्टि भएन।",
   "fair.day.back": "सबै ड्रका दिन",
   "fair.day.records": "{date} का रेकर्ड",
+  "fair.day.pages": "दिनका रेकर्डका पाना",
+  "fair.day.page": "रेकर्ड, पाना {page} (जम्मा {pages})",
+  "fair.day.earlier": "अघिल्ला रेकर्ड",
+  "fair.day.later": "पछिल्ला रेकर्ड",
 
   "error.notFound": "पृष्ठ भेटिएन",
   "error.notFoundText": "तपाईंले खोजेको पृष्ठ छैन वा सारिएको छ।",

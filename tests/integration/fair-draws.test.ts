@@ -13,7 +13,14 @@ import { fileURLToPath } from "node:url";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { databasePath, db, schema } from "@db/index";
-import { commitAhead, drawReference, listDays, ownDraws, publishedDay } from "~/models/fair-draw.server";
+import {
+  commitAhead,
+  drawReference,
+  listDays,
+  ownDraws,
+  publishedDay,
+  publishedDayPage,
+} from "~/models/fair-draw.server";
 import { drawSecondThrill } from "~/models/prize-draw.server";
 import { roundAfter, roundTimeMs, verifyDay, type DayFile } from "../../scripts/fair-draws-core.mjs";
 import { signatureVerifies } from "../../scripts/fair-draws-bls.mjs";
@@ -124,6 +131,29 @@ describe("a day of draws by three processes against the beacon", () => {
     const list = listDays(new Date(DURING)).find((d) => d.date === DATE)!;
     expect(list).toMatchObject({ draws: ENTRIES, entries: ENTRIES, over: false, closed: false });
     expect(JSON.stringify(listDays(new Date(DURING)))).not.toContain(day!.house_seed!);
+  });
+});
+
+describe("a day's public page", () => {
+  it("shows the records a page at a time, together the whole day, and opens on the page of a record asked for", () => {
+    const size = 40;
+    const first = publishedDayPage(DATE, { size }, AFTER)!;
+    const pages = Math.ceil(day!.records.length / size);
+    expect(pages).toBeGreaterThan(2);
+    expect(first).toMatchObject({ page: 1, pages, head: day!.head, terms_hash: day!.terms_hash });
+    const all = Array.from({ length: pages }, (_, i) => publishedDayPage(DATE, { page: i + 1, size }, AFTER)!.records);
+    expect(all.every((r, i) => r.length === (i < pages - 1 ? size : day!.records.length - size * (pages - 1)))).toBe(
+      true,
+    );
+    expect(all.flat()).toEqual(day!.records);
+    // A record's own page, by its seq; a page past the last shows the last; a seq of another day, the first.
+    const seqs = records().map((r) => r.seq as unknown as number);
+    const target = seqs[size * 2 + 3];
+    const holding = publishedDayPage(DATE, { seq: target, size }, AFTER)!;
+    expect(holding.page).toBe(3);
+    expect(holding.records.map((r) => JSON.parse(r.text).seq)).toContain(target);
+    expect(publishedDayPage(DATE, { page: pages + 5, size }, AFTER)!.page).toBe(pages);
+    expect(publishedDayPage(DATE, { seq: seqs[0] - 1, size }, AFTER)!.page).toBe(1);
   });
 });
 
