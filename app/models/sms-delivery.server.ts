@@ -294,46 +294,45 @@ export function dueRows(exec: Executor, priority: number, iso: string, limit: nu
  * by a dead worker while it was with the provider, or a code's message past
  * its code's life, is failed here instead of being returned; one claim looks
  * at no more than MAX_CLAIM_LOOK rows, so it may return fewer (even none)
- * while due rows remain.
+ * while due rows remain. A write in the process's shared commits, as the
+ * sender's others: while another process holds the write lock, the claim
+ * waits by timer and the process answers its visitors meanwhile.
  */
-export function claimSms(limit: number, worker = smsWorkerId()): SmsMessage[] {
+export async function claimSms(limit: number, worker = smsWorkerId()): Promise<SmsMessage[]> {
   const want = Math.min(MAX_CLAIM, Math.max(0, Math.floor(limit)));
   if (!want) return [];
-  return db.transaction(
-    (tx) => {
-      const at = now();
-      const iso = at.toISOString();
-      const claimed: SmsMessage[] = [];
-      let looked = 0;
-      for (const priority of PRIORITIES) {
-        while (claimed.length < want && looked < MAX_CLAIM_LOOK) {
-          const rows = dueRows(tx, priority, iso, Math.min(want - claimed.length, MAX_CLAIM_LOOK - looked)).all();
-          if (!rows.length) break;
-          looked += rows.length;
-          const fresh: number[] = [];
-          for (const row of rows) {
-            if (row.claimed_by && row.sending_at) failRow(tx, row, INTERRUPTED_ERROR);
-            else if (row.valid_until && row.valid_until <= iso) failRow(tx, row, EXPIRED_ERROR);
-            else fresh.push(row.id);
-          }
-          if (fresh.length) {
-            claimed.push(
-              ...tx
-                .update(M)
-                .set({ claimed_by: worker, due_at: later(CLAIM_LEASE_MS, at), sending_at: null })
-                .where(inArray(M.id, fresh))
-                .returning()
-                .all()
-                .sort((a, b) => a.id - b.id),
-            );
-          }
-          if (fresh.length === rows.length) break; // every row was taken: the range had no more than that
+  return together((tx) => {
+    const at = now();
+    const iso = at.toISOString();
+    const claimed: SmsMessage[] = [];
+    let looked = 0;
+    for (const priority of PRIORITIES) {
+      while (claimed.length < want && looked < MAX_CLAIM_LOOK) {
+        const rows = dueRows(tx, priority, iso, Math.min(want - claimed.length, MAX_CLAIM_LOOK - looked)).all();
+        if (!rows.length) break;
+        looked += rows.length;
+        const fresh: number[] = [];
+        for (const row of rows) {
+          if (row.claimed_by && row.sending_at) failRow(tx, row, INTERRUPTED_ERROR);
+          else if (row.valid_until && row.valid_until <= iso) failRow(tx, row, EXPIRED_ERROR);
+          else fresh.push(row.id);
         }
+        if (fresh.length) {
+          claimed.push(
+            ...tx
+              .update(M)
+              .set({ claimed_by: worker, due_at: later(CLAIM_LEASE_MS, at), sending_at: null })
+              .where(inArray(M.id, fresh))
+              .returning()
+              .all()
+              .sort((a, b) => a.id - b.id),
+          );
+        }
+        if (fresh.length === rows.length) break; // every row was taken: the range had no more than that
       }
-      return claimed;
-    },
-    { behavior: "immediate" },
-  );
+    }
+    return claimed;
+  });
 }
 
 /** Whether any queued message is due now (one row of the claim index per priority at most). */
@@ -446,7 +445,7 @@ export async function sendQueued(limit: number, provider: SmsProvider = smsProvi
   const report: SendReport = { sent: 0, failed: 0, retried: 0 };
   let left = Math.max(0, Math.floor(limit));
   while (left > 0) {
-    const rows = claimSms(left, worker);
+    const rows = await claimSms(left, worker);
     if (!rows.length) {
       if (!hasDueSms()) break;
       await new Promise((resolve) => setImmediate(resolve)); // the claim failed stale rows only: look again

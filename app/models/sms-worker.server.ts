@@ -101,7 +101,7 @@ export function startSmsWorker({
     while (!stopping) {
       let rows: SmsMessage[] = [];
       try {
-        rows = claimSms(batch, worker);
+        rows = await claimSms(batch, worker);
         if (rows.length) await sendClaimed(rows, provider(), worker, { beforeEach, dueNow });
       } catch (error) {
         console.error("[sms] worker:", error);

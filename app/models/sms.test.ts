@@ -2,7 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { db, schema } from "@db/index";
+import Database from "better-sqlite3";
+import { databasePath, db, schema } from "@db/index";
 import { SYSTEM } from "~/models/audit.server";
 import { parseTableParams } from "~/utils/datatable.server";
 import { setClock } from "~/utils/time";
@@ -493,7 +494,7 @@ describe("nothing is sent twice", () => {
     const id = listOutbox()[0].id;
     expect(row(id)).toMatchObject({ status: "sent", claimed_by: null, sending_at: null });
     at(24 * 3600_000);
-    expect(claimSms(10, "other-host:3000#zz")).toEqual([]);
+    expect(await claimSms(10, "other-host:3000#zz")).toEqual([]);
     expect(hits).toHaveLength(1);
   });
 
@@ -522,7 +523,7 @@ describe("nothing is sent twice", () => {
 
     // Before the lease ends nobody takes it; after, the next claim fails it instead of sending it.
     at(60_000);
-    expect(claimSms(5, "live-host:3000#bb")).toEqual([]);
+    expect(await claimSms(5, "live-host:3000#bb")).toEqual([]);
     at(GATEWAY_TIMEOUT_MS + 60_000);
     expect(await sendQueued(5, fastGateway())).toEqual({ sent: 0, failed: 0, retried: 0 });
     expect(row(id)).toMatchObject({ status: "failed", error: INTERRUPTED_ERROR, claimed_by: null });
@@ -568,7 +569,7 @@ describe("restart after a crash", () => {
     const otp = queueMessage(db, { to: "9800000123", text: "Your code is 555111", purpose: "otp", subjectId: 5 });
     const inFlight = queueMessage(db, { to: "9800000124", text: "Your code is 555222", purpose: "otp", subjectId: 6 });
     // The earlier run claimed everything (leases a minute long) and was killed while one code was with the gateway.
-    const claimed = claimSms(10, previous);
+    const claimed = await claimSms(10, previous);
     expect(claimed.map((m) => m.id)).toEqual(expect.arrayContaining([otp.id, inFlight.id]));
     db.update(schema.smsMessages)
       .set({ sending_at: iso(0), attempts: 1 })
@@ -576,7 +577,7 @@ describe("restart after a crash", () => {
       .run();
     // Another slot's claims are not this worker's to take before their lease ends.
     const otherSlot = queueMessage(db, { to: "9800000125", text: "hello", purpose: "notify" });
-    claimSms(1, "vps-1:3001#live");
+    await claimSms(1, "vps-1:3001#live");
     expect(row(otherSlot.id).claimed_by).toBe("vps-1:3001#live");
 
     at(1000); // well inside the old leases
@@ -597,7 +598,7 @@ describe("restart after a crash", () => {
     configureGateway();
     at(0);
     const left = queueMessage(db, { to: "9800000131", text: "hello", purpose: "notify" });
-    claimSms(1, "gone-host:3000#x");
+    await claimSms(1, "gone-host:3000#x");
     const stale = queueMessage(db, { to: "9800000132", text: "Your code is 123123", purpose: "otp", subjectId: 9 });
     at(CLAIM_LEASE_MS + 11 * 60_000);
     expect(await sendQueued(10)).toEqual({ sent: 1, failed: 0, retried: 0 });
@@ -645,11 +646,11 @@ describe("order and pace", () => {
     queueSms([{ to: "9800000401", text: "prize", purpose: "notify" }]);
     at(1000);
     queueMessage(db, { to: "9800000402", text: "Your code is 999000", purpose: "password-reset", subjectId: 3 });
-    const first = claimSms(3, smsWorkerId());
+    const first = await claimSms(3, smsWorkerId());
     expect(first.map((m) => m.purpose)).toEqual(["password-reset", "notify", "broadcast"]);
   });
 
-  it("the claim is one index range per priority (no scan, no sort), and takes at most MAX_CLAIM rows", () => {
+  it("the claim is one index range per priority (no scan, no sort), and takes at most MAX_CLAIM rows", async () => {
     const { sql: text, params } = dueRows(db, 2, iso(0), 10).toSQL();
     const plan = db.$client.prepare(`explain query plan ${text}`).all(...params) as { detail: string }[];
     expect(plan.map((p) => p.detail)).toEqual([
@@ -658,7 +659,26 @@ describe("order and pace", () => {
     queueSms(
       Array.from({ length: MAX_CLAIM + 10 }, () => ({ to: "9800000501", text: "x", purpose: "broadcast" as const })),
     );
-    expect(claimSms(10_000)).toHaveLength(MAX_CLAIM);
+    expect(await claimSms(10_000)).toHaveLength(MAX_CLAIM);
+  });
+
+  it("a claim waits for another process's write lock by timer: the event loop keeps turning meanwhile", async () => {
+    queueSms([{ to: "9800000502", text: "x", purpose: "broadcast" as const }]);
+    // Another process holds the write lock (a second connection to the same file).
+    const other = new Database(databasePath());
+    other.prepare("BEGIN IMMEDIATE").run();
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 5);
+    const claim = claimSms(5, smsWorkerId());
+    const before = turns;
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Asleep in SQLite's busy handler, the loop would not have turned at all.
+    expect(turns - before).toBeGreaterThan(5);
+    other.prepare("COMMIT").run();
+    other.close();
+    const claimed = await claim;
+    clearInterval(ticker);
+    expect(claimed.map((r) => r.to)).toContain("9800000502");
   });
 
   it("a backlog of expired codes is failed a bounded claim at a time, and a fresh code behind it is still sent", async () => {
@@ -676,7 +696,7 @@ describe("order and pace", () => {
     at(11 * 60_000); // every one of them is past its code's life
     const fresh = queueMessage(db, { to: "9800000802", text: "Your code is 200200", purpose: "otp", subjectId: 5000 });
     const failed = () => listOutbox({ limit: 5000 }).filter((m) => m.status === "failed").length;
-    expect(claimSms(10, smsWorkerId())).toEqual([]);
+    expect(await claimSms(10, smsWorkerId())).toEqual([]);
     expect(failed()).toBe(MAX_CLAIM_LOOK);
     expect(hasDueSms()).toBe(true);
     // A worker that paused on an empty claim would wait a minute here.
