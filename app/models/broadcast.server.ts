@@ -39,7 +39,7 @@ import { fail, FailureError, type Result } from "~/utils/failure";
 import { gatewayCredit, type GatewayCredit } from "~/models/sms-provider.server";
 import { queueBroadcastChunk, wakeSmsWorker } from "~/models/sms.server";
 import { sentAgain } from "~/models/sms-outbox.server";
-import { transact } from "~/models/transaction.server";
+import { transact, transactTogether } from "~/models/transaction.server";
 import { BROADCAST_MESSAGES as MSG, type BroadcastInput, type BroadcastType } from "~/schemas/broadcast";
 import { config } from "~/utils/config.server";
 import { smsParts, type SmsParts } from "~/utils/sms-parts";
@@ -246,58 +246,59 @@ function audienceOfRow(row: SmsBroadcast, mobiles: string | null): Audience {
  * next phones after its cursor, the valid ones as queued messages (the
  * others counted as skipped), the cursor moved on. The last chunk marks it
  * prepared (total = the messages stored) and writes the final counts' audit
- * row. Returns whether more is left.
+ * row. Returns whether more is left. A write in the process's shared commits
+ * (transactTogether): while another process holds the write lock, the chunk
+ * waits by timer, not asleep in SQLite's busy handler with the process's
+ * visitors waiting behind it.
  */
-export function storeNextChunk(id: number, chunk = PREPARE_CHUNK, arms?: Arm[]): boolean {
-  const more = db.transaction(
-    (tx) => {
-      // Its progress only: the choice (a typed list is 1.2 MB of text) is read when the caller has no arms.
-      const row = tx
-        .select({ text: B.text, cursor: B.cursor, total: B.total })
-        .from(B)
-        .where(and(eq(B.id, id), isNull(B.prepared_at)))
-        .get();
-      if (!row) return false;
-      const sources = arms ?? armsOf(storedAudience(tx, id)!);
-      const { phones, done } = nextPhones(tx, sources, row.cursor, chunk);
-      const valid = phones.filter(isValid);
-      const stored = queueBroadcastChunk(tx, id, row.text, valid);
-      const skipped = phones.length - valid.length;
-      const cursor = phones.length ? phones[phones.length - 1] : row.cursor;
-      const finished = done || !phones.length;
-      const after = tx
-        .update(B)
-        .set(
-          finished
-            ? {
-                stored: sql`${B.stored} + ${stored}`,
-                skipped: sql`${B.skipped} + ${skipped}`,
-                cursor,
-                prepared_at: nowIso(),
-                // SET expressions read the old values: the final total is every message stored.
-                total: sql`${B.stored} + ${stored}`,
-                status: sql`case when ${B.sent} + ${B.failed} >= ${B.stored} + ${stored} then 'done' else ${B.status} end`,
-              }
-            : { stored: sql`${B.stored} + ${stored}`, skipped: sql`${B.skipped} + ${skipped}`, cursor },
-        )
-        .where(eq(B.id, id))
-        .returning()
-        .get()!;
-      if (finished) {
-        audit(tx, SYSTEM, {
-          action: "sms.broadcast_stored",
-          entityType: "sms_broadcast",
-          entityId: id,
-          changes: {
-            recipients: { before: row.total || null, after: after.total },
-            skipped: { before: null, after: after.skipped },
-          },
-        });
-      }
-      return !finished;
-    },
-    { behavior: "immediate" },
-  );
+export async function storeNextChunk(id: number, chunk = PREPARE_CHUNK, arms?: Arm[]): Promise<boolean> {
+  // Nothing in it fails as a Failure.
+  const more = (await transactTogether((tx) => {
+    // Its progress only: the choice (a typed list is 1.2 MB of text) is read when the caller has no arms.
+    const row = tx
+      .select({ text: B.text, cursor: B.cursor, total: B.total })
+      .from(B)
+      .where(and(eq(B.id, id), isNull(B.prepared_at)))
+      .get();
+    if (!row) return false;
+    const sources = arms ?? armsOf(storedAudience(tx, id)!);
+    const { phones, done } = nextPhones(tx, sources, row.cursor, chunk);
+    const valid = phones.filter(isValid);
+    const stored = queueBroadcastChunk(tx, id, row.text, valid);
+    const skipped = phones.length - valid.length;
+    const cursor = phones.length ? phones[phones.length - 1] : row.cursor;
+    const finished = done || !phones.length;
+    const after = tx
+      .update(B)
+      .set(
+        finished
+          ? {
+              stored: sql`${B.stored} + ${stored}`,
+              skipped: sql`${B.skipped} + ${skipped}`,
+              cursor,
+              prepared_at: nowIso(),
+              // SET expressions read the old values: the final total is every message stored.
+              total: sql`${B.stored} + ${stored}`,
+              status: sql`case when ${B.sent} + ${B.failed} >= ${B.stored} + ${stored} then 'done' else ${B.status} end`,
+            }
+          : { stored: sql`${B.stored} + ${stored}`, skipped: sql`${B.skipped} + ${skipped}`, cursor },
+      )
+      .where(eq(B.id, id))
+      .returning()
+      .get()!;
+    if (finished) {
+      audit(tx, SYSTEM, {
+        action: "sms.broadcast_stored",
+        entityType: "sms_broadcast",
+        entityId: id,
+        changes: {
+          recipients: { before: row.total || null, after: after.total },
+          skipped: { before: null, after: after.skipped },
+        },
+      });
+    }
+    return !finished;
+  })) as boolean;
   wakeSmsWorker();
   return more;
 }
@@ -330,7 +331,7 @@ export function prepareBroadcast(id: number, audience?: Audience): Promise<void>
       const arms = armsOf(choice);
       for (;;) {
         const started = performance.now();
-        if (!storeNextChunk(id, size, arms)) break;
+        if (!(await storeNextChunk(id, size, arms))) break;
         const took = performance.now() - started;
         if (took > 2 * SLICE_MS) size = Math.max(MIN_CHUNK, size >> 1);
         else if (took < SLICE_MS / 2) size = Math.min(PREPARE_CHUNK, size * 2);

@@ -2,7 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { db, schema } from "@db/index";
+import Database from "better-sqlite3";
+import { databasePath, db, schema } from "@db/index";
 import { broadcastSchema, type BroadcastInput } from "~/schemas/broadcast";
 import { parseTableParams } from "~/utils/datatable.server";
 import { makeBranch, makePreregistration } from "../../tests/fixtures";
@@ -269,8 +270,8 @@ describe("sending", () => {
       .where(eq(B.id, sent.broadcast.id))
       .run();
 
-    expect(storeNextChunk(sent.broadcast.id, 300)).toBe(true);
-    expect(storeNextChunk(sent.broadcast.id, 300)).toBe(true);
+    expect(await storeNextChunk(sent.broadcast.id, 300)).toBe(true);
+    expect(await storeNextChunk(sent.broadcast.id, 300)).toBe(true);
     const mid = db.select().from(B).where(eq(B.id, sent.broadcast.id)).get()!;
     expect(mid).toMatchObject({ stored: 600, cursor: [...mobiles].sort()[599] });
     // A restart: the broadcast is found unprepared and carried on.
@@ -281,6 +282,32 @@ describe("sending", () => {
     expect(done.prepared_at).toBeTruthy();
     const phones = messagesOf(sent.broadcast.id).map((m) => m.to);
     expect(phones).toEqual([...mobiles].sort());
+  });
+
+  it("stores a chunk only once another process lets go of the write lock, the event loop turning meanwhile", async () => {
+    const mobiles = Array.from({ length: 300 }, (_, i) => String(9842100000 + i));
+    const sent = await sendBroadcast(
+      headOffice,
+      await input({ type: "MOBILE", mobiles: mobiles.join(","), text: "Wait" }),
+    );
+    if (!sent.ok) throw new Error(sent.message);
+    await prepareBroadcast(sent.broadcast.id);
+    db.delete(M).where(eq(M.broadcast_id, sent.broadcast.id)).run();
+    db.update(B).set({ prepared_at: null, stored: 0, cursor: "", total: 300 }).where(eq(B.id, sent.broadcast.id)).run();
+    // Another process holds the write lock (a second connection to the same file).
+    const other = new Database(databasePath());
+    other.prepare("BEGIN IMMEDIATE").run();
+    let turns = 0;
+    const ticker = setInterval(() => turns++, 5);
+    const chunk = storeNextChunk(sent.broadcast.id, 100);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    // Asleep in SQLite's busy handler, the loop would not have turned at all.
+    expect(turns).toBeGreaterThan(5);
+    other.prepare("COMMIT").run();
+    other.close();
+    expect(await chunk).toBe(true);
+    clearInterval(ticker);
+    expect(messagesOf(sent.broadcast.id)).toHaveLength(100);
   });
 
   it("counts move as messages end; the failed ones are sent again and the broadcast ends done", async () => {
