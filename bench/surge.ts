@@ -349,6 +349,8 @@ function sampleWorkers(base: string, primaryPid: number) {
    * their draw left out) and its refusals (app/http/admission.server.ts).
    */
   const admission = new Map<number, { peak: number; load: number; refused: { new: number; journey: number } }>();
+  /** Each worker's longest wait of a shared commit for the other's write lock, and its longest hold. */
+  const writes = new Map<number, { waited: number; held: number; commits: number }>();
   /** One /healthz on a connection of its own: the workers take connections themselves, so a pooled one stays with one. */
   const health = () =>
     new Promise<Health>((resolve, reject) => {
@@ -380,6 +382,12 @@ function sampleWorkers(base: string, primaryPid: number) {
               load: Math.max(admission.get(pid)?.load ?? 0, h.admission.peakLoad ?? 0),
               refused: h.admission.refused,
             });
+          if (h.writes)
+            writes.set(pid, {
+              waited: Math.max(writes.get(pid)?.waited ?? 0, h.writes.waitedMaxMs, h.writes.waitingMs),
+              held: Math.max(writes.get(pid)?.held ?? 0, h.writes.heldMaxMs),
+              commits: (writes.get(pid)?.commits ?? 0) + h.writes.commits,
+            });
         })
         .catch(() => undefined);
     try {
@@ -392,7 +400,7 @@ function sampleWorkers(base: string, primaryPid: number) {
       // a worker between restarts
     }
   }, 1000);
-  return { loopMax, rssMax, admission, stop: () => clearInterval(timer) };
+  return { loopMax, rssMax, admission, writes, stop: () => clearInterval(timer) };
 }
 
 type Health = {
@@ -403,6 +411,7 @@ type Health = {
     peakLoad?: number;
     refused: { new: number; journey: number };
   } | null;
+  writes?: { commits: number; waitedMaxMs: number; heldMaxMs: number; waitingMs: number } | null;
 };
 
 /** The CPU seconds every process of the machine has used (/proc/stat's first line, idle and iowait left out). */
@@ -773,16 +782,19 @@ export async function surge() {
         "Most requests in flight",
         "Most counted against the bound",
         "Refused (new/journey)",
+        "Shared commits: longest wait for the lock / hold",
         "Peak RSS",
       ],
       rss.map(([pid, bytes]) => {
         const a = sampler.admission.get(pid);
+        const w = sampler.writes.get(pid);
         return [
           String(pid),
           ms(loops.find(([p]) => p === pid)?.[1] ?? NaN),
           a ? String(a.peak) : "-",
           a ? String(a.load) : "-",
           a ? `${a.refused.new}/${a.refused.journey}` : "-",
+          w ? `${ms(w.waited)} / ${ms(w.held)} (${w.commits} commits sampled)` : "-",
           mb(bytes),
         ];
       }),

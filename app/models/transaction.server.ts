@@ -60,6 +60,19 @@ const LOCK_RETRY_MS = 1;
 const LOCK_WAIT_MS = 2000;
 let waitingSince: number | null = null;
 
+/**
+ * The shared commits' figures since the last look with `reset` (GET /healthz): how many, the longest a
+ * batch waited for another process's write lock and the longest one held it; `waitingMs`, how long the
+ * batch waiting now has waited (0 when none waits): the database is this process's limit while it grows.
+ */
+type LockFigures = { commits: number; writes: number; waitedMaxMs: number; heldMaxMs: number };
+let figures: LockFigures = { commits: 0, writes: 0, waitedMaxMs: 0, heldMaxMs: 0 };
+export function sharedCommits({ reset = false } = {}): LockFigures & { waitingMs: number } {
+  const out = { ...figures, waitingMs: waitingSince === null ? 0 : Math.round(performance.now() - waitingSince) };
+  if (reset) figures = { commits: 0, writes: 0, waitedMaxMs: 0, heldMaxMs: 0 };
+  return out;
+}
+
 /** The client's own statements for the batch's transaction, made once per connection. */
 const statements = new WeakMap<object, ReturnType<typeof makeStatements>>();
 function makeStatements(client: DB["$client"]) {
@@ -102,6 +115,8 @@ function flush() {
     settleQueue((job) => job.reject(error));
     return;
   }
+  const began = performance.now();
+  if (waitingSince !== null) figures.waitedMaxMs = Math.max(figures.waitedMaxMs, Math.round(began - waitingSince));
   waitingSince = null;
   const jobs = queue.slice(0, MAX_BATCH);
   queue = queue.slice(MAX_BATCH);
@@ -118,6 +133,9 @@ function flush() {
       }
     }
     s.commit.run();
+    figures.commits++;
+    figures.writes += jobs.length;
+    figures.heldMaxMs = Math.max(figures.heldMaxMs, Math.round((performance.now() - began) * 10) / 10);
   } catch (error) {
     // COMMIT failed: nothing of the batch is stored, and every caller hears it.
     if (client.inTransaction) s.rollback.run();

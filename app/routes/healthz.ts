@@ -1,6 +1,7 @@
 import { codeSmsCeilings, queuedSmsCount } from "~/models/health.server";
 import { beaconHealth } from "~/models/beacon-health.server";
 import { admissionState } from "~/http/admission.server";
+import { sharedCommits } from "~/models/transaction.server";
 import { clusterWorkers, workerIndex } from "~/utils/cluster.server";
 import { recentEventLoopDelay } from "~/utils/event-loop.server";
 
@@ -9,7 +10,8 @@ import { recentEventLoopDelay } from "~/utils/event-loop.server";
  * answers, with the event-loop delay of the last minute (p99 and max, ms), the
  * number of SMS waiting to go, and the hour's code SMS against their two ceilings
  * (every sender's and the public forms'; an alert line naming each one near or reached); under cluster.js, the worker that answers and every worker
- * (index, pid, SMS slot, start, restarts, listening). Nothing personal; never cached.
+ * (index, pid, SMS slot, start, restarts, listening), requests against the admission bound, and the
+ * shared commits' waits for the write lock. Nothing personal; never cached.
  */
 export async function loader() {
   let database = "ok";
@@ -39,6 +41,9 @@ export async function loader() {
       beacon,
       // Requests in flight in this process against its bound, the most at once since the last look, refusals.
       admission: admissionState({ reset: true }),
+      // The shared commits since the last look: how many, the longest wait for another process's write lock
+      // and the longest hold (the database is the limit when the waits grow).
+      writes: sharedCommits({ reset: true }),
       uptimeSeconds: Math.round(process.uptime()),
       worker: index === null ? null : { index, pid: process.pid },
       workers: await clusterWorkers(),

@@ -5,7 +5,7 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { fail, FailureError } from "~/utils/failure";
-import { transactTogether } from "~/models/transaction.server";
+import { sharedCommits, transactTogether } from "~/models/transaction.server";
 
 const S = schema.settings;
 const key = (k: string) => `group-commit-${k}`;
@@ -75,6 +75,7 @@ describe("transactTogether", () => {
     const { databasePath } = await import("@db/index");
     const other = new Database(databasePath());
     other.prepare("BEGIN IMMEDIATE").run();
+    sharedCommits({ reset: true });
     let settled = false;
     const pending = transactTogether(write("waited")).finally(() => (settled = true));
     // Timers run while the batch waits: the lock is let go by one of them.
@@ -91,9 +92,15 @@ describe("transactTogether", () => {
     expect(ticks).toBe(5);
     expect(settled).toBe(false);
     expect(stored("waited")).toBeNull();
+    // /healthz tells how long the batch has waited so far, and then the longest wait and the commit.
+    expect(sharedCommits().waitingMs).toBeGreaterThanOrEqual(40);
     other.prepare("COMMIT").run();
     other.close();
     await pending;
     expect(stored("waited")).toBe('"waited"');
+    const seen = sharedCommits({ reset: true });
+    expect(seen).toMatchObject({ commits: 1, writes: 1, waitingMs: 0 });
+    expect(seen.waitedMaxMs).toBeGreaterThanOrEqual(40);
+    expect(sharedCommits()).toMatchObject({ commits: 0, writes: 0, waitedMaxMs: 0 });
   });
 });
