@@ -414,6 +414,23 @@ type Health = {
   writes?: { commits: number; waitedMaxMs: number; heldMaxMs: number; waitingMs: number } | null;
 };
 
+/** What nginx's error log said over the rehearsal, counted by kind (a refused or dropped connection shows here). */
+function printNginxComplaints(file: string) {
+  if (!fs.existsSync(file)) return;
+  const kinds = new Map<string, number>();
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    // 2026/12/02 16:20:01 [warn] 123#123: *45 an upstream response is buffered … → "[warn] an upstream response is buffered"
+    const m = /\[(\w+)\] \d+#\d+: (?:\*\d+ )?([^,(]*)/.exec(line);
+    if (m) kinds.set(`[${m[1]}] ${m[2].trim()}`, (kinds.get(`[${m[1]}] ${m[2].trim()}`) ?? 0) + 1);
+  }
+  if (!kinds.size) return console.log("\nnginx's error log: nothing");
+  printTable(
+    "nginx's error log over the rehearsal, by kind",
+    ["Said", "Times"],
+    [...kinds].sort((a, b) => b[1] - a[1]).map(([kind, n]) => [kind, String(n)]),
+  );
+}
+
 /** The CPU seconds every process of the machine has used (/proc/stat's first line, idle and iowait left out). */
 function machineCpuSeconds(): number {
   const [, user, nice, system, , , irq, softirq, steal] = fs
@@ -909,6 +926,7 @@ export async function surge() {
     db.close();
     if (front) {
       await stop(front.nginx);
+      printNginxComplaints(path.join(front.dir, "nginx-error.log"));
       fs.rmSync(front.dir, { recursive: true, force: true });
     }
     await stop(app);

@@ -91,7 +91,8 @@ export function writeNginxSite(site: NginxSite): string {
     `${workersUser()}worker_processes ${site.workerProcesses ?? "auto"};
 pid ${dir}/nginx.pid;
 error_log ${dir}/nginx-error.log warn;
-events { worker_connections ${site.workerConnections ?? 768}; }
+worker_rlimit_nofile ${2 * (site.workerConnections ?? WORKER_CONNECTIONS)};
+events { worker_connections ${site.workerConnections ?? WORKER_CONNECTIONS}; }
 http {
   include /etc/nginx/mime.types;
   default_type application/octet-stream;
@@ -107,6 +108,9 @@ http {
   );
   return main;
 }
+
+/** Connections per nginx worker, as docs/operations.md sets them on the VPS (Debian's nginx.conf has 768). */
+const WORKER_CONNECTIONS = 8192;
 
 /** Checks the configuration (nginx -t) and starts nginx in the foreground on it. */
 export function startNginx(main: string): ChildProcess {
