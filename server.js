@@ -266,7 +266,11 @@ app.all("*", async (req, res, next) => {
 
 const port = Number(process.env.PORT ?? 3000);
 const host = process.env.HOST ?? "0.0.0.0";
-const server = app.listen(port, host, () => {
+// Connections waiting to be taken (the kernel caps it at net.core.somaxconn). Node's 511 filled while both
+// processes were busy with a beacon round's draws for half a second at 120 visitors a second: the kernel then
+// dropped new connections, and nginx's tries again came 1, 3, 7 and 15 s later, unseen by admission control.
+const backlog = Number(process.env.LISTEN_BACKLOG ?? 4096);
+const server = app.listen(port, host, backlog, () => {
   console.log(`Campaign server on http://localhost:${port}`);
 });
 // An idle keep-alive connection is closed by the client (or nginx's upstream pool) before the server closes it:

@@ -10,6 +10,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { createCookie } from "@remix-run/node";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -196,6 +197,30 @@ describe("a process past its bound", () => {
     // Under the bound again: the landing is served.
     await expect.poll(async () => (await send("GET", "/")).status, { timeout: 10_000 }).toBe(200);
   }, 60_000);
+});
+
+describe("a burst while the process cannot take connections", () => {
+  it("waits in its accept queue, past Node's 511: no connection is dropped to come back seconds later", async () => {
+    const { port } = new URL(server.url);
+    const sockets: net.Socket[] = [];
+    let connected = 0;
+    // Stopped, the process takes no connection: the kernel completes each handshake into the queue while there is room.
+    server.child.kill("SIGSTOP");
+    try {
+      for (let i = 0; i < 700; i++) {
+        const socket = net.connect(Number(port), "127.0.0.1", () => connected++);
+        socket.on("error", () => undefined);
+        sockets.push(socket);
+      }
+      const deadline = Date.now() + 5000;
+      while (connected < 700 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(connected).toBe(700);
+    } finally {
+      server.child.kill("SIGCONT");
+      for (const socket of sockets) socket.destroy();
+    }
+    expect((await send("GET", "/healthz")).status).toBe(200);
+  });
 });
 
 describe("draws waiting for their beacon round", () => {
