@@ -8,12 +8,15 @@
  * row, and the full-text tables were merged as they grew: x1 took 270 s, x10 more than an hour; made
  * once after, x1 takes about half a minute and x10 some six minutes of CPU. The schema made again is
  * checked against the migrations' before the file is kept.
+ *
+ * What the campaign planted is kept beside the database (`<file>.campaign.json`), so a run that reuses
+ * the database judges the desk's flags against it too.
  */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { db, openDatabase } from "../db/index";
-import { plantCampaign, type Campaign } from "../tests/integrity-campaign";
+import { plantCampaign, type Campaign, type Truth } from "../tests/integrity-campaign";
 
 /** The tables the campaign fills in bulk. */
 const BULK_TABLES = [
@@ -110,7 +113,47 @@ export async function seedIntegrityBench(
   if (diff.length) throw new Error(`the bench's schema is not the migrations':\n${diff.join("\n")}`);
   c.close();
   fs.renameSync(part, file);
+  fs.writeFileSync(campaignFile(file), JSON.stringify(toJson(campaign)));
   // The next use of the connection opens the kept file (in WAL, as the app opens it).
   process.env.DATABASE_URL = `file:${file}`;
   return { campaign, ms: { load, indexes: made, fullText } };
+}
+
+const campaignFile = (file: string) => `${file}.campaign.json`;
+
+/** What the campaign at `file` planted, as kept beside it (null when the database was made without it). */
+export function readCampaign(file: string): Truth | null {
+  if (!fs.existsSync(campaignFile(file))) return null;
+  const j = JSON.parse(fs.readFileSync(campaignFile(file), "utf8")) as ReturnType<typeof toJson>;
+  return {
+    planted: j.planted,
+    honestEntries: new Set(fromRuns(j.honestEntries)),
+    honestStaff: new Set(j.honestStaff),
+    honestBranches: new Set(j.honestBranches),
+  };
+}
+
+function toJson(c: Truth) {
+  return {
+    planted: c.planted,
+    // Millions of ids, nearly all consecutive: kept as runs.
+    honestEntries: toRuns([...c.honestEntries]),
+    honestStaff: [...c.honestStaff],
+    honestBranches: [...c.honestBranches],
+  };
+}
+
+/** Ids as [first, last] runs of consecutive ones. */
+function toRuns(ids: number[]): [number, number][] {
+  const runs: [number, number][] = [];
+  for (const id of ids.sort((a, b) => a - b)) {
+    const last = runs[runs.length - 1];
+    if (last && id === last[1] + 1) last[1] = id;
+    else if (!last || id > last[1]) runs.push([id, id]);
+  }
+  return runs;
+}
+
+function* fromRuns(runs: [number, number][]) {
+  for (const [a, b] of runs) for (let id = a; id <= b; id++) yield id;
 }

@@ -17,7 +17,8 @@
  *   chances; a branch taking other showrooms' customers.
  */
 import { randomBytes } from "node:crypto";
-import { db } from "@db/index";
+import { and, eq, inArray } from "drizzle-orm";
+import { db, schema } from "@db/index";
 import type { IntegrityReason } from "~/models/integrity-findings";
 import { makeUser } from "./fixtures";
 
@@ -54,6 +55,77 @@ export type Campaign = {
   planted: Planted[];
   counts: { entries: number; verified: number; registrations: number; draws: number };
 };
+
+/** What a campaign's judge needs of it: the cheats planted and who is honest. */
+export type Truth = Pick<Campaign, "planted" | "honestEntries" | "honestStaff" | "honestBranches">;
+
+/** The most of the honest entries, staff users and branches the desk may flag (decision 21). */
+export const HONEST_SHARE = 0.01;
+
+/** How many of a campaign's honest ones of a kind the desk flagged, beside how many there are and the most allowed. */
+export type HonestFlagged = { flagged: number; of: number; most: number };
+
+export type Judgement = {
+  /** The planted cheats no flag of their reason holds (by entry) or names (by user or branch). */
+  missed: string[];
+  /** How many reasons the campaign planted (every one of the desk's nine). */
+  reasons: number;
+  honest: { entries: HonestFlagged; staff: HonestFlagged; branches: HonestFlagged };
+};
+
+/**
+ * The desk's flags, as they stand in the database, against a campaign: was every planted cheat flagged
+ * with its reason, and how many honest entries, staff users and branches were flagged (any flag, any
+ * status). The planted-cheats test and the bench (bench/integrity.ts) both judge by this.
+ */
+export function judgeFlags(campaign: Truth): Judgement {
+  const { integrityFlags: F, integrityFlagEntries: E } = schema;
+  const found = (p: Planted) => {
+    if (p.user !== undefined)
+      return db
+        .select({ id: F.id })
+        .from(F)
+        .where(and(eq(F.reason, p.reason), eq(F.subject_type, "user"), eq(F.user_id, p.user)))
+        .get();
+    if (p.branch !== undefined)
+      return db
+        .select({ id: F.id })
+        .from(F)
+        .where(and(eq(F.reason, p.reason), eq(F.subject_type, "branch"), eq(F.branch_id, p.branch)))
+        .get();
+    return db
+      .select({ id: F.id })
+      .from(F)
+      .innerJoin(E, eq(E.flag_id, F.id))
+      .where(and(eq(F.reason, p.reason), inArray(E.preregistration_id, p.entries!)))
+      .get();
+  };
+  const missed = campaign.planted.filter((p) => !found(p)).map((p) => `${p.reason}: ${p.what}`);
+
+  const flags = db.select({ type: F.subject_type, user: F.user_id, branch: F.branch_id }).from(F).all();
+  const held = db.selectDistinct({ id: E.preregistration_id }).from(E).all();
+  const share = (flagged: number, of: number): HonestFlagged => ({
+    flagged,
+    of,
+    most: Math.floor(of * HONEST_SHARE),
+  });
+  return {
+    missed,
+    reasons: new Set(campaign.planted.map((p) => p.reason)).size,
+    honest: {
+      entries: share(held.filter((e) => campaign.honestEntries.has(e.id)).length, campaign.honestEntries.size),
+      staff: share(
+        new Set(flags.filter((f) => f.type === "user" && campaign.honestStaff.has(f.user!)).map((f) => f.user)).size,
+        campaign.honestStaff.size,
+      ),
+      branches: share(
+        new Set(flags.filter((f) => f.type === "branch" && campaign.honestBranches.has(f.branch!)).map((f) => f.branch))
+          .size,
+        campaign.honestBranches.size,
+      ),
+    },
+  };
+}
 
 const POOLS = (chances: number[]) =>
   JSON.stringify(
