@@ -14,10 +14,12 @@
  *   numbers; one screenshot behind three entries (a few bits apart, as re-encoding leaves it);
  *   entries deleted and made again (same phone, same citizenship number); registrations at night
  *   and a counter registering six in eight minutes; a staff user whose draws win far above their
- *   chances; a branch taking other showrooms' customers.
+ *   chances; a branch taking other showrooms' customers (these two in proportion to the counter's and
+ *   the branch's honest work, so they stand out at any size, as a cheat of a fixed size would not).
  */
 import { randomBytes } from "node:crypto";
-import { db } from "@db/index";
+import { and, eq, inArray } from "drizzle-orm";
+import { db, schema } from "@db/index";
 import type { IntegrityReason } from "~/models/integrity-findings";
 import { makeUser } from "./fixtures";
 
@@ -54,6 +56,77 @@ export type Campaign = {
   planted: Planted[];
   counts: { entries: number; verified: number; registrations: number; draws: number };
 };
+
+/** What a campaign's judge needs of it: the cheats planted and who is honest. */
+export type Truth = Pick<Campaign, "planted" | "honestEntries" | "honestStaff" | "honestBranches">;
+
+/** The most of the honest entries, staff users and branches the desk may flag (decision 21). */
+export const HONEST_SHARE = 0.01;
+
+/** How many of a campaign's honest ones of a kind the desk flagged, beside how many there are and the most allowed. */
+export type HonestFlagged = { flagged: number; of: number; most: number };
+
+export type Judgement = {
+  /** The planted cheats no flag of their reason holds (by entry) or names (by user or branch). */
+  missed: string[];
+  /** How many reasons the campaign planted (every one of the desk's nine). */
+  reasons: number;
+  honest: { entries: HonestFlagged; staff: HonestFlagged; branches: HonestFlagged };
+};
+
+/**
+ * The desk's flags, as they stand in the database, against a campaign: was every planted cheat flagged
+ * with its reason, and how many honest entries, staff users and branches were flagged (any flag, any
+ * status). The planted-cheats test and the bench (bench/integrity.ts) both judge by this.
+ */
+export function judgeFlags(campaign: Truth): Judgement {
+  const { integrityFlags: F, integrityFlagEntries: E } = schema;
+  const found = (p: Planted) => {
+    if (p.user !== undefined)
+      return db
+        .select({ id: F.id })
+        .from(F)
+        .where(and(eq(F.reason, p.reason), eq(F.subject_type, "user"), eq(F.user_id, p.user)))
+        .get();
+    if (p.branch !== undefined)
+      return db
+        .select({ id: F.id })
+        .from(F)
+        .where(and(eq(F.reason, p.reason), eq(F.subject_type, "branch"), eq(F.branch_id, p.branch)))
+        .get();
+    return db
+      .select({ id: F.id })
+      .from(F)
+      .innerJoin(E, eq(E.flag_id, F.id))
+      .where(and(eq(F.reason, p.reason), inArray(E.preregistration_id, p.entries!)))
+      .get();
+  };
+  const missed = campaign.planted.filter((p) => !found(p)).map((p) => `${p.reason}: ${p.what}`);
+
+  const flags = db.select({ type: F.subject_type, user: F.user_id, branch: F.branch_id }).from(F).all();
+  const held = db.selectDistinct({ id: E.preregistration_id }).from(E).all();
+  const share = (flagged: number, of: number): HonestFlagged => ({
+    flagged,
+    of,
+    most: Math.floor(of * HONEST_SHARE),
+  });
+  return {
+    missed,
+    reasons: new Set(campaign.planted.map((p) => p.reason)).size,
+    honest: {
+      entries: share(held.filter((e) => campaign.honestEntries.has(e.id)).length, campaign.honestEntries.size),
+      staff: share(
+        new Set(flags.filter((f) => f.type === "user" && campaign.honestStaff.has(f.user!)).map((f) => f.user)).size,
+        campaign.honestStaff.size,
+      ),
+      branches: share(
+        new Set(flags.filter((f) => f.type === "branch" && campaign.honestBranches.has(f.branch!)).map((f) => f.branch))
+          .size,
+        campaign.honestBranches.size,
+      ),
+    },
+  };
+}
 
 const POOLS = (chances: number[]) =>
   JSON.stringify(
@@ -104,9 +177,20 @@ export async function plantCampaign({
   const counters = Math.max(3, Math.ceil((1.25 * publicPerDay * 0.7 * 0.4) / branches.length / perCounter));
   const staffOf = new Map<number, number[]>();
   const staff: number[] = [];
+  // One counter made as a test's user is (its password hashed, slow by design); the others, as many
+  // as the bench's size needs, share its role and password hash.
+  const template = await makeUser("branch-staff", branches[0]);
+  const insUser = c.prepare(`insert into users (slug, first_name, name, email, branch_id, role_id, password_hash)
+    values (?, 'branch-staff', 'branch-staff', ?, ?, ?, ?) returning id`);
+  const newCounter = (branch: number) =>
+    (
+      insUser.get(hex(8), `branch-staff-${hex(6)}@example.test`, branch, template.role_id, template.password_hash) as {
+        id: number;
+      }
+    ).id;
   for (const b of branches) {
-    const list: number[] = [];
-    for (let i = 0; i < counters; i++) list.push((await makeUser("branch-staff", b)).id);
+    const list = b === branches[0] ? [template.id] : [];
+    while (list.length < counters) list.push(newCounter(b));
     staffOf.set(b, list);
     staff.push(...list);
   }
@@ -158,6 +242,10 @@ export async function plantCampaign({
   let serial = 0;
   const honestEntries = new Set<number>();
   const counts = { entries: 0, verified: 0, registrations: 0, draws: 0 };
+  /** The draws of the entries each staff user made, and the live registrations each branch made, so far. */
+  const drawsBy = new Map<number, number>();
+  const registeredAt = new Map<number, number>();
+  const tally = (m: Map<number, number>, key: number) => m.set(key, (m.get(key) ?? 0) + 1);
   // Carriers' shared ranges (CGNAT): the honest public comes from 300 /24s, one more for every sixty
   // entries a day beyond that (a range's honest entries stay a few an hour, never a burst).
   const ranges = Array.from(
@@ -209,6 +297,7 @@ export async function plantCampaign({
     counts.entries++;
     if (verified) {
       counts.verified++;
+      if (e.by) tally(drawsBy, e.by);
       draw(2, "preregistration", id, e.branch ?? e.nearest, e.day, created, rand() < CHANCE);
     }
     return { id, phone, cit: citNo, nearest: e.nearest, day: e.day, minute: e.minute };
@@ -270,7 +359,11 @@ export async function plantCampaign({
       deleted: r.deleted ?? null,
     }) as { id: number };
     counts.registrations++;
-    if (!r.deleted) draw(3, "registration", id, r.branch, r.day, created, r.win ?? rand() < CHANCE);
+    if (!r.deleted) {
+      tally(drawsBy, r.by);
+      tally(registeredAt, r.branch);
+      draw(3, "registration", id, r.branch, r.day, created, r.win ?? rand() < CHANCE);
+    }
     return id;
   };
   /** A minute of the showroom's hours (10:00 to 18:00 Kathmandu). */
@@ -423,22 +516,34 @@ export async function plantCampaign({
       register(r, { branch: branches[8], by: rusher, day: 21, minute: 700 + i + Math.floor(i / 2) }),
     );
     planted.push({ reason: "off-hours", user: rusher, what: "six registrations in eight minutes by one counter" });
-    // improbable-wins: a counter whose sixty registrations of its own win thirty pool prizes (about six
-    // likely), beside the honest turns it also takes.
-    for (let i = 0; i < 60; i++) {
+    // improbable-wins: a counter that, beside the honest turns it takes, registers entries of its own, a
+    // quarter as many as the draws of its turns (sixty at least), half of them winning a pool prize (one
+    // in ten is likely). A fixed number would drown as the campaign grows: the honest turns of one
+    // counter are some sixty at the tests' size and nine hundred at the bench's (sixty rigged there
+    // left its tail at 0.012 at x1, where Holm's bar over the bench's 170 subjects is 6e-6).
+    const rigged = Math.max(60, Math.round((drawsBy.get(cheat) ?? 0) / 4));
+    for (let i = 0; i < rigged; i++) {
       const w = entry({ nearest: cheatBranch, day: 1 + (i % 25), minute: 620, verified: true });
       register(w, { branch: cheatBranch, by: cheat, day: 2 + (i % 25), minute: shopMinute(), win: i % 2 === 0 });
     }
-    planted.push({ reason: "improbable-wins", user: cheat, what: "thirty pool prizes in sixty draws" });
-    // poaching: thirty entries naming other showrooms, found at this counter and registered here in two days.
-    for (let i = 0; i < 30; i++) {
-      const other = branches[i % 5 === 0 ? 7 : i % 6];
-      const p = entry({ nearest: other, day: 2 + (i % 20), minute: 900, verified: true });
-      const by = staffOf.get(poacher)![i % 3];
-      insGrant.run(poacher, p.id, by, at(3 + (i % 20), 620));
-      register(p, { branch: poacher, by, day: 4 + (i % 20), minute: 640 });
+    planted.push({
+      reason: "improbable-wins",
+      user: cheat,
+      what: `${Math.ceil(rigged / 2)} pool prizes in ${rigged} draws of its own, beside its honest turns`,
+    });
+    // poaching: entries naming other showrooms, found at this branch's counters and registered at their
+    // next free turns: thirty, or 3% of the branch's own registrations where that is more (about twice
+    // the other branches' rate of customers found by a counter search, which is one in thirty). Thirty
+    // alone drown at the bench's size, where the branch registers over twelve thousand (its tail 0.29 at x1).
+    const poached = Math.max(30, Math.round(0.03 * (registeredAt.get(poacher) ?? 0)));
+    for (let i = 0; i < poached; i++) {
+      const turn = counterTurn(poacher, 3 + (i % 20));
+      if (!turn) break;
+      const p = entry({ nearest: branches[i % 5 === 0 ? 7 : i % 6], day: turn.day - 1, minute: 900, verified: true });
+      insGrant.run(poacher, p.id, turn.by, at(turn.day, turn.minute - 20));
+      register(p, { branch: poacher, ...turn });
     }
-    planted.push({ reason: "poaching", branch: poacher, what: "thirty other showrooms' customers" });
+    planted.push({ reason: "poaching", branch: poacher, what: `${poached} other showrooms' customers` });
   })();
   return {
     branches,
@@ -452,8 +557,12 @@ export async function plantCampaign({
   };
 }
 
+/** Random bytes as hex, cut from a pool drawn a page at a time (a call to the system for each was a third of the load). */
+const pool = { bytes: Buffer.alloc(0), at: 0 };
 function hex(bytes: number) {
-  return randomBytes(bytes).toString("hex");
+  if (pool.at + bytes > pool.bytes.length) Object.assign(pool, { bytes: randomBytes(1 << 16), at: 0 });
+  pool.at += bytes;
+  return pool.bytes.toString("hex", pool.at - bytes, pool.at);
 }
 
 function hashHex(bits: boolean[]): string {
