@@ -97,13 +97,16 @@ function winningOf(exec: Executor, t: Tested): { entry_type: string; entry_id: n
   if (t.subjectType === "branch")
     return exec.all(sql`select entry_type, entry_id, amount from draws
       where branch_id = ${t.id} and outcome = 'pool' order by id`);
+  // CROSS JOIN keeps SQLite's order: the user's own entries first (by their created_by index), then each one's
+  // draw; left to choose, it read every draw of the campaign through the draws' entry index (3.6 s at ten
+  // times the bench's data, 0.02 s this way).
   return exec.all(sql`select entry_type, entry_id, amount from (
       select d.id, d.entry_type, d.entry_id, d.amount from registrations r
-        join draws d on d.entry_type = 'registration' and d.entry_id = r.id
+        cross join draws d on d.entry_type = 'registration' and d.entry_id = r.id
       where r.created_by = ${t.id} and d.outcome = 'pool'
       union all
       select d.id, d.entry_type, d.entry_id, d.amount from preregistrations p
-        join draws d on d.entry_type = 'preregistration' and d.entry_id = p.id
+        cross join draws d on d.entry_type = 'preregistration' and d.entry_id = p.id
       where p.created_by = ${t.id} and d.outcome = 'pool'
     ) order by id`);
 }
@@ -201,7 +204,10 @@ function winningRows(exec: Executor, winning: ReturnType<typeof winningOf>) {
       detail: `won Rs ${amount.get(`preregistration ${p.id}`) ?? "?"}`,
     })),
   ];
-  return { rows, entries: [...regs.map((r) => r.preregistration_id), ...preIds] };
+  // The entries in the order of their draws (winningOf's), so the newest are last.
+  const entryOf = new Map(regs.map((r) => [r.id, r.preregistration_id]));
+  const entries = winning.map((w) => (w.entry_type === "registration" ? entryOf.get(w.entry_id) : w.entry_id));
+  return { rows, entries: entries.filter((id): id is number => id !== undefined) };
 }
 
 function subjectOf(exec: Executor, type: "user" | "branch", id: number) {
@@ -244,7 +250,8 @@ export function scanStatistics(exec: Executor): Finding[] {
         rows: rows.slice(0, RULES.maxRows),
         ...(rows.length > RULES.maxRows ? { more: rows.length - RULES.maxRows } : {}),
       },
-      entries: [...new Set(entries)].slice(0, RULES.maxEntries),
+      // Past the most a flag holds, the newest: their prizes are the ones not yet printed or sent.
+      entries: [...new Set(entries)].slice(-RULES.maxEntries),
     });
   });
   poaching.forEach((t, j) => {
@@ -272,7 +279,8 @@ export function scanStatistics(exec: Executor): Finding[] {
           .map((r) => registrationEvidence(r, "named another showroom; found by a counter search")),
         ...(regs.length > RULES.maxRows ? { more: regs.length - RULES.maxRows } : {}),
       },
-      entries: regs.map((r) => r.preregistration_id).slice(0, RULES.maxEntries),
+      // Past the most a flag holds, the newest: their prizes are the ones not yet printed or sent.
+      entries: regs.map((r) => r.preregistration_id).slice(-RULES.maxEntries),
     });
   });
   return out;
