@@ -2,7 +2,8 @@
 // port through node:cluster, so every core serves. Default: the machine's cores when NODE_ENV is production, 1
 // otherwise. This primary serves nothing itself: it forks the workers, starts again one that dies (after a pause
 // when it died young, so a broken start cannot spin), passes SIGTERM/SIGINT on for each worker's graceful shutdown
-// and exits once they have, and tells a worker who its siblings are (GET /healthz). Each worker gets its own SMS
+// and exits once they have, tells a worker who its siblings are (GET /healthz), and passes a worker's
+// listening socket back to it as another descriptor (app/http/listeners.server.ts). Each worker gets its own SMS
 // worker slot (SMS_WORKER_ID/index, kept across its restarts so a new worker takes over its predecessor's claims);
 // everything else that must hold across processes (rate limits, draws, sessions, caches' versions) is in the
 // database, as with one process.
@@ -51,8 +52,11 @@ function start(index) {
     slot.listening = true;
     startTheOthers();
   });
-  worker.on("message", (message) => {
+  worker.on("message", (message, handle) => {
     if (message?.type === "cluster-workers?") worker.send({ type: "cluster-workers", id: message.id, workers: list() });
+    // A worker's listening socket, passed back: another descriptor of it, one more connection a turn
+    // (app/http/listeners.server.ts). This process keeps no copy.
+    if (message?.type === "listen-copy" && handle) worker.send({ type: "listen-copy" }, handle, () => handle.close());
   });
   worker.on("exit", (code, signal) => {
     slot.listening = false;

@@ -270,8 +270,11 @@ const host = process.env.HOST ?? "0.0.0.0";
 // processes were busy with a beacon round's draws for half a second at 120 visitors a second: the kernel then
 // dropped new connections, and nginx's tries again came 1, 3, 7 and 15 s later, unseen by admission control.
 const backlog = Number(process.env.LISTEN_BACKLOG ?? 4096);
+let stopCopies = () => {};
 const server = app.listen(port, host, backlog, () => {
   console.log(`Campaign server on http://localhost:${port}`);
+  // Under cluster.js, more listening descriptors of the same socket: more connections taken a turn (app/http/listeners.server.ts).
+  stopCopies = build.entry.module.listenOnCopies(server);
 });
 // An idle keep-alive connection is closed by the client (or nginx's upstream pool) before the server closes it:
 // with Node's 5 s, a request sent on a connection the server was closing at that moment got ECONNRESET.
@@ -323,6 +326,7 @@ async function shutdown(signal) {
     console.error(`Stopped after ${graceMs} ms with work still running`);
     process.exit(1);
   }, graceMs).unref();
+  stopCopies();
   const closed = new Promise((resolve) => server.close(resolve));
   const idle = setInterval(() => server.closeIdleConnections(), 100);
   server.closeIdleConnections();

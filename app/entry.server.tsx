@@ -18,6 +18,7 @@ export const startWorkers = startBackgroundWork;
 export * as pageCache from "./http/page-cache.server";
 /** Past its bound, a process answers new visitors at once with the busy page (server.js applies it before any route). */
 export * as admission from "./http/admission.server";
+export { listenOnCopies } from "./http/listeners.server";
 /** How server.js compresses answers: a page or JSON answer whole, anything else through the middleware. */
 export * as compression from "./http/compression.server";
 

@@ -22,7 +22,8 @@
  * It prints, per stage, p50/p95/p99 of every admitted step (the visitors' and the counters') and its errors,
  * the busy answers (503 with Retry-After: how many, how fast, any to a visitor whose code was sent) and the
  * goodput (journeys finished a second); the counters' and head office's steps over the whole rehearsal;
- * the event-loop delay, most requests in flight and refusals each worker reports (GET /healthz, polled) and
+ * the event-loop delay, most requests in flight, run queue's longest wait, most connections taken in one turn and
+ * refusals each worker reports (GET /healthz, polled) and
  * each worker's RSS (from /proc); the CPU the server, nginx, this client and everything else used, and this
  * client's own event-loop delay (every latency it measures includes it);
  * then checks the database: no pool paid more than its count or than the draws it paid, no entry drawn
@@ -348,7 +349,10 @@ function sampleWorkers(base: string, primaryPid: number) {
    * Each worker's most requests in flight at once, the most of them counted against the bound (those waiting for
    * their draw left out) and its refusals (app/http/admission.server.ts).
    */
-  const admission = new Map<number, { peak: number; load: number; refused: { new: number; journey: number } }>();
+  const admission = new Map<
+    number,
+    { peak: number; load: number; queueWait: number; perTurn: number; refused: { new: number; journey: number } }
+  >();
   /** Each worker's longest wait of a shared commit for the other's write lock, and its longest hold. */
   const writes = new Map<number, { waited: number; held: number; commits: number }>();
   /** One /healthz on a connection of its own: the workers take connections themselves, so a pooled one stays with one. */
@@ -380,6 +384,8 @@ function sampleWorkers(base: string, primaryPid: number) {
             admission.set(pid, {
               peak: Math.max(admission.get(pid)?.peak ?? 0, h.admission.peakInFlight),
               load: Math.max(admission.get(pid)?.load ?? 0, h.admission.peakLoad ?? 0),
+              queueWait: Math.max(admission.get(pid)?.queueWait ?? 0, h.admission.queueWaitMaxMs ?? 0),
+              perTurn: Math.max(admission.get(pid)?.perTurn ?? 0, h.connections?.mostInOneTurn ?? 0),
               refused: h.admission.refused,
             });
           if (h.writes)
@@ -409,8 +415,10 @@ type Health = {
   admission?: {
     peakInFlight: number;
     peakLoad?: number;
+    queueWaitMaxMs?: number;
     refused: { new: number; journey: number };
   } | null;
+  connections?: { listeners: number; mostInOneTurn: number } | null;
   writes?: { commits: number; waitedMaxMs: number; heldMaxMs: number; waitingMs: number } | null;
 };
 
@@ -798,6 +806,8 @@ export async function surge() {
         "Event-loop max (from /healthz)",
         "Most requests in flight",
         "Most counted against the bound",
+        "Run queue: longest wait",
+        "Most connections taken in one turn",
         "Refused (new/journey)",
         "Shared commits: longest wait for the lock / hold",
         "Peak RSS",
@@ -810,6 +820,8 @@ export async function surge() {
           ms(loops.find(([p]) => p === pid)?.[1] ?? NaN),
           a ? String(a.peak) : "-",
           a ? String(a.load) : "-",
+          a ? ms(a.queueWait) : "-",
+          a ? String(a.perTurn) : "-",
           a ? `${a.refused.new}/${a.refused.journey}` : "-",
           w ? `${ms(w.waited)} / ${ms(w.held)} (${w.commits} commits sampled)` : "-",
           mb(bytes),

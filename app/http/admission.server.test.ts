@@ -1,13 +1,18 @@
 /**
  * The bound counts only while the event loop is busy: requests in flight that wait on something else than this
- * process's CPU turn nobody away; the same requests in flight with the loop just busy do. (The priorities, the
+ * process's CPU turn nobody away; the same requests in flight with the loop just busy do. The run queue starts
+ * the requests read together staff first, then journeys, then the rest, a slice of the loop at a time. (The priorities, the
  * page and what a refusal reads: tests/integration/admission.test.ts, on the real server.)
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import net from "node:net";
+import { createCookie } from "@remix-run/node";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { admission, busyLanguage, serverBusy } from "./admission.server";
+import { admission, busyLanguage, serverBusy, START_SLICE_MS } from "./admission.server";
+import { SESSION_COOKIE } from "./cookie-name.server";
+import { JOURNEY_COOKIE } from "./journey.server";
 
 const servers: http.Server[] = [];
 afterEach(() => {
@@ -21,7 +26,7 @@ afterEach(() => {
 async function serve(): Promise<string> {
   const admit = admission({
     pagesDir: path.resolve("public/busy"),
-    settings: { inFlight: 1, loopBusy: 0.9 },
+    settings: { inFlight: 1, loopBusy: 0.9, queueMs: 0 },
     secrets: ["test-secret"],
   });
   const server = http.createServer((req, res) =>
@@ -67,6 +72,119 @@ describe("the bound", () => {
     http.get(`${base}/hold`, { agent: false }).on("error", () => undefined);
     await sleep(300);
     expect(await get(`${base}/`, { spinMs: 250 })).toBe(503);
+  });
+});
+
+/** A server with the admission control (no bound in flight; `queueMs` the run queue's) whose handler notes each request's start and spins `spinMs`. */
+async function recording(spinMs: number, queueMs = 0) {
+  const started: { url: string; turn: number }[] = [];
+  let turn = 0;
+  const turns = setInterval(() => turn++, 0); // timers run once a turn
+  const admit = admission({
+    pagesDir: path.resolve("public/busy"),
+    settings: { inFlight: 0, loopBusy: 0, queueMs },
+    secrets: ["test-secret"],
+  });
+  const server = http.createServer((req, res) =>
+    admit(req, res, () => {
+      started.push({ url: req.url!, turn });
+      const end = performance.now() + spinMs;
+      while (performance.now() < end);
+      res.end("served");
+    }),
+  );
+  servers.push(server);
+  server.once("close", () => clearInterval(turns));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: (server.address() as AddressInfo).port, started, stop: () => clearInterval(turns) };
+}
+
+/** Connections opened first, then every request written while this loop is held: the server reads them in one turn. */
+async function together(port: number, requests: string[]) {
+  const sockets = await Promise.all(
+    requests.map(
+      () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(port, "127.0.0.1", () => resolve(socket));
+          socket.on("error", reject);
+        }),
+    ),
+  );
+  await sleep(50); // the server has taken every connection
+  const answered = sockets.map((socket) => new Promise((resolve) => socket.on("data", resolve)));
+  requests.forEach((head, i) => sockets[i].write(head));
+  const end = performance.now() + 100;
+  while (performance.now() < end);
+  await Promise.all(answered);
+  sockets.forEach((socket) => socket.destroy());
+}
+
+const request = (url: string, cookie = "") =>
+  `GET ${url} HTTP/1.1\r\nHost: 127.0.0.1\r\n${cookie ? `Cookie: ${cookie}\r\n` : ""}\r\n`;
+
+describe("the run queue", () => {
+  it("starts the requests read together staff first, then journeys, then the rest", async () => {
+    const secrets = ["test-secret"];
+    const staff = (await createCookie(SESSION_COOKIE, { secrets }).serialize("someone")).split(";")[0];
+    const journey = (await createCookie(JOURNEY_COOKIE, { secrets }).serialize({ until: Date.now() + 60_000 })).split(
+      ";",
+    )[0];
+    const { port, started, stop } = await recording(0);
+    await together(port, [
+      request("/new-1"),
+      request("/enquiry/code", journey),
+      request("/admin", staff),
+      request("/new-2"),
+    ]);
+    stop();
+    expect(started.map((s) => s.url)).toEqual(["/admin", "/enquiry/code", "/new-1", "/new-2"]);
+  });
+
+  it("starts them for one slice of the loop a turn, so the loop reads its sockets between", async () => {
+    const spinMs = START_SLICE_MS / 2 + 1;
+    const { port, started, stop } = await recording(spinMs);
+    await together(
+      port,
+      Array.from({ length: 8 }, (_, i) => request(`/page-${i}`)),
+    );
+    stop();
+    expect(started).toHaveLength(8);
+    // Two starts fill a slice: eight take four turns or more, none three in one.
+    const perTurn = new Map<number, number>();
+    for (const s of started) perTurn.set(s.turn, (perTurn.get(s.turn) ?? 0) + 1);
+    expect(perTurn.size).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("a standing queue", () => {
+  it("turns new visitors away while every start over a window waited past the bound; staff go on", async () => {
+    const secrets = ["test-secret"];
+    const staff = (await createCookie(SESSION_COOKIE, { secrets }).serialize("someone")).split(";")[0];
+    // Sixty pages of 10 ms each read together: 600 ms of work, started a slice at a time.
+    const { port, started, stop } = await recording(10, 20);
+    const burst = together(
+      port,
+      Array.from({ length: 60 }, (_, i) => request(`/page-${i}`)),
+    );
+    await sleep(450); // two windows of 200 ms in which every start waited more than 20 ms
+    const status = (cookie?: string) =>
+      new Promise<number>((resolve, reject) =>
+        http
+          .get(`http://127.0.0.1:${port}/late`, { agent: false, headers: cookie ? { Cookie: cookie } : {} }, (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          })
+          .on("error", reject),
+      );
+    const [late, lateStaff] = await Promise.all([status(), status(staff)]);
+    await burst;
+    stop();
+    expect(late).toBe(503);
+    expect(lateStaff).toBe(200);
+    expect(started).toHaveLength(61); // the burst, then staff
+    // Once the queue has drained, a new visitor is served again.
+    expect(await status()).toBe(200);
   });
 });
 

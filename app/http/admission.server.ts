@@ -3,7 +3,10 @@
  * get a fast "busy, try again in a minute" and everyone already on their way keeps a fast server. server.js puts
  * `admission()` before everything but the static files.
  *
- * - The bound: requests in flight in this process (taken and not yet answered), ADMISSION_IN_FLIGHT, leaving out
+ * - The wait: a new visitor is refused while the run queue (below) stands, every request started over the last
+ *   QUEUE_WINDOW_MS having waited more than ADMISSION_QUEUE_MS: the arrivals outrun this process. A burst drains
+ *   within the window and refuses nobody.
+ * - The bound, a backstop: requests in flight in this process (taken and not yet answered), ADMISSION_IN_FLIGHT, leaving out
  *   those waiting for their draw (its beacon round, seconds long, then the batch that draws it: no CPU but the
  *   batch's; app/models/draw-settle.server.ts), the "load". Past it
  *   a request of the lowest priority is refused at once, while the event loop is busy (utilization over the last
@@ -17,6 +20,13 @@
  * - The refusal: 503 with Retry-After and the busy page in the visitor's language (the language cookie, else
  *   Accept-Language's first language), JSON on /api/. The pages are files of the build (public/busy/), read once;
  *   nginx serves the same files when the app does not answer (deploy/nginx/campaign.conf).
+ * - The run queue: a request let in is not started where it was read. It waits in this process's queue, staff
+ *   first, then journeys, then the rest, each in the order they came, and the queue starts them one after another
+ *   for at most START_SLICE_MS a turn of the event loop, then lets the loop read its sockets again. Started where
+ *   they were read, the requests that came together ran one after another in the same turn (their loaders and
+ *   renders are synchronous), and every request read after them, a refusal included, waited for all of them:
+ *   past capacity the turns grew to seconds and a refusal took as long as a page. Now a refusal waits at most
+ *   one slice, and staff and journeys go before the landings that came with them.
  */
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -35,15 +45,21 @@ export type Priority = "staff" | "journey" | "new";
 /** What a refusal asks the visitor to wait, in seconds ("try again in a minute"); nginx's busy page says the same. */
 export const RETRY_AFTER_SECONDS = 60;
 /** A process with this many requests in flight and a busy loop refuses new visitors (docs/operations.md, "Launch day"). */
-const DEFAULT_IN_FLIGHT = 24;
+const DEFAULT_IN_FLIGHT = 64;
+/** A run queue whose every start waited longer than this over a window is a standing queue: new visitors are refused. */
+const DEFAULT_QUEUE_MS = 100;
+/** The window over which the shortest wait in the run queue is taken. */
+const QUEUE_WINDOW_MS = 200;
 /** The loop's utilization from which it counts as busy. */
 const DEFAULT_LOOP_BUSY = 0.9;
+/** The longest the run queue starts requests in one turn of the event loop before it lets the loop read its sockets. */
+export const START_SLICE_MS = 15;
 /** Journeys, sign-ins and /healthz are refused only past this many times the bound. */
 export const JOURNEY_FACTOR = 4;
 
-export type AdmissionSettings = { inFlight: number; loopBusy: number };
+export type AdmissionSettings = { inFlight: number; loopBusy: number; queueMs: number };
 
-/** ADMISSION_IN_FLIGHT (0: no bound) and ADMISSION_LOOP_BUSY (0 to 1; 0: the bound alone). */
+/** ADMISSION_IN_FLIGHT (0: no bound), ADMISSION_LOOP_BUSY (0 to 1; 0: the bound alone) and ADMISSION_QUEUE_MS (0: no wait bound). */
 export function admissionSettings(env: NodeJS.ProcessEnv = process.env): AdmissionSettings {
   const read = (name: string, fallback: number, max: number) => {
     const raw = env[name]?.trim();
@@ -57,6 +73,7 @@ export function admissionSettings(env: NodeJS.ProcessEnv = process.env): Admissi
   return {
     inFlight: Math.floor(read("ADMISSION_IN_FLIGHT", DEFAULT_IN_FLIGHT, 100_000)),
     loopBusy: read("ADMISSION_LOOP_BUSY", DEFAULT_LOOP_BUSY, 1),
+    queueMs: read("ADMISSION_QUEUE_MS", DEFAULT_QUEUE_MS, 60_000),
   };
 }
 
@@ -153,6 +170,10 @@ export type AdmissionState = {
   peakLoad: number;
   /** Requests refused, by priority, since the process started. */
   refused: Record<Priority, number>;
+  /** Requests let in and not yet started (the run queue), now. */
+  queued: number;
+  /** The longest a request waited in the run queue since the last read with `reset`, in ms. */
+  queueWaitMaxMs: number;
 };
 
 let state: AdmissionState | null = null;
@@ -179,6 +200,7 @@ export function admissionState({ reset = false } = {}): AdmissionState | null {
   if (reset) {
     state.peakInFlight = state.inFlight;
     state.peakLoad = 0;
+    state.queueWaitMaxMs = 0;
   }
   return copy;
 }
@@ -229,8 +251,11 @@ export function admission({
     peakInFlight: 0,
     peakLoad: 0,
     refused: { staff: 0, journey: 0, new: 0 },
+    queued: 0,
+    queueWaitMaxMs: 0,
   };
   state = mine;
+  const queue = runQueue(mine, settings.queueMs);
   const limitOf = (priority: Priority) =>
     priority === "staff" ? Infinity : priority === "journey" ? settings.inFlight * JOURNEY_FACTOR : settings.inFlight;
 
@@ -239,17 +264,68 @@ export function admission({
     // client went away is no longer in flight but waits until its draw is made: never below nothing).
     const load = Math.max(0, mine.inFlight - requestsWaitingForDraw());
     if (load > mine.peakLoad) mine.peakLoad = load;
-    if (settings.inFlight > 0 && load >= settings.inFlight) {
-      const priority = priorityOf(req, secrets);
-      if (load >= limitOf(priority) && loop.utilization() >= settings.loopBusy) {
-        mine.refused[priority]++;
-        return sendBusy(req, res, pages);
-      }
+    const priority = priorityOf(req, secrets);
+    const overBound = settings.inFlight > 0 && load >= limitOf(priority) && loop.utilization() >= settings.loopBusy;
+    if (overBound || (priority === "new" && queue.standing())) {
+      mine.refused[priority]++;
+      return sendBusy(req, res, pages);
     }
     mine.inFlight++;
     if (mine.inFlight > mine.peakInFlight) mine.peakInFlight = mine.inFlight;
     // "close" comes once for every answer, whether it was sent whole or the client went away.
     res.once("close", () => mine.inFlight--);
-    next();
+    queue.add(priority, () => (res.destroyed ? undefined : next()));
+  };
+}
+
+/**
+ * The run queue of one process: `add` puts a request's start in its priority's line; the lines are emptied staff
+ * first, for at most START_SLICE_MS a turn (setImmediate: the loop reads its sockets between two slices).
+ * `standing()`: every request started over the last QUEUE_WINDOW_MS had waited more than `queueMs` (a queue that
+ * does not drain: the arrivals outrun the process), and some still wait. A burst (a beacon round's draws, a
+ * rush of a second) drains within the window, and its shortest wait is short (CoDel's rule, for a server's queue).
+ */
+function runQueue(mine: AdmissionState, queueMs: number) {
+  const lines: Record<Priority, { start: () => void; at: number }[]> = { staff: [], journey: [], new: [] };
+  let scheduled = false;
+  let windowFrom = performance.now();
+  let shortest = Infinity;
+  let standing = false;
+  const nextOne = () => lines.staff.shift() ?? lines.journey.shift() ?? lines.new.shift();
+  function noteWait(waited: number, now: number) {
+    if (waited < shortest) shortest = waited;
+    if (now - windowFrom < QUEUE_WINDOW_MS) return;
+    standing = queueMs > 0 && shortest > queueMs;
+    windowFrom = now;
+    shortest = Infinity;
+  }
+  function slice() {
+    const begun = performance.now();
+    for (let item = nextOne(); item; item = nextOne()) {
+      mine.queued--;
+      const waited = begun - item.at;
+      if (waited > mine.queueWaitMaxMs) mine.queueWaitMaxMs = Math.round(waited);
+      noteWait(waited, begun);
+      try {
+        item.start();
+      } catch (error) {
+        console.error(error); // the queue goes on
+      }
+      if (performance.now() - begun >= START_SLICE_MS) break;
+    }
+    scheduled = mine.queued > 0;
+    if (scheduled) setImmediate(slice);
+    else noteWait(0, performance.now()); // drained: nothing stands
+  }
+  return {
+    standing: () => standing && mine.queued > 0,
+    add(priority: Priority, start: () => void) {
+      lines[priority].push({ start, at: performance.now() });
+      mine.queued++;
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(slice);
+      }
+    },
   };
 }

@@ -1,6 +1,7 @@
 import { codeSmsCeilings, queuedSmsCount } from "~/models/health.server";
 import { beaconHealth } from "~/models/beacon-health.server";
 import { admissionState } from "~/http/admission.server";
+import { connectionTaking } from "~/http/listeners.server";
 import { sharedCommits } from "~/models/transaction.server";
 import { clusterWorkers, workerIndex } from "~/utils/cluster.server";
 import { recentEventLoopDelay } from "~/utils/event-loop.server";
@@ -41,6 +42,8 @@ export async function loader() {
       beacon,
       // Requests in flight in this process against its bound, the most at once since the last look, refusals.
       admission: admissionState({ reset: true }),
+      // The descriptors this process takes connections on, and the most it took in one turn of its loop since the last look.
+      connections: connectionTaking({ reset: true }),
       // The shared commits since the last look: how many, the longest wait for another process's write lock
       // and the longest hold (the database is the limit when the waits grow).
       writes: sharedCommits({ reset: true }),

@@ -1,6 +1,7 @@
 /**
  * Every core serves: cluster.js with WEB_CONCURRENCY=2 runs two server.js workers on one port. Both answer
- * requests; /healthz lists them with their own SMS slots; a worker killed with SIGKILL is started again in its
+ * requests; /healthz lists them with their own SMS slots; each takes many queued connections in one turn of its
+ * event loop (its copies of the listening socket); a worker killed with SIGKILL is started again in its
  * slot; SIGTERM to the primary stops both gracefully and the primary exits 0. A WEB_CONCURRENCY that is not a
  * number is refused before anything starts.
  */
@@ -8,6 +9,7 @@ import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClusterWorker } from "~/utils/cluster.server";
@@ -16,7 +18,11 @@ import { startServer, type ServerProcess } from "./server-process";
 const dir = path.join(process.env.TEST_TMP_DIR!, `cluster-${crypto.randomBytes(4).toString("hex")}`);
 let server: ServerProcess;
 
-type Health = { worker: { index: number; pid: number } | null; workers: ClusterWorker[] | null };
+type Health = {
+  worker: { index: number; pid: number } | null;
+  workers: ClusterWorker[] | null;
+  connections: { listeners: number; mostInOneTurn: number };
+};
 
 /** One GET on a connection of its own. */
 function health(): Promise<Health> {
@@ -88,6 +94,38 @@ describe("cluster.js with WEB_CONCURRENCY=2", () => {
       for (const h of await Promise.all(Array.from({ length: 8 }, health))) answeredBy.add(h.worker!.pid);
     expect([...answeredBy].sort()).toEqual(first.map((w) => w.pid).sort());
   }, 240_000);
+
+  it("takes many waiting connections in one turn of a worker's loop, not one a turn", async () => {
+    // libuv takes one connection a turn from each listening descriptor: the workers listen on copies of the socket.
+    const { port } = new URL(server.url);
+    for (const w of first) process.kill(w.pid, "SIGSTOP");
+    const sockets: net.Socket[] = [];
+    try {
+      const connected = await Promise.all(
+        Array.from(
+          { length: 64 },
+          () =>
+            new Promise<void>((resolve, reject) => {
+              const socket = net.connect(Number(port), "127.0.0.1", () => resolve());
+              socket.on("error", reject);
+              sockets.push(socket);
+            }),
+        ),
+      );
+      expect(connected).toHaveLength(64); // in the kernel's queue: both workers are stopped
+    } finally {
+      for (const w of first) process.kill(w.pid, "SIGCONT");
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const seen = new Map<number, Health["connections"]>();
+    for (let i = 0; i < 40 && seen.size < 2; i++) {
+      const h = await health();
+      if (!seen.has(h.worker!.pid)) seen.set(h.worker!.pid, h.connections);
+    }
+    for (const socket of sockets) socket.destroy();
+    expect([...seen.values()].map((c) => c.listeners)).toEqual([16, 16]);
+    expect(Math.max(...[...seen.values()].map((c) => c.mostInOneTurn))).toBeGreaterThanOrEqual(8);
+  }, 120_000);
 
   it("starts a killed worker again in its slot", async () => {
     const victim = first[0];
