@@ -279,15 +279,18 @@ export function admission({
 }
 
 /**
- * The run queue of one process: `add` puts a request's start in its priority's line; the lines are emptied staff
- * first, for at most START_SLICE_MS a turn (setImmediate: the loop reads its sockets between two slices).
+ * The run queue of one process: `add` puts a request's start in its priority's line and schedules one start
+ * (setImmediate); each start takes the first request of the highest line. The starts of a turn run one after
+ * another in the loop's check phase, each followed by the microtasks it set off (where most of a request's
+ * loader and render run), until START_SLICE_MS have gone since the turn's first; the rest wait for the next
+ * turn, after the loop has read its sockets again.
  * `standing()`: every request started over the last QUEUE_WINDOW_MS had waited more than `queueMs` (a queue that
  * does not drain: the arrivals outrun the process), and some still wait. A burst (a beacon round's draws, a
  * rush of a second) drains within the window, and its shortest wait is short (CoDel's rule, for a server's queue).
  */
 function runQueue(mine: AdmissionState, queueMs: number) {
   const lines: Record<Priority, { start: () => void; at: number }[]> = { staff: [], journey: [], new: [] };
-  let scheduled = false;
+  let sliceFrom: number | null = null;
   let windowFrom = performance.now();
   let shortest = Infinity;
   let standing = false;
@@ -299,33 +302,33 @@ function runQueue(mine: AdmissionState, queueMs: number) {
     windowFrom = now;
     shortest = Infinity;
   }
-  function slice() {
-    const begun = performance.now();
-    for (let item = nextOne(); item; item = nextOne()) {
-      mine.queued--;
-      const waited = begun - item.at;
-      if (waited > mine.queueWaitMaxMs) mine.queueWaitMaxMs = Math.round(waited);
-      noteWait(waited, begun);
-      try {
-        item.start();
-      } catch (error) {
-        console.error(error); // the queue goes on
-      }
-      if (performance.now() - begun >= START_SLICE_MS) break;
+  function startNext() {
+    const now = performance.now();
+    if (sliceFrom === null) {
+      // The turn's first start: its slice begins, and ends before the next turn's starts (queued after this).
+      sliceFrom = now;
+      setImmediate(() => (sliceFrom = null));
     }
-    scheduled = mine.queued > 0;
-    if (scheduled) setImmediate(slice);
-    else noteWait(0, performance.now()); // drained: nothing stands
+    if (now - sliceFrom >= START_SLICE_MS) return void setImmediate(startNext);
+    const item = nextOne();
+    if (!item) return;
+    mine.queued--;
+    const waited = now - item.at;
+    if (waited > mine.queueWaitMaxMs) mine.queueWaitMaxMs = Math.round(waited);
+    noteWait(waited, now);
+    if (mine.queued === 0) noteWait(0, now); // drained: nothing stands
+    try {
+      item.start();
+    } catch (error) {
+      console.error(error); // the queue goes on
+    }
   }
   return {
     standing: () => standing && mine.queued > 0,
     add(priority: Priority, start: () => void) {
       lines[priority].push({ start, at: performance.now() });
       mine.queued++;
-      if (!scheduled) {
-        scheduled = true;
-        setImmediate(slice);
-      }
+      setImmediate(startNext);
     },
   };
 }
