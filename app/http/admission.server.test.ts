@@ -1,8 +1,9 @@
 /**
  * The bound counts only while the event loop is busy: requests in flight that wait on something else than this
- * process's CPU turn nobody away; the same requests in flight with the loop just busy do. The run queue starts
- * the requests read together staff first, then journeys, then the rest, a slice of the loop at a time. (The priorities, the
- * page and what a refusal reads: tests/integration/admission.test.ts, on the real server.)
+ * process's CPU turn nobody away; the same requests in flight with the loop just busy do. The requests read
+ * together start staff first, then journeys, then the rest, and a standing queue of new ones turns the next new
+ * one away. (The run queue itself: app/utils/run-queue.server.test.ts; the priorities, the page and what a
+ * refusal reads: tests/integration/admission.test.ts, on the real server.)
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -10,7 +11,7 @@ import path from "node:path";
 import net from "node:net";
 import { createCookie } from "@remix-run/node";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { admission, busyLanguage, serverBusy, START_SLICE_MS } from "./admission.server";
+import { admission, busyLanguage, serverBusy } from "./admission.server";
 import { SESSION_COOKIE } from "./cookie-name.server";
 import { JOURNEY_COOKIE } from "./journey.server";
 
@@ -144,22 +145,6 @@ describe("the run queue", () => {
     ]);
     stop();
     expect(started.map((s) => s.url)).toEqual(["/admin", "/enquiry/code", "/new-1", "/new-2"]);
-  });
-
-  it("starts them for one slice of the loop a turn, so the loop reads its sockets between", async () => {
-    const spinMs = START_SLICE_MS / 2 + 1;
-    const { port, started, stop } = await recording(spinMs);
-    await together(
-      port,
-      Array.from({ length: 8 }, (_, i) => request(`/page-${i}`)),
-    );
-    stop();
-    expect(started).toHaveLength(8);
-    // Two starts fill a slice: eight take four turns or more, none three in one.
-    const perTurn = new Map<number, number>();
-    for (const s of started) perTurn.set(s.turn, (perTurn.get(s.turn) ?? 0) + 1);
-    expect(perTurn.size).toBeGreaterThanOrEqual(4);
-    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(2);
   });
 });
 

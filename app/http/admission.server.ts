@@ -3,9 +3,9 @@
  * get a fast "busy, try again in a minute" and everyone already on their way keeps a fast server. server.js puts
  * `admission()` before everything but the static files.
  *
- * - The wait: a new visitor is refused while the run queue (below) stands, every request started over the last
- *   QUEUE_WINDOW_MS having waited more than ADMISSION_QUEUE_MS: the arrivals outrun this process. A burst drains
- *   within the window and refuses nobody.
+ * - The wait: a new visitor is refused while the run queue's line of new requests stands, no new request having
+ *   started within ADMISSION_QUEUE_MS of its arrival over the last 200 ms (app/utils/run-queue.server.ts): the
+ *   arrivals outrun this process. A burst drains within the window and refuses nobody.
  * - The bound, a backstop: requests in flight in this process (taken and not yet answered), ADMISSION_IN_FLIGHT, leaving out
  *   those waiting for their draw (its beacon round, seconds long, then the batch that draws it: no CPU but the
  *   batch's; app/models/draw-settle.server.ts), the "load". Past it
@@ -20,13 +20,12 @@
  * - The refusal: 503 with Retry-After and the busy page in the visitor's language (the language cookie, else
  *   Accept-Language's first language), JSON on /api/. The pages are files of the build (public/busy/), read once;
  *   nginx serves the same files when the app does not answer (deploy/nginx/campaign.conf).
- * - The run queue: a request let in is not started where it was read. It waits in this process's queue, staff
- *   first, then journeys, then the rest, each in the order they came, and the queue starts them one after another
- *   for at most START_SLICE_MS a turn of the event loop, then lets the loop read its sockets again. Started where
- *   they were read, the requests that came together ran one after another in the same turn (their loaders and
- *   renders are synchronous), and every request read after them, a refusal included, waited for all of them:
- *   past capacity the turns grew to seconds and a refusal took as long as a page. Now a refusal waits at most
- *   one slice, and staff and journeys go before the landings that came with them.
+ * - The run queue: a request let in is not started where it was read. It waits in this process's run queue,
+ *   behind the requests under way that go on, then staff, journeys and the rest, each line in the order they came,
+ *   and the queue runs them a slice of the loop a turn. Started where they were read, the requests that came
+ *   together ran one after another in the same turn (their loaders and renders are synchronous), and every
+ *   request read after them, a refusal included, waited for all of them: past capacity the turns grew to
+ *   seconds and a refusal took as long as a page.
  */
 import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
@@ -39,21 +38,19 @@ import { isJourneyValue, JOURNEY_COOKIE } from "./journey.server";
 import { requestsWaitingForDraw } from "~/models/draw-settle.server";
 import type { Lang } from "~/utils/i18n";
 import { LANGUAGE_COOKIE } from "./language.server";
+import { later, type Line, runQueueFigures, setStandingTarget, standing } from "~/utils/run-queue.server";
 
-export type Priority = "staff" | "journey" | "new";
+/** A request's line in the run queue (app/utils/run-queue.server.ts). */
+export type Priority = Exclude<Line, "resume">;
 
 /** What a refusal asks the visitor to wait, in seconds ("try again in a minute"); nginx's busy page says the same. */
 export const RETRY_AFTER_SECONDS = 60;
 /** A process with this many requests in flight and a busy loop refuses new visitors (docs/operations.md, "Launch day"). */
 const DEFAULT_IN_FLIGHT = 64;
-/** A run queue whose every start waited longer than this over a window is a standing queue: new visitors are refused. */
+/** A line of new requests none of which started within this over a window stands: new visitors are refused. */
 const DEFAULT_QUEUE_MS = 100;
-/** The window over which the shortest wait in the run queue is taken. */
-const QUEUE_WINDOW_MS = 200;
 /** The loop's utilization from which it counts as busy. */
 const DEFAULT_LOOP_BUSY = 0.9;
-/** The longest the run queue starts requests in one turn of the event loop before it lets the loop read its sockets. */
-export const START_SLICE_MS = 15;
 /** Journeys, sign-ins and /healthz are refused only past this many times the bound. */
 export const JOURNEY_FACTOR = 4;
 
@@ -158,7 +155,7 @@ function loopMeter(windowMs = 100, stepMs = 25) {
   };
 }
 
-export type AdmissionState = {
+type Figures = {
   settings: AdmissionSettings;
   /** Requests taken and not yet answered, now (those waiting for their draw included). */
   inFlight: number;
@@ -170,13 +167,15 @@ export type AdmissionState = {
   peakLoad: number;
   /** Requests refused, by priority, since the process started. */
   refused: Record<Priority, number>;
-  /** Requests let in and not yet started (the run queue), now. */
+};
+export type AdmissionState = Figures & {
+  /** Work in the run queue (requests let in and not yet started, requests under way waiting to go on), now. */
   queued: number;
-  /** The longest a request waited in the run queue since the last read with `reset`, in ms. */
+  /** The longest a request waited in the run queue to start since the last read with `reset`, in ms. */
   queueWaitMaxMs: number;
 };
 
-let state: AdmissionState | null = null;
+let state: Figures | null = null;
 let meter: ReturnType<typeof loopMeter> | null = null;
 
 /** Requests counted against the bound, or the loop's utilization, from which this process counts as busy. */
@@ -196,11 +195,17 @@ export function serverBusy(): boolean {
 /** This process's admission figures (GET /healthz, the rehearsal); null before server.js set it up. */
 export function admissionState({ reset = false } = {}): AdmissionState | null {
   if (!state) return null;
-  const copy = { ...state, waitingForDraw: requestsWaitingForDraw(), refused: { ...state.refused } };
+  const { queued, startWaitMaxMs } = runQueueFigures({ reset });
+  const copy = {
+    ...state,
+    waitingForDraw: requestsWaitingForDraw(),
+    refused: { ...state.refused },
+    queued,
+    queueWaitMaxMs: startWaitMaxMs,
+  };
   if (reset) {
     state.peakInFlight = state.inFlight;
     state.peakLoad = 0;
-    state.queueWaitMaxMs = 0;
   }
   return copy;
 }
@@ -244,18 +249,16 @@ export function admission({
 }) {
   const pages = readBusyPages(pagesDir);
   const loop = (meter = loopMeter());
-  const mine: AdmissionState = {
+  const mine: Figures = {
     settings,
     inFlight: 0,
     waitingForDraw: 0,
     peakInFlight: 0,
     peakLoad: 0,
     refused: { staff: 0, journey: 0, new: 0 },
-    queued: 0,
-    queueWaitMaxMs: 0,
   };
   state = mine;
-  const queue = runQueue(mine, settings.queueMs);
+  setStandingTarget(settings.queueMs);
   const limitOf = (priority: Priority) =>
     priority === "staff" ? Infinity : priority === "journey" ? settings.inFlight * JOURNEY_FACTOR : settings.inFlight;
 
@@ -266,7 +269,7 @@ export function admission({
     if (load > mine.peakLoad) mine.peakLoad = load;
     const priority = priorityOf(req, secrets);
     const overBound = settings.inFlight > 0 && load >= limitOf(priority) && loop.utilization() >= settings.loopBusy;
-    if (overBound || (priority === "new" && queue.standing())) {
+    if (overBound || (priority === "new" && standing())) {
       mine.refused[priority]++;
       return sendBusy(req, res, pages);
     }
@@ -274,61 +277,6 @@ export function admission({
     if (mine.inFlight > mine.peakInFlight) mine.peakInFlight = mine.inFlight;
     // "close" comes once for every answer, whether it was sent whole or the client went away.
     res.once("close", () => mine.inFlight--);
-    queue.add(priority, () => (res.destroyed ? undefined : next()));
-  };
-}
-
-/**
- * The run queue of one process: `add` puts a request's start in its priority's line and schedules one start
- * (setImmediate); each start takes the first request of the highest line. The starts of a turn run one after
- * another in the loop's check phase, each followed by the microtasks it set off (where most of a request's
- * loader and render run), until START_SLICE_MS have gone since the turn's first; the rest wait for the next
- * turn, after the loop has read its sockets again.
- * `standing()`: every request started over the last QUEUE_WINDOW_MS had waited more than `queueMs` (a queue that
- * does not drain: the arrivals outrun the process), and some still wait. A burst (a beacon round's draws, a
- * rush of a second) drains within the window, and its shortest wait is short (CoDel's rule, for a server's queue).
- */
-function runQueue(mine: AdmissionState, queueMs: number) {
-  const lines: Record<Priority, { start: () => void; at: number }[]> = { staff: [], journey: [], new: [] };
-  let sliceFrom: number | null = null;
-  let windowFrom = performance.now();
-  let shortest = Infinity;
-  let standing = false;
-  const nextOne = () => lines.staff.shift() ?? lines.journey.shift() ?? lines.new.shift();
-  function noteWait(waited: number, now: number) {
-    if (waited < shortest) shortest = waited;
-    if (now - windowFrom < QUEUE_WINDOW_MS) return;
-    standing = queueMs > 0 && shortest > queueMs;
-    windowFrom = now;
-    shortest = Infinity;
-  }
-  function startNext() {
-    const now = performance.now();
-    if (sliceFrom === null) {
-      // The turn's first start: its slice begins, and ends before the next turn's starts (queued after this).
-      sliceFrom = now;
-      setImmediate(() => (sliceFrom = null));
-    }
-    if (now - sliceFrom >= START_SLICE_MS) return void setImmediate(startNext);
-    const item = nextOne();
-    if (!item) return;
-    mine.queued--;
-    const waited = now - item.at;
-    if (waited > mine.queueWaitMaxMs) mine.queueWaitMaxMs = Math.round(waited);
-    noteWait(waited, now);
-    if (mine.queued === 0) noteWait(0, now); // drained: nothing stands
-    try {
-      item.start();
-    } catch (error) {
-      console.error(error); // the queue goes on
-    }
-  }
-  return {
-    standing: () => standing && mine.queued > 0,
-    add(priority: Priority, start: () => void) {
-      lines[priority].push({ start, at: performance.now() });
-      mine.queued++;
-      setImmediate(startNext);
-    },
+    later(priority, () => (res.destroyed ? undefined : next()));
   };
 }

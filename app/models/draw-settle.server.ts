@@ -11,6 +11,7 @@ import { db, schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
 import { material, UNREACHABLE, type Material } from "~/models/beacon.server";
 import { transactTogether } from "~/models/transaction.server";
+import { resumeInTurn } from "~/utils/run-queue.server";
 
 const { drawQueue } = schema;
 
@@ -72,37 +73,11 @@ let waiting = 0;
 export const requestsWaitingForDraw = (): number => waiting;
 
 /**
- * Requests whose draw is made are let go over RELEASE_TURNS turns of the event loop, a share in each: a
- * round's many draws come at once, and each request then renders its answer; let go together, they would
- * hold the loop for all their renders in one piece, and every other request (a new landing, a counter)
- * would wait behind them; one per turn, the last would wait for as many turns as there are requests, each
- * as long as the server's other work makes it. Between two shares the server reads its sockets.
- */
-export const RELEASE_TURNS = 8;
-const toRelease: (() => void)[] = [];
-let share = 1;
-
-function releaseShare() {
-  for (const resolve of toRelease.splice(0, share)) resolve();
-  if (toRelease.length > 0) setImmediate(releaseShare);
-}
-
-function inTurn(): Promise<void> {
-  return new Promise((resolve) => {
-    toRelease.push(resolve);
-    if (toRelease.length === 1)
-      setImmediate(() => {
-        // The share is set once for the requests that came together (they all wait by now).
-        share = Math.ceil(toRelease.length / RELEASE_TURNS);
-        releaseShare();
-      });
-  });
-}
-
-/**
  * Resolves when `row` is drawn: waits for its round (no CPU: a timer and one shared fetch), then
- * joins this process's next batch, which draws every entry fixed up to it in order, then waits its
- * share of the turns that let the batch's requests go. A request's wait
+ * joins this process's next batch, which draws every entry fixed up to it in order, then goes on in the
+ * run queue's "resume" line (utils/run-queue.server.ts): a round decides many draws at once, and each
+ * request then renders its answer; let go together, they held the loop for all their renders in one
+ * piece, and every other request (a new landing, a counter) waited behind them. A request's wait
  * is counted while it lasts: it is in flight but costs this process no CPU but its share of the batch,
  * so admission control leaves it out of its bound (app/http/admission.server.ts); a draw nobody waits
  * for (`background`) is not counted.
@@ -112,7 +87,7 @@ export async function drawThrough(row: Queued, resolve: Resolver, { background =
   waiting++;
   try {
     await settle(row, resolve);
-    await inTurn();
+    await resumeInTurn();
   } finally {
     waiting--;
   }

@@ -7,6 +7,7 @@
  */
 import { db, type DB, type Tx } from "@db/index";
 import { FailureError, type Failure } from "~/utils/failure";
+import { later } from "~/utils/run-queue.server";
 
 export function transact<T>(fn: (tx: Tx) => T): T | Failure {
   try {
@@ -22,8 +23,9 @@ export function transact<T>(fn: (tx: Tx) => T): T | Failure {
 type Job = { fn: (tx: Tx) => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
-/** At most this many writes share one commit. */
+/** At most this many writes share one commit, and a commit takes on no more once its writes have run this long. */
 const MAX_BATCH = 64;
+const BATCH_MS = 10;
 let queue: Job[] = [];
 let scheduled = false;
 
@@ -37,7 +39,9 @@ let scheduled = false;
  * comes back as its Failure, any other error is thrown to its caller); the
  * others are kept. Rules read inside the transaction (limits, idempotency,
  * pools) see the earlier writes of the batch, as they would see earlier
- * transactions. While another process holds the write lock, the batch waits
+ * transactions. The callers go on in the run queue's "resume" line
+ * (utils/run-queue.server.ts), a slice of the event loop a turn: let go
+ * together, sixty-four callers' answers held the loop in one piece. While another process holds the write lock, the batch waits
  * for it by timer (a try every LOCK_RETRY_MS), not in SQLite's busy handler,
  * which sleeps on the event loop: the process answers other requests
  * meanwhile, and writes that arrive join the batch. After LOCK_WAIT_MS of
@@ -118,14 +122,13 @@ function flush() {
   const began = performance.now();
   if (waitingSince !== null) figures.waitedMaxMs = Math.max(figures.waitedMaxMs, Math.round(began - waitingSince));
   waitingSince = null;
-  const jobs = queue.slice(0, MAX_BATCH);
-  queue = queue.slice(MAX_BATCH);
-  if (queue.length) setImmediate(flush);
-  else scheduled = false;
+  const jobs: Job[] = [];
   const outcomes: Outcome[] = [];
   try {
     // Inside the transaction begun above, each write is a savepoint of its own.
-    for (const job of jobs) {
+    while (queue.length > 0 && jobs.length < MAX_BATCH && performance.now() - began < BATCH_MS) {
+      const job = queue.shift()!;
+      jobs.push(job);
       try {
         outcomes.push({ ok: true, value: db.transaction((inner) => job.fn(inner)) });
       } catch (error) {
@@ -141,12 +144,17 @@ function flush() {
     if (client.inTransaction) s.rollback.run();
     for (const job of jobs) job.reject(error);
     return;
+  } finally {
+    if (queue.length) setImmediate(flush);
+    else scheduled = false;
   }
   jobs.forEach((job, i) => {
     const outcome = outcomes[i];
-    if (outcome.ok) job.resolve(outcome.value);
-    else if (outcome.error instanceof FailureError) job.resolve(outcome.error.failure);
-    else job.reject(outcome.error);
+    later("resume", () => {
+      if (outcome.ok) job.resolve(outcome.value);
+      else if (outcome.error instanceof FailureError) job.resolve(outcome.error.failure);
+      else job.reject(outcome.error);
+    });
   });
 }
 

@@ -1,11 +1,13 @@
 // Group commit (transactTogether): concurrent writes share one transaction and one commit, each in a
 // savepoint of its own; a failing write rolls back alone; every promise settles after the commit; while
-// another connection holds the write lock, the batch waits for it without holding the event loop.
+// another connection holds the write lock, the batch waits for it without holding the event loop; a batch
+// takes on writes for BATCH_MS at most, and its callers go on through the run queue.
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { fail, FailureError } from "~/utils/failure";
 import { sharedCommits, transactTogether } from "~/models/transaction.server";
+import { SLICE_MS } from "~/utils/run-queue.server";
 
 const S = schema.settings;
 const key = (k: string) => `group-commit-${k}`;
@@ -102,5 +104,40 @@ describe("transactTogether", () => {
     expect(seen).toMatchObject({ commits: 1, writes: 1, waitingMs: 0 });
     expect(seen.waitedMaxMs).toBeGreaterThanOrEqual(40);
     expect(sharedCommits()).toMatchObject({ commits: 0, writes: 0, waitedMaxMs: 0 });
+  });
+
+  it("lets its callers go on a slice of the event loop a turn, not all in one piece", async () => {
+    let turn = 0;
+    const timer = setInterval(() => turn++, 0); // timers run once a turn
+    const turns: number[] = [];
+    // Sixteen writes share a commit; each caller's answer then takes a little over a third of a slice.
+    await Promise.all(
+      Array.from({ length: 16 }, (_, i) =>
+        transactTogether(write(`slice-${i}`)).then(() => {
+          turns.push(turn);
+          const end = performance.now() + SLICE_MS / 3 + 1;
+          while (performance.now() < end);
+        }),
+      ),
+    );
+    clearInterval(timer);
+    expect(sharedCommits({ reset: true }).commits).toBe(1);
+    const perTurn = [...new Set(turns)].map((t) => turns.filter((u) => u === t).length);
+    expect(Math.max(...perTurn)).toBeLessThanOrEqual(3);
+  });
+
+  it("takes on no more writes once its writes have run BATCH_MS: the rest commit next", async () => {
+    sharedCommits({ reset: true });
+    // Each write holds the batch 4 ms: a 10 ms batch takes three, and ten take four commits.
+    await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        transactTogether((tx) => {
+          write(`long-${i}`)(tx);
+          const end = performance.now() + 4;
+          while (performance.now() < end);
+        }),
+      ),
+    );
+    expect(sharedCommits({ reset: true })).toMatchObject({ commits: 4, writes: 10 });
   });
 });

@@ -1,0 +1,111 @@
+/**
+ * The run queue: requests under way go on before any starts, then staff, journeys and new requests; a slice of
+ * the loop a turn; the line of new requests stands when none of them started in time over a window, even while
+ * the lines above it start at once.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { later, type Line, runQueueFigures, setStandingTarget, SLICE_MS, standing, WINDOW_MS } from "./run-queue.server";
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const spin = (ms: number) => {
+  const end = performance.now() + ms;
+  while (performance.now() < end);
+};
+/** A counter of the loop's turns: timers run once a turn. */
+function turns() {
+  let turn = 0;
+  const timer = setInterval(() => turn++, 0);
+  return { now: () => turn, stop: () => clearInterval(timer) };
+}
+/** Resolves once the queue is empty. */
+async function drained() {
+  while (runQueueFigures().queued > 0) await sleep(5);
+}
+
+afterEach(async () => {
+  await drained();
+  setStandingTarget(0);
+});
+
+describe("the run queue", () => {
+  it("runs what goes on first, then staff, journeys and new requests, each line in the order it came", async () => {
+    const ran: string[] = [];
+    const queue = (line: Line, name: string) => later(line, () => ran.push(name));
+    queue("new", "new-1");
+    queue("journey", "journey-1");
+    queue("staff", "staff-1");
+    queue("resume", "resume-1");
+    queue("new", "new-2");
+    queue("resume", "resume-2");
+    await drained();
+    expect(ran).toEqual(["resume-1", "resume-2", "staff-1", "journey-1", "new-1", "new-2"]);
+  });
+
+  it("runs for one slice of the loop a turn, the microtasks each item sets off counted", async () => {
+    const turn = turns();
+    const ran: number[] = [];
+    const spinMs = SLICE_MS / 2 + 1;
+    for (let i = 0; i < 8; i++)
+      later("resume", () =>
+        // The work after the item's await (a render): in the microtasks it sets off.
+        void Promise.resolve().then(() => {
+          ran.push(turn.now());
+          spin(spinMs);
+        }),
+      );
+    await drained();
+    await sleep(10);
+    turn.stop();
+    expect(ran).toHaveLength(8);
+    // Two fill a slice: eight take four turns or more, none three in one.
+    const perTurn = new Map<number, number>();
+    for (const t of ran) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
+    expect(perTurn.size).toBeGreaterThanOrEqual(4);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(2);
+  });
+});
+
+describe("the line of new requests", () => {
+  it("stands while journeys fill the loop and start at once, and no longer once it has drained", async () => {
+    setStandingTarget(20);
+    // Each turn three journeys and three new requests of 4 ms come: 24 ms of work for a 15 ms slice. The
+    // journeys (12 ms) start in the turn they came; the new requests fall further behind every turn.
+    let arriving = true;
+    let journeyWaitMax = 0;
+    const arrive = setInterval(() => {
+      if (!arriving) return;
+      for (let i = 0; i < 3; i++) {
+        const at = performance.now();
+        later("journey", () => {
+          journeyWaitMax = Math.max(journeyWaitMax, performance.now() - at);
+          spin(4);
+        });
+        later("new", () => spin(4));
+      }
+    }, 0);
+    try {
+      expect(standing()).toBe(false);
+      await sleep(3 * WINDOW_MS);
+      expect(standing()).toBe(true);
+      expect(journeyWaitMax).toBeLessThan(20 * 3);
+    } finally {
+      arriving = false;
+      clearInterval(arrive);
+    }
+    await drained();
+    expect(standing()).toBe(false);
+  });
+
+  it("does not stand through a burst that drains within the window", async () => {
+    setStandingTarget(20);
+    // 120 ms of new requests at once: their last waits past the target, but the first started at once.
+    for (let i = 0; i < 30; i++) later("new", () => spin(4));
+    const seen: boolean[] = [];
+    while (runQueueFigures().queued > 0) {
+      seen.push(standing());
+      await sleep(5);
+    }
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen.every((s) => !s)).toBe(true);
+  });
+});

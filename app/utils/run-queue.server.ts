@@ -1,0 +1,91 @@
+/**
+ * This process's run queue: the work that waits for the event loop, in lines of priority, run a slice of the
+ * loop at a time so that between two slices the loop reads its sockets (new requests, and the refusals of
+ * admission control, app/http/admission.server.ts, answered as they are read).
+ *
+ * The lines, first to last:
+ * - "resume": requests already under way going on, after their shared commit (transactTogether) or their draw
+ *   (draw-settle.server.ts). Finishing what was begun comes before beginning more.
+ * - "staff", "journey", "new": the starts of the requests admission control let in, by their priority.
+ *
+ * `later(line, run)` queues `run` and schedules one start (setImmediate); each start runs the first item of the
+ * highest line. The starts of a turn run one after another in the loop's check phase, each followed by the
+ * microtasks it set off (where a request's loader, its action after an await and its render mostly run), until
+ * SLICE_MS have gone since the turn's first; the rest wait for the next turn. Let go together, a round's sixty
+ * draws or a shared commit's sixty-four writers held the loop for all their renders in one piece, and every
+ * request read after them, a refusal included, waited behind them.
+ *
+ * `standing()`: the "new" line, the one admission control refuses from, has had no start that waited at most
+ * the target over the last WINDOW_MS, and some still wait (CoDel's rule, for a server's queue): the arrivals
+ * outrun the process. A burst drains within the window and its shortest wait is short. The line's own waits,
+ * not every line's: staff and journeys start at once while new visitors wait behind them.
+ */
+import { performance } from "node:perf_hooks";
+
+export type Line = "resume" | "staff" | "journey" | "new";
+const ORDER: readonly Line[] = ["resume", "staff", "journey", "new"];
+
+/** The longest the queue runs its items in one turn of the event loop before it lets the loop read its sockets. */
+export const SLICE_MS = 15;
+/** The window over which the "new" line's shortest wait is taken. */
+export const WINDOW_MS = 200;
+
+type Item = { run: () => void; at: number };
+const lines: Record<Line, Item[]> = { resume: [], staff: [], journey: [], new: [] };
+let queued = 0;
+let sliceFrom: number | null = null;
+/** The last time the "new" line was empty or started one that waited at most the target. */
+let lastShortAt = performance.now();
+let targetMs = 0;
+let startWaitMaxMs = 0;
+
+function runNext() {
+  const now = performance.now();
+  if (sliceFrom === null) {
+    // The turn's first: its slice begins, and ends before the next turn's (queued after this one).
+    sliceFrom = now;
+    setImmediate(() => (sliceFrom = null));
+  }
+  if (now - sliceFrom >= SLICE_MS) return void setImmediate(runNext);
+  const line = ORDER.find((l) => lines[l].length > 0);
+  if (!line) return;
+  const item = lines[line].shift()!;
+  queued--;
+  const waited = now - item.at;
+  if (line !== "resume" && waited > startWaitMaxMs) startWaitMaxMs = Math.round(waited);
+  if (line === "new" && (waited <= targetMs || lines.new.length === 0)) lastShortAt = now;
+  try {
+    item.run();
+  } catch (error) {
+    console.error(error); // the queue goes on
+  }
+}
+
+/** Runs `run` in its line's turn. */
+export function later(line: Line, run: () => void): void {
+  if (line === "new" && lines.new.length === 0) lastShortAt = performance.now(); // empty until now
+  lines[line].push({ run, at: performance.now() });
+  queued++;
+  setImmediate(runNext);
+}
+
+/** Resolves in the "resume" line's turn: where a request under way goes on after waiting for something shared. */
+export const resumeInTurn = (): Promise<void> => new Promise((resolve) => later("resume", resolve));
+
+/** The wait of the "new" line past which it stands (`standing`); 0: it never stands. Admission control sets it. */
+export function setStandingTarget(ms: number): void {
+  targetMs = ms;
+  lastShortAt = performance.now();
+}
+
+/** Whether the "new" line stands: no start within the target over the last window, and some still wait. */
+export function standing(): boolean {
+  return targetMs > 0 && lines.new.length > 0 && performance.now() - lastShortAt > WINDOW_MS;
+}
+
+/** Items waiting now, and the longest a start (not a resume) waited since the last look with `reset`, in ms. */
+export function runQueueFigures({ reset = false } = {}): { queued: number; startWaitMaxMs: number } {
+  const out = { queued, startWaitMaxMs };
+  if (reset) startWaitMaxMs = 0;
+  return out;
+}
