@@ -108,4 +108,14 @@ describe("the line of new requests", () => {
     expect(seen.length).toBeGreaterThan(3);
     expect(seen.every((s) => !s)).toBe(true);
   });
+
+  it("does not stand after one long hold of the loop: only the requests that came before it were late", async () => {
+    setStandingTarget(20);
+    for (let i = 0; i < 3; i++) later("new", () => spin(1));
+    spin(WINDOW_MS + 100); // a big write, a collection
+    for (let i = 0; i < 3; i++) later("new", () => spin(1));
+    expect(standing()).toBe(false);
+    await drained();
+    expect(standing()).toBe(false);
+  });
 });

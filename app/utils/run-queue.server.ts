@@ -16,7 +16,7 @@
  * request read after them, a refusal included, waited behind them.
  *
  * `standing()`: the "new" line, the one admission control refuses from, has had no start that waited at most
- * the target over the last WINDOW_MS, and some still wait (CoDel's rule, for a server's queue): the arrivals
+ * the target over the last WINDOW_MS, only late ones, and some still wait (CoDel's rule, for a server's queue): the arrivals
  * outrun the process. A burst drains within the window and its shortest wait is short. The line's own waits,
  * not every line's: staff and journeys start at once while new visitors wait behind them.
  */
@@ -27,15 +27,18 @@ const ORDER: readonly Line[] = ["resume", "staff", "journey", "new"];
 
 /** The longest the queue runs its items in one turn of the event loop before it lets the loop read its sockets. */
 export const SLICE_MS = 15;
-/** The window over which the "new" line's shortest wait is taken. */
+/** The window over which the "new" line's shortest wait is taken, the late starts that make it stand, and the wait of its first that does alone. */
 export const WINDOW_MS = 200;
+const LATE_STARTS = 4;
+const STARVED_MS = 1000;
 
 type Item = { run: () => void; at: number };
 const lines: Record<Line, Item[]> = { resume: [], staff: [], journey: [], new: [] };
 let queued = 0;
 let sliceFrom: number | null = null;
-/** The last time the "new" line was empty or started one that waited at most the target. */
+/** The last time the "new" line was empty or started one that waited at most the target, and its starts since. */
 let lastShortAt = performance.now();
+let lateSinceShort = 0;
 let targetMs = 0;
 let startWaitMaxMs = 0;
 
@@ -53,7 +56,12 @@ function runNext() {
   queued--;
   const waited = now - item.at;
   if (line !== "resume" && waited > startWaitMaxMs) startWaitMaxMs = Math.round(waited);
-  if (line === "new" && (waited <= targetMs || lines.new.length === 0)) lastShortAt = now;
+  if (line === "new") {
+    if (waited <= targetMs || lines.new.length === 0) {
+      lastShortAt = now;
+      lateSinceShort = 0;
+    } else lateSinceShort++;
+  }
   try {
     item.run();
   } catch (error) {
@@ -63,7 +71,10 @@ function runNext() {
 
 /** Runs `run` in its line's turn. */
 export function later(line: Line, run: () => void): void {
-  if (line === "new" && lines.new.length === 0) lastShortAt = performance.now(); // empty until now
+  if (line === "new" && lines.new.length === 0) {
+    lastShortAt = performance.now(); // empty until now
+    lateSinceShort = 0;
+  }
   lines[line].push({ run, at: performance.now() });
   queued++;
   setImmediate(runNext);
@@ -76,11 +87,19 @@ export const resumeInTurn = (): Promise<void> => new Promise((resolve) => later(
 export function setStandingTarget(ms: number): void {
   targetMs = ms;
   lastShortAt = performance.now();
+  lateSinceShort = 0;
 }
 
-/** Whether the "new" line stands: no start within the target over the last window, and some still wait. */
+/**
+ * Whether the "new" line stands: no start within the target over the last window but LATE_STARTS late ones at
+ * least (or its first has waited STARVED_MS: the lines above leave it no turn), and some still wait. One long
+ * hold of the loop (a big write, a collection) delays the requests that came before it, and only them.
+ */
 export function standing(): boolean {
-  return targetMs > 0 && lines.new.length > 0 && performance.now() - lastShortAt > WINDOW_MS;
+  if (targetMs <= 0 || lines.new.length === 0) return false;
+  const now = performance.now();
+  if (now - lastShortAt <= WINDOW_MS) return false;
+  return lateSinceShort >= LATE_STARTS || now - lines.new[0].at > STARVED_MS;
 }
 
 /** Items waiting now, and the longest a start (not a resume) waited since the last look with `reset`, in ms. */
