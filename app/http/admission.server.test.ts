@@ -14,6 +14,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { admission, busyLanguage, serverBusy } from "./admission.server";
 import { SESSION_COOKIE } from "./cookie-name.server";
 import { JOURNEY_COOKIE } from "./journey.server";
+import { WINDOW_MS } from "~/utils/run-queue.server";
 
 const servers: http.Server[] = [];
 afterEach(() => {
@@ -149,16 +150,16 @@ describe("the run queue", () => {
 });
 
 describe("a standing queue", () => {
-  it("turns new visitors away while every start over a window waited past the bound; staff go on", async () => {
+  it("turns new visitors away while every new start over a window waited past the bound; staff go on", async () => {
     const secrets = ["test-secret"];
     const staff = (await createCookie(SESSION_COOKIE, { secrets }).serialize("someone")).split(";")[0];
-    // Sixty pages of 10 ms each read together: 600 ms of work, started a slice at a time.
+    // A hundred pages of 10 ms each read together: a second of work, started a slice at a time.
     const { port, started, stop } = await recording(10, 20);
     const burst = together(
       port,
-      Array.from({ length: 60 }, (_, i) => request(`/page-${i}`)),
+      Array.from({ length: 100 }, (_, i) => request(`/page-${i}`)),
     );
-    await sleep(450); // two windows of 200 ms in which every start waited more than 20 ms
+    await sleep(WINDOW_MS + 250); // a window in which every start waited more than 20 ms
     const status = (cookie?: string) =>
       new Promise<number>((resolve, reject) =>
         http
@@ -173,7 +174,7 @@ describe("a standing queue", () => {
     stop();
     expect(late).toBe(503);
     expect(lateStaff).toBe(200);
-    expect(started).toHaveLength(61); // the burst, then staff
+    expect(started).toHaveLength(101); // the burst, then staff
     // Once the queue has drained, a new visitor is served again.
     expect(await status()).toBe(200);
   });

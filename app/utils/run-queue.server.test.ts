@@ -1,10 +1,19 @@
 /**
- * The run queue: requests under way go on before any starts, then staff, journeys and new requests; a slice of
- * the loop a turn; the line of new requests stands when none of them started in time over a window, even while
- * the lines above it start at once.
+ * The run queue: requests under way going on take turns with the starts, staff, then journeys, then new
+ * requests; a slice of the loop a turn; the line of new requests stands when none of them started in time over a
+ * window, even while the lines above it start at once, and soon after it stood, at its first late start.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { later, type Line, runQueueFigures, setStandingTarget, SLICE_MS, standing, WINDOW_MS } from "./run-queue.server";
+import {
+  later,
+  type Line,
+  RECENT_MS,
+  runQueueFigures,
+  setStandingTarget,
+  SLICE_MS,
+  standing,
+  WINDOW_MS,
+} from "./run-queue.server";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const spin = (ms: number) => {
@@ -28,7 +37,7 @@ afterEach(async () => {
 });
 
 describe("the run queue", () => {
-  it("runs what goes on first, then staff, journeys and new requests, each line in the order it came", async () => {
+  it("runs what goes on and the starts in turns, the starts staff, then journeys, then new, each line in the order it came", async () => {
     const ran: string[] = [];
     const queue = (line: Line, name: string) => later(line, () => ran.push(name));
     queue("new", "new-1");
@@ -38,7 +47,11 @@ describe("the run queue", () => {
     queue("new", "new-2");
     queue("resume", "resume-2");
     await drained();
-    expect(ran).toEqual(["resume-1", "resume-2", "staff-1", "journey-1", "new-1", "new-2"]);
+    // Whichever had the last turn before, they alternate while both wait.
+    expect([
+      ["resume-1", "staff-1", "resume-2", "journey-1", "new-1", "new-2"],
+      ["staff-1", "resume-1", "journey-1", "resume-2", "new-1", "new-2"],
+    ]).toContainEqual(ran);
   });
 
   it("runs for one slice of the loop a turn, the microtasks each item sets off counted", async () => {
@@ -117,5 +130,31 @@ describe("the line of new requests", () => {
     expect(standing()).toBe(false);
     await drained();
     expect(standing()).toBe(false);
+  });
+
+  it("stands again at its first late start soon after it stood, not a window later", async () => {
+    setStandingTarget(20);
+    // 600 ms of new requests at once: it stands, then drains.
+    for (let i = 0; i < 150; i++) later("new", () => spin(4));
+    let stood = false;
+    while (runQueueFigures().queued > 0) {
+      stood ||= standing();
+      await sleep(5);
+    }
+    expect(stood).toBe(true);
+    expect(standing()).toBe(false);
+    // 80 ms of new requests: the later ones start past the target, well within a window.
+    const seen = async () => {
+      for (let i = 0; i < 20; i++) later("new", () => spin(4));
+      let any = false;
+      const look = setInterval(() => (any ||= standing()), 0);
+      await drained();
+      clearInterval(look);
+      return any;
+    };
+    expect(await seen()).toBe(true);
+    // Long after, the same is a burst again.
+    await sleep(RECENT_MS + 50);
+    expect(await seen()).toBe(false);
   });
 });
