@@ -351,7 +351,7 @@ function sampleWorkers(base: string, primaryPid: number) {
    */
   const admission = new Map<
     number,
-    { peak: number; load: number; queueWait: number; perTurn: number; refused: { new: number; journey: number } }
+    { peak: number; load: number; queueWait: number; perTurn: number; refused: { new: number; journey: number }; by?: { queue: number; bound: number } }
   >();
   /** Each worker's longest wait of a shared commit for the other's write lock, and its longest hold. */
   const writes = new Map<number, { waited: number; held: number; commits: number }>();
@@ -387,6 +387,7 @@ function sampleWorkers(base: string, primaryPid: number) {
               queueWait: Math.max(admission.get(pid)?.queueWait ?? 0, h.admission.queueWaitMaxMs ?? 0),
               perTurn: Math.max(admission.get(pid)?.perTurn ?? 0, h.connections?.mostInOneTurn ?? 0),
               refused: h.admission.refused,
+              by: h.admission.refusedBy,
             });
           if (h.writes)
             writes.set(pid, {
@@ -417,6 +418,7 @@ type Health = {
     peakLoad?: number;
     queueWaitMaxMs?: number;
     refused: { new: number; journey: number };
+    refusedBy?: { queue: number; bound: number };
   } | null;
   connections?: { listeners: number; mostInOneTurn: number } | null;
   writes?: { commits: number; waitedMaxMs: number; heldMaxMs: number; waitingMs: number } | null;
@@ -822,7 +824,7 @@ export async function surge() {
           a ? String(a.load) : "-",
           a ? ms(a.queueWait) : "-",
           a ? String(a.perTurn) : "-",
-          a ? `${a.refused.new}/${a.refused.journey}` : "-",
+          a ? `${a.refused.new}/${a.refused.journey}${a.by ? ` (queue ${a.by.queue}, bound ${a.by.bound})` : ""}` : "-",
           w ? `${ms(w.waited)} / ${ms(w.held)} (${w.commits} commits sampled)` : "-",
           mb(bytes),
         ];

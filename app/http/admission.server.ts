@@ -46,7 +46,7 @@ export type Priority = Exclude<Line, "resume">;
 /** What a refusal asks the visitor to wait, in seconds ("try again in a minute"); nginx's busy page says the same. */
 export const RETRY_AFTER_SECONDS = 60;
 /** A process with this many requests in flight and a busy loop refuses new visitors (docs/operations.md, "Launch day"). */
-const DEFAULT_IN_FLIGHT = 64;
+const DEFAULT_IN_FLIGHT = 256;
 /** A line of new requests none of which started within this over a window stands: new visitors are refused. */
 const DEFAULT_QUEUE_MS = 100;
 /** The loop's utilization from which it counts as busy. */
@@ -167,6 +167,8 @@ type Figures = {
   peakLoad: number;
   /** Requests refused, by priority, since the process started. */
   refused: Record<Priority, number>;
+  /** The same, by the rule that refused them: the new requests' line standing, or the bound in flight. */
+  refusedBy: { queue: number; bound: number };
 };
 export type AdmissionState = Figures & {
   /** Work in the run queue (requests let in and not yet started, requests under way waiting to go on), now. */
@@ -200,6 +202,7 @@ export function admissionState({ reset = false } = {}): AdmissionState | null {
     ...state,
     waitingForDraw: requestsWaitingForDraw(),
     refused: { ...state.refused },
+    refusedBy: { ...state.refusedBy },
     queued,
     queueWaitMaxMs: startWaitMaxMs,
   };
@@ -256,6 +259,7 @@ export function admission({
     peakInFlight: 0,
     peakLoad: 0,
     refused: { staff: 0, journey: 0, new: 0 },
+    refusedBy: { queue: 0, bound: 0 },
   };
   state = mine;
   setStandingTarget(settings.queueMs);
@@ -271,6 +275,7 @@ export function admission({
     const overBound = settings.inFlight > 0 && load >= limitOf(priority) && loop.utilization() >= settings.loopBusy;
     if (overBound || (priority === "new" && standing())) {
       mine.refused[priority]++;
+      mine.refusedBy[overBound ? "bound" : "queue"]++;
       return sendBusy(req, res, pages);
     }
     mine.inFlight++;
