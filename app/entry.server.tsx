@@ -1,10 +1,9 @@
+import { PassThrough } from "node:stream";
 import type { AppLoadContext, EntryContext } from "@remix-run/node";
+import { createReadableStreamFromReadable } from "@remix-run/node";
 import { isRouteErrorResponse, RemixServer } from "@remix-run/react";
 import { isbot } from "isbot";
-// The web-streams renderer renders where it is called; Node's (renderToPipeableStream) renders in an immediate
-// of its own, out of the run queue's slice (app/utils/run-queue.server.ts), and a slice's starts then rendered
-// all together in the next turn of the event loop, holding it for hundreds of milliseconds past capacity.
-import { renderToReadableStream } from "react-dom/server.browser";
+import { renderToPipeableStream } from "react-dom/server";
 import { BODY_LIMITS, tooLarge } from "./http/body.server";
 import { NonceProvider } from "./utils/nonce";
 export { DRAIN_BYTES } from "./http/body.server";
@@ -41,7 +40,7 @@ export function handleError(error: unknown, { request }: { request: Request }) {
   console.error(`[error] ${request.method} ${request.url}`, error);
 }
 
-export default async function handleRequest(
+export default function handleRequest(
   request: Request,
   responseStatusCode: number,
   responseHeaders: Headers,
@@ -50,31 +49,37 @@ export default async function handleRequest(
 ) {
   // The nonce server.js named in this answer's Content-Security-Policy (none outside server.js: tests, dev).
   const nonce = loadContext.cspNonce ?? "";
-  let shellRendered = false;
-  // What has not rendered within ABORT_DELAY is given up (a deferred loader that never settles).
-  const giveUp = new AbortController();
-  const timer = setTimeout(() => giveUp.abort(), ABORT_DELAY);
-  const body = await renderToReadableStream(
-    <NonceProvider value={nonce}>
-      <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-    </NonceProvider>,
-    {
-      nonce,
-      signal: giveUp.signal,
-      onError(error: unknown) {
-        responseStatusCode = 500;
-        if (shellRendered) console.error(error);
-      },
-    },
-  );
-  shellRendered = true;
-  body.allReady.then(
-    () => clearTimeout(timer),
-    () => clearTimeout(timer),
-  );
-  // A crawler gets the whole page at once; a visitor's browser gets the shell as soon as it is ready.
   const ua = request.headers.get("user-agent");
-  if (ua && isbot(ua)) await body.allReady;
-  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-  return new Response(body, { headers: responseHeaders, status: responseStatusCode });
+  const readyEvent = ua && isbot(ua) ? "onAllReady" : "onShellReady";
+  return new Promise((resolve, reject) => {
+    let shellRendered = false;
+    const { pipe, abort } = renderToPipeableStream(
+      <NonceProvider value={nonce}>
+        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+      </NonceProvider>,
+      {
+        nonce,
+        [readyEvent]() {
+          shellRendered = true;
+          const body = new PassThrough();
+          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+          resolve(
+            new Response(createReadableStreamFromReadable(body), {
+              headers: responseHeaders,
+              status: responseStatusCode,
+            }),
+          );
+          pipe(body);
+        },
+        onShellError(error: unknown) {
+          reject(error);
+        },
+        onError(error: unknown) {
+          responseStatusCode = 500;
+          if (shellRendered) console.error(error);
+        },
+      },
+    );
+    setTimeout(abort, ABORT_DELAY);
+  });
 }
