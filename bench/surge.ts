@@ -351,7 +351,14 @@ function sampleWorkers(base: string, primaryPid: number) {
    */
   const admission = new Map<
     number,
-    { peak: number; load: number; queueWait: number; perTurn: number; refused: { new: number; journey: number }; by?: { queue: number; bound: number } }
+    {
+      peak: number;
+      load: number;
+      queueWait: number;
+      perTurn: number;
+      refused: { new: number; journey: number };
+      by?: { queue: number; bound: number };
+    }
   >();
   /** Each worker's longest wait of a shared commit for the other's write lock, and its longest hold. */
   const writes = new Map<number, { waited: number; held: number; commits: number }>();

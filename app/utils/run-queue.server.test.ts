@@ -59,12 +59,14 @@ describe("the run queue", () => {
     const ran: number[] = [];
     const spinMs = SLICE_MS / 2 + 1;
     for (let i = 0; i < 8; i++)
-      later("resume", () =>
-        // The work after the item's await (a render): in the microtasks it sets off.
-        void Promise.resolve().then(() => {
-          ran.push(turn.now());
-          spin(spinMs);
-        }),
+      later(
+        "resume",
+        () =>
+          // The work after the item's await (a render): in the microtasks it sets off.
+          void Promise.resolve().then(() => {
+            ran.push(turn.now());
+            spin(spinMs);
+          }),
       );
     await drained();
     await sleep(10);
