@@ -6,6 +6,7 @@ import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { BODY_LIMITS, tooLarge } from "./http/body.server";
 import { NonceProvider } from "./utils/nonce";
+import { queueImmediates } from "./utils/run-queue.server";
 export { DRAIN_BYTES } from "./http/body.server";
 import { startBackgroundWork } from "./http/workers.server";
 
@@ -53,32 +54,35 @@ export default function handleRequest(
   const readyEvent = ua && isbot(ua) ? "onAllReady" : "onShellReady";
   return new Promise((resolve, reject) => {
     let shellRendered = false;
-    const { pipe, abort } = renderToPipeableStream(
-      <NonceProvider value={nonce}>
-        <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
-      </NonceProvider>,
-      {
-        nonce,
-        [readyEvent]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
-          pipe(body);
+    // React renders the page in an immediate; that one waits its turn in the run queue, counted in a slice.
+    const { pipe, abort } = queueImmediates(() =>
+      renderToPipeableStream(
+        <NonceProvider value={nonce}>
+          <RemixServer context={remixContext} url={request.url} abortDelay={ABORT_DELAY} nonce={nonce} />
+        </NonceProvider>,
+        {
+          nonce,
+          [readyEvent]() {
+            shellRendered = true;
+            const body = new PassThrough();
+            responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+            resolve(
+              new Response(createReadableStreamFromReadable(body), {
+                headers: responseHeaders,
+                status: responseStatusCode,
+              }),
+            );
+            pipe(body);
+          },
+          onShellError(error: unknown) {
+            reject(error);
+          },
+          onError(error: unknown) {
+            responseStatusCode = 500;
+            if (shellRendered) console.error(error);
+          },
         },
-        onShellError(error: unknown) {
-          reject(error);
-        },
-        onError(error: unknown) {
-          responseStatusCode = 500;
-          if (shellRendered) console.error(error);
-        },
-      },
+      ),
     );
     setTimeout(abort, ABORT_DELAY);
   });

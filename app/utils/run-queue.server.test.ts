@@ -3,10 +3,14 @@
  * requests; a slice of the loop a turn; the line of new requests stands when none of them started in time over a
  * window, even while the lines above it start at once, and soon after it stood, at its first late start.
  */
+import { createElement } from "react";
+import { renderToPipeableStream } from "react-dom/server";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   later,
   type Line,
+  queueImmediates,
   RECENT_MS,
   runQueueFigures,
   setStandingTarget,
@@ -77,6 +81,37 @@ describe("the run queue", () => {
     for (const t of ran) perTurn.set(t, (perTurn.get(t) ?? 0) + 1);
     expect(perTurn.size).toBeGreaterThanOrEqual(4);
     expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(2);
+  });
+
+  it("puts React's render of a page in its turn: the renderer's immediate waits in the line of what goes on", async () => {
+    let rendered = false;
+    const Page = () => {
+      rendered = true;
+      return createElement("p", null, "a page");
+    };
+    let html = "";
+    const done = new Promise<void>((resolve) => {
+      const { pipe } = queueImmediates(() =>
+        renderToPipeableStream(createElement(Page), {
+          onAllReady() {
+            const body = new PassThrough();
+            body.on("data", (chunk: Buffer) => (html += chunk.toString()));
+            body.on("end", () => resolve());
+            pipe(body);
+          },
+        }),
+      );
+    });
+    // Not rendered where it was started, nor in an immediate of its own: it waits in the run queue.
+    expect(rendered).toBe(false);
+    expect(runQueueFigures().queued).toBe(1);
+    const before: string[] = [];
+    later("resume", () => before.push(String(rendered)));
+    // Node's own setImmediate is back once the render is started.
+    await new Promise((resolve) => setImmediate(resolve));
+    await done;
+    expect(html).toContain("a page");
+    expect(before).toEqual(["true"]); // it ran first, in its line's order
   });
 });
 

@@ -39,6 +39,9 @@ const LATE_STARTS = 4;
 const STARVED_MS = 1000;
 export const RECENT_MS = 2000;
 
+/** Node's setImmediate, kept: `queueImmediates` puts another in its place for a moment. */
+const immediate = globalThis.setImmediate;
+
 type Item = { run: () => void; at: number };
 const lines: Record<Line, Item[]> = { resume: [], staff: [], journey: [], new: [] };
 let queued = 0;
@@ -59,9 +62,9 @@ function runNext() {
   if (sliceFrom === null) {
     // The turn's first: its slice begins, and ends before the next turn's (queued after this one).
     sliceFrom = now;
-    setImmediate(() => (sliceFrom = null));
+    immediate(() => (sliceFrom = null));
   }
-  if (now - sliceFrom >= SLICE_MS) return void setImmediate(runNext);
+  if (now - sliceFrom >= SLICE_MS) return void immediate(runNext);
   const start = STARTS.find((l) => lines[l].length > 0);
   const line = lines.resume.length > 0 && (resumeTurn || !start) ? "resume" : start;
   if (!line) return;
@@ -95,11 +98,30 @@ export function later(line: Line, run: () => void): void {
   }
   lines[line].push({ run, at: performance.now() });
   queued++;
-  setImmediate(runNext);
+  immediate(runNext);
 }
 
 /** Resolves in the "resume" line's turn: where a request under way goes on after waiting for something shared. */
 export const resumeInTurn = (): Promise<void> => new Promise((resolve) => later("resume", resolve));
+
+/**
+ * Runs `start` with the immediates it schedules put in the "resume" line instead. React's Node renderer
+ * renders a page in an immediate of its own (its scheduleWork is setImmediate, called while
+ * renderToPipeableStream starts: app/entry.server.tsx), outside the slice, so the pages a slice started all
+ * rendered together in the next turn and every request read after them, a refusal included, waited for them;
+ * in the line, a render counts in a slice as the rest of its request did. (Rendered whole where it is called,
+ * renderToString, a page loses the loader data Remix streams into it.)
+ */
+export function queueImmediates<T>(start: () => T): T {
+  const own = globalThis.setImmediate;
+  globalThis.setImmediate = ((run: (...args: unknown[]) => void, ...args: unknown[]) =>
+    later("resume", () => run(...args))) as unknown as typeof setImmediate;
+  try {
+    return start();
+  } finally {
+    globalThis.setImmediate = own;
+  }
+}
 
 /** The wait of the "new" line past which it stands (`standing`); 0: it never stands. Admission control sets it. */
 export function setStandingTarget(ms: number): void {
