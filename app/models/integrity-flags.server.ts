@@ -118,20 +118,26 @@ export function attachToFlag(
 
 // ---------------------------------------------------------------- holds and voids
 
-/** The entries among `ids` whose prizes an open or held flag holds. */
+/**
+ * The entries among `ids` whose prizes an open or held flag holds. The query goes from the entries to their
+ * flags: the unary plus on the status keeps SQLite from the status index, with which it read every open
+ * flag's entries (60,000 open flags after a rehearsal: 3.8 s for 500 entries, against under 1 ms).
+ */
 export function heldAmong(exec: Executor, ids: readonly number[]): Set<number> {
   const out = new Set<number>();
   for (let at = 0; at < ids.length; at += 500) {
-    const rows = exec
-      .selectDistinct({ id: E.preregistration_id })
-      .from(E)
-      .innerJoin(F, eq(F.id, E.flag_id))
-      .where(and(inArray(E.preregistration_id, ids.slice(at, at + 500)), inArray(F.status, [...HOLDING])))
-      .all();
-    for (const r of rows) out.add(r.id);
+    for (const r of heldQuery(exec, ids.slice(at, at + 500)).all()) out.add(r.id);
   }
   return out;
 }
+
+/** heldAmong's query for at most 500 entries (its plan is tested). */
+export const heldQuery = (exec: Executor, ids: readonly number[]) =>
+  exec
+    .selectDistinct({ id: E.preregistration_id })
+    .from(E)
+    .innerJoin(F, eq(F.id, E.flag_id))
+    .where(and(inArray(E.preregistration_id, [...ids]), inArray(sql`+${F.status}`, [...HOLDING])));
 
 export type VoidedPrize = { reason: string; voided_at: string };
 

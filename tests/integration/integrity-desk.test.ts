@@ -15,7 +15,7 @@ import { createRegistration, notifyRegistration } from "~/models/registration.se
 import { printSheet } from "~/models/registration-print.server";
 import { decideFlag, getFlag, listFlags, openFlagCount } from "~/models/integrity-desk.server";
 import { recomputeNow } from "~/models/integrity-job.server";
-import { HOLD_MESSAGES, raiseFlag } from "~/models/integrity-flags.server";
+import { HOLD_MESSAGES, heldQuery, raiseFlag } from "~/models/integrity-flags.server";
 import type { Finding } from "~/models/integrity-findings";
 import type { ScopedActor } from "~/models/scope.server";
 import { flagDecisionSchema } from "~/schemas/integrity";
@@ -200,6 +200,20 @@ const notices = (regId: number) =>
     .all().length;
 
 describe("a held prize", () => {
+  it("is looked up from the entries to their flags, never by scanning every open flag", () => {
+    // After a rehearsal, 60,000 open flags: read through the status index, 500 entries' holds took 3.8 s.
+    const { sql: text, params } = heldQuery(
+      db,
+      Array.from({ length: 500 }, (_, i) => i + 1),
+    ).toSQL();
+    const plan = db.$client
+      .prepare(`EXPLAIN QUERY PLAN ${text}`)
+      .all(...(params as unknown[]))
+      .map((row) => (row as { detail: string }).detail);
+    expect(plan[0]).toMatch(/integrity_flag_entries.*preregistration_id=\?/);
+    expect(plan.join("\n")).not.toMatch(/integrity_flags_desk_idx/);
+  });
+
   it("prints no coupon and sends no notice until head office clears it with a note", () => {
     const { reg, flagId } = heldRegistration("hold-clear");
     const sheet = printSheet({ branchId }, {});
