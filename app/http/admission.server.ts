@@ -4,8 +4,10 @@
  * `admission()` before everything but the static files.
  *
  * - The wait: a new visitor is refused while the run queue's line of new requests stands, no new request having
- *   started within ADMISSION_QUEUE_MS of its arrival over the last 200 ms (app/utils/run-queue.server.ts): the
+ *   started within ADMISSION_QUEUE_MS of its arrival over the last 500 ms (app/utils/run-queue.server.ts): the
  *   arrivals outrun this process. A burst drains within the window and refuses nobody.
+ *   So is one while the requests already let in wait two and a half times that to go on (their renders,
+ *   their writes' answers): the process is behind on its own work.
  * - The bound, a backstop: requests in flight in this process (taken and not yet answered), ADMISSION_IN_FLIGHT, leaving out
  *   those waiting for their draw (its beacon round, seconds long, then the batch that draws it: no CPU but the
  *   batch's; app/models/draw-settle.server.ts), the "load". Past it
@@ -41,7 +43,7 @@ import { LANGUAGE_COOKIE } from "./language.server";
 import { later, type Line, runQueueFigures, setStandingTarget, standing } from "~/utils/run-queue.server";
 
 /** A request's line in the run queue (app/utils/run-queue.server.ts). */
-export type Priority = Exclude<Line, "resume">;
+export type Priority = Exclude<Line, "resume" | "drawn">;
 
 /** What a refusal asks the visitor to wait, in seconds ("try again in a minute"); nginx's busy page says the same. */
 export const RETRY_AFTER_SECONDS = 60;

@@ -11,7 +11,7 @@ import { db, schema, type Executor } from "@db/index";
 import { prepared } from "@db/prepared";
 import { material, UNREACHABLE, type Material } from "~/models/beacon.server";
 import { transactTogether } from "~/models/transaction.server";
-import { resumeInTurn } from "~/utils/run-queue.server";
+import { drawnInTurn } from "~/utils/run-queue.server";
 
 const { drawQueue } = schema;
 
@@ -75,9 +75,10 @@ export const requestsWaitingForDraw = (): number => waiting;
 /**
  * Resolves when `row` is drawn: waits for its round (no CPU: a timer and one shared fetch), then
  * joins this process's next batch, which draws every entry fixed up to it in order, then goes on in the
- * run queue's "resume" line (utils/run-queue.server.ts): a round decides many draws at once, and each
+ * run queue's "drawn" line (utils/run-queue.server.ts): a round decides many draws at once, and each
  * request then renders its answer; let go together, they held the loop for all their renders in one
- * piece, and every other request (a new landing, a counter) waited behind them. A request's wait
+ * piece, and every other request (a new landing, a counter) waited behind them; in the line of what goes
+ * on, every page's render waited for the whole round. A request's wait
  * is counted while it lasts: it is in flight but costs this process no CPU but its share of the batch,
  * so admission control leaves it out of its bound (app/http/admission.server.ts); a draw nobody waits
  * for (`background`) is not counted.
@@ -87,7 +88,7 @@ export async function drawThrough(row: Queued, resolve: Resolver, { background =
   waiting++;
   try {
     await settle(row, resolve);
-    await resumeInTurn();
+    await drawnInTurn();
   } finally {
     waiting--;
   }

@@ -58,6 +58,22 @@ describe("the run queue", () => {
     ]).toContainEqual(ran);
   });
 
+  it("goes on with the requests under way before the draws a round let go, which still take turns with the starts", async () => {
+    const ran: string[] = [];
+    const queue = (line: Line, name: string) => later(line, () => ran.push(name));
+    // A round's draws are let go together; a page's render and a write's caller come after them.
+    for (let i = 1; i <= 3; i++) queue("drawn", `drawn-${i}`);
+    queue("resume", "resume-1");
+    queue("new", "new-1");
+    queue("resume", "resume-2");
+    queue("new", "new-2");
+    await drained();
+    expect([
+      ["resume-1", "new-1", "resume-2", "new-2", "drawn-1", "drawn-2", "drawn-3"],
+      ["new-1", "resume-1", "new-2", "resume-2", "drawn-1", "drawn-2", "drawn-3"],
+    ]).toContainEqual(ran);
+  });
+
   it("runs for one slice of the loop a turn, the microtasks each item sets off counted", async () => {
     const turn = turns();
     const ran: number[] = [];
@@ -193,5 +209,38 @@ describe("the line of new requests", () => {
     // Long after, the same is a burst again.
     await sleep(RECENT_MS + 50);
     expect(await seen()).toBe(false);
+  });
+});
+
+describe("the line of what goes on", () => {
+  it("stands when the requests under way fall behind, and new visitors are refused while it does", async () => {
+    setStandingTarget(20); // its own target: 2.5 times the new line's, 50 ms
+    // Each turn six continuations of 4 ms come: 24 ms of work for a 15 ms slice, no new request waiting.
+    let arriving = true;
+    const arrive = setInterval(() => {
+      if (arriving) for (let i = 0; i < 6; i++) later("resume", () => spin(4));
+    }, 0);
+    try {
+      expect(standing()).toBe(false);
+      await sleep(3 * WINDOW_MS);
+      expect(standing()).toBe(true);
+    } finally {
+      arriving = false;
+      clearInterval(arrive);
+    }
+    await drained();
+    expect(standing()).toBe(false);
+  });
+
+  it("does not stand through a round's continuations that drain within the window", async () => {
+    setStandingTarget(20);
+    for (let i = 0; i < 60; i++) later("resume", () => spin(4));
+    const seen: boolean[] = [];
+    while (runQueueFigures().queued > 0) {
+      seen.push(standing());
+      await sleep(5);
+    }
+    expect(seen.length).toBeGreaterThan(3);
+    expect(seen.every((s) => !s)).toBe(true);
   });
 });

@@ -4,8 +4,12 @@
  * admission control, app/http/admission.server.ts, answered as they are read).
  *
  * The lines:
- * - "resume": requests already under way going on, after their shared commit (transactTogether) or their draw
- *   (draw-settle.server.ts);
+ * - "resume": requests already under way going on, after their shared commit (transactTogether), and the
+ *   renders of pages (queueImmediates);
+ * - "drawn": requests going on once their draw is made (draw-settle.server.ts), after "resume": a beacon round
+ *   lets a process's draws of three seconds go at once, and behind them in one line every page's render and
+ *   every write's caller waited for the whole round (at twice the rate held, the worst admitted step's p99
+ *   went from 1,116 to 449 ms with the draws in a line of their own);
  * - "staff", "journey", "new": the starts of the requests admission control let in, first to last.
  * The requests going on and the starts take turns, one for one while both wait: a beacon round's many draws
  * going on first held new visitors back for a third of a second every round, and the rounds' bursts looked
@@ -24,12 +28,15 @@
  * own waits, not every line's: staff and journeys start at once while new visitors wait behind them. Once it
  * stood, it stands until a start is within the target again, and within RECENT_MS of that, its first late
  * start makes it stand again (as CoDel re-enters its dropping state): each window of a surge that is not yet
- * refused lets in a window's excess, whose waits reach past the target.
+ * refused lets in a window's excess, whose waits reach past the target. The "resume" line is read the same way,
+ * with RESUME_TARGET_FACTOR times the target: while the requests already let in wait that long to go on (their
+ * renders, their writes' answers), the process is behind on its own work, and new visitors are refused too.
  */
 import { performance } from "node:perf_hooks";
 
-export type Line = "resume" | "staff" | "journey" | "new";
+export type Line = "resume" | "drawn" | "staff" | "journey" | "new";
 const STARTS: readonly Line[] = ["staff", "journey", "new"];
+const GOING_ON: readonly Line[] = ["resume", "drawn"];
 
 /** The longest the queue runs its items in one turn of the event loop before it lets the loop read its sockets. */
 export const SLICE_MS = 15;
@@ -43,18 +50,66 @@ export const RECENT_MS = 2000;
 const immediate = globalThis.setImmediate;
 
 type Item = { run: () => void; at: number };
-const lines: Record<Line, Item[]> = { resume: [], staff: [], journey: [], new: [] };
+const lines: Record<Line, Item[]> = { resume: [], drawn: [], staff: [], journey: [], new: [] };
 let queued = 0;
 let sliceFrom: number | null = null;
-/** The last time the "new" line was empty or started one that waited at most the target, and its starts since. */
-let lastShortAt = performance.now();
-let lateSinceShort = 0;
-/** Whether it stands now, and when it last stopped. */
-let stands = false;
-let stoodUntil = -Infinity;
+/**
+ * A line's waits as CoDel reads them: the last time the line was empty or started one that waited at most
+ * its target, its late starts since, whether it stands now and when it last stopped.
+ */
+class Waits {
+  lastShortAt = performance.now();
+  lateSinceShort = 0;
+  stands = false;
+  stoodUntil = -Infinity;
+  constructor(public targetMs = 0) {}
+
+  reset(targetMs: number) {
+    Object.assign(this, {
+      targetMs,
+      lastShortAt: performance.now(),
+      lateSinceShort: 0,
+      stands: false,
+      stoodUntil: -Infinity,
+    });
+  }
+
+  /** An item of the line started after `waited`; `emptied`: none waits behind it. */
+  started(now: number, waited: number, emptied: boolean) {
+    if (waited <= this.targetMs || emptied) {
+      this.lastShortAt = now;
+      this.lateSinceShort = 0;
+      if (this.stands) {
+        this.stands = false;
+        this.stoodUntil = now;
+      }
+    } else this.lateSinceShort++;
+  }
+
+  /** The line was empty until now. */
+  emptyUntil(now: number) {
+    this.lastShortAt = now;
+    this.lateSinceShort = 0;
+  }
+
+  /** Whether it stands, the first of the line (if any) having come at `headAt`. */
+  standing(headAt: number | undefined): boolean {
+    if (this.targetMs <= 0 || headAt === undefined) return false;
+    if (this.stands) return true;
+    const now = performance.now();
+    const again = now - this.stoodUntil < RECENT_MS && this.lateSinceShort > 0;
+    const stood = now - this.lastShortAt > WINDOW_MS && this.lateSinceShort >= LATE_STARTS;
+    this.stands = again || stood || now - headAt > STARVED_MS;
+    return this.stands;
+  }
+}
+
+/** The "new" line's waits, and the "resume" line's (RESUME_TARGET_FACTOR times the target). */
+const waits = { new: new Waits(), resume: new Waits() };
+/** The "resume" line's target, against the "new" line's: a shared commit's callers go on together. */
+const RESUME_TARGET_FACTOR = 2.5;
 /** Whether a request going on has the next turn when starts wait too. */
 let resumeTurn = true;
-let targetMs = 0;
 let startWaitMaxMs = 0;
 
 function runNext() {
@@ -66,23 +121,15 @@ function runNext() {
   }
   if (now - sliceFrom >= SLICE_MS) return void immediate(runNext);
   const start = STARTS.find((l) => lines[l].length > 0);
-  const line = lines.resume.length > 0 && (resumeTurn || !start) ? "resume" : start;
+  const goingOn = GOING_ON.find((l) => lines[l].length > 0);
+  const line = goingOn && (resumeTurn || !start) ? goingOn : start;
   if (!line) return;
-  resumeTurn = line !== "resume";
+  resumeTurn = line !== goingOn;
   const item = lines[line].shift()!;
   queued--;
   const waited = now - item.at;
-  if (line !== "resume" && waited > startWaitMaxMs) startWaitMaxMs = Math.round(waited);
-  if (line === "new") {
-    if (waited <= targetMs || lines.new.length === 0) {
-      lastShortAt = now;
-      lateSinceShort = 0;
-      if (stands) {
-        stands = false;
-        stoodUntil = now;
-      }
-    } else lateSinceShort++;
-  }
+  if (STARTS.includes(line) && waited > startWaitMaxMs) startWaitMaxMs = Math.round(waited);
+  if (line === "new" || line === "resume") waits[line].started(now, waited, lines[line].length === 0);
   try {
     item.run();
   } catch (error) {
@@ -92,17 +139,14 @@ function runNext() {
 
 /** Runs `run` in its line's turn. */
 export function later(line: Line, run: () => void): void {
-  if (line === "new" && lines.new.length === 0) {
-    lastShortAt = performance.now(); // empty until now
-    lateSinceShort = 0;
-  }
+  if ((line === "new" || line === "resume") && lines[line].length === 0) waits[line].emptyUntil(performance.now());
   lines[line].push({ run, at: performance.now() });
   queued++;
   immediate(runNext);
 }
 
-/** Resolves in the "resume" line's turn: where a request under way goes on after waiting for something shared. */
-export const resumeInTurn = (): Promise<void> => new Promise((resolve) => later("resume", resolve));
+/** Resolves in the "drawn" line's turn: where a request goes on once its draw is made. */
+export const drawnInTurn = (): Promise<void> => new Promise((resolve) => later("drawn", resolve));
 
 /**
  * Runs `start` with the immediates it schedules put in the "resume" line instead. React's Node renderer
@@ -125,26 +169,18 @@ export function queueImmediates<T>(start: () => T): T {
 
 /** The wait of the "new" line past which it stands (`standing`); 0: it never stands. Admission control sets it. */
 export function setStandingTarget(ms: number): void {
-  targetMs = ms;
-  lastShortAt = performance.now();
-  lateSinceShort = 0;
-  stands = false;
-  stoodUntil = -Infinity;
+  waits.new.reset(ms);
+  waits.resume.reset(ms * RESUME_TARGET_FACTOR);
 }
 
 /**
  * Whether the "new" line stands: no start within the target over the last window but LATE_STARTS late ones at
- * least (or its first has waited STARVED_MS: the lines above leave it no turn), and some still wait. One long
- * hold of the loop (a big write, a collection) delays the requests that came before it, and only them.
+ * least (or its first has waited STARVED_MS: the lines above leave it no turn), and some still wait; or the
+ * "resume" line does, by its own target. One long hold of the loop (a big write, a collection) delays the
+ * requests that came before it, and only them.
  */
 export function standing(): boolean {
-  if (targetMs <= 0 || lines.new.length === 0) return false;
-  if (stands) return true;
-  const now = performance.now();
-  const again = now - stoodUntil < RECENT_MS && lateSinceShort > 0;
-  const stood = now - lastShortAt > WINDOW_MS && lateSinceShort >= LATE_STARTS;
-  stands = again || stood || now - lines.new[0].at > STARVED_MS;
-  return stands;
+  return waits.new.standing(lines.new[0]?.at) || waits.resume.standing(lines.resume[0]?.at);
 }
 
 /** Items waiting now, and the longest a start (not a resume) waited since the last look with `reset`, in ms. */
