@@ -74,27 +74,6 @@ describe("the run queue", () => {
     ]).toContainEqual(ran);
   });
 
-  it("goes on with the requests under way before the draws a round let go, until a draw has waited a quarter second", async () => {
-    const ran: string[] = [];
-    const queue = (line: Line, name: string) => later(line, () => ran.push(name));
-    // A round's draws are let go together; a page's render and a write's caller go on before them.
-    for (let i = 1; i <= 2; i++) queue("drawn", `drawn-${i}`);
-    queue("resume", "resume-1");
-    queue("resume", "resume-2");
-    await drained();
-    expect(ran).toEqual(["resume-1", "resume-2", "drawn-1", "drawn-2"]);
-    // Draws that waited longer take every other turn of what goes on: a busy process always has a render.
-    ran.length = 0;
-    for (let i = 1; i <= 2; i++) queue("drawn", `drawn-${i}`);
-    spin(300);
-    for (let i = 1; i <= 3; i++) queue("resume", `resume-${i}`);
-    await drained();
-    expect([
-      ["resume-1", "drawn-1", "resume-2", "drawn-2", "resume-3"],
-      ["drawn-1", "resume-1", "drawn-2", "resume-2", "resume-3"],
-    ]).toContainEqual(ran);
-  });
-
   it("runs for one slice of the loop a turn, the microtasks each item sets off counted", async () => {
     const turn = turns();
     const ran: number[] = [];

@@ -9,8 +9,7 @@
  * - "drawn": requests going on once their draw is made (draw-settle.server.ts), after "resume": a beacon round
  *   lets a process's draws of three seconds go at once, and behind them in one line every page's render and
  *   every write's caller waited for the whole round (at twice the rate held, the worst admitted step's p99
- *   went from 1,116 to 449 ms with the draws in a line of their own); a draw that has waited DRAWN_LATE_MS
- *   takes every other turn of what goes on, since a busy process always has renders waiting;
+ *   went from 1,116 to 449 ms with the draws in a line of their own);
  * - "staff", "journey", "new": the starts of the requests admission control let in, first to last.
  * The requests going on and the starts take turns, one for one while both wait: a beacon round's many draws
  * going on first held new visitors back for a third of a second every round, and the rounds' bursts looked
@@ -38,8 +37,6 @@ import { performance } from "node:perf_hooks";
 export type Line = "resume" | "drawn" | "staff" | "journey" | "new";
 const STARTS: readonly Line[] = ["staff", "journey", "new"];
 const GOING_ON: readonly Line[] = ["resume", "drawn"];
-/** A draw waiting longer than this to go on takes every other turn of what goes on: a busy process has renders always. */
-const DRAWN_LATE_MS = 250;
 
 /** The longest the queue runs its items in one turn of the event loop before it lets the loop read its sockets. */
 export const SLICE_MS = 15;
@@ -113,8 +110,6 @@ const waits = { new: new Waits(), resume: new Waits() };
 const RESUME_TARGET_FACTOR = 2.5;
 /** Whether a request going on has the next turn when starts wait too. */
 let resumeTurn = true;
-/** Whether a late draw has the next turn of what goes on. */
-let drawnTurn = false;
 let startWaitMaxMs = 0;
 
 function runNext() {
@@ -126,12 +121,10 @@ function runNext() {
   }
   if (now - sliceFrom >= SLICE_MS) return void immediate(runNext);
   const start = STARTS.find((l) => lines[l].length > 0);
-  const drawnLate = lines.drawn.length > 0 && now - lines.drawn[0].at > DRAWN_LATE_MS;
-  const goingOn = drawnLate && drawnTurn ? "drawn" : GOING_ON.find((l) => lines[l].length > 0);
+  const goingOn = GOING_ON.find((l) => lines[l].length > 0);
   const line = goingOn && (resumeTurn || !start) ? goingOn : start;
   if (!line) return;
   resumeTurn = line !== goingOn;
-  if (line === goingOn) drawnTurn = drawnLate && line !== "drawn";
   const item = lines[line].shift()!;
   queued--;
   const waited = now - item.at;
