@@ -35,6 +35,16 @@ async function drained() {
   while (runQueueFigures().queued > 0) await sleep(5);
 }
 
+/** What `standing()` said every 5 ms until the queue was empty. */
+async function standingWhileDraining(): Promise<boolean[]> {
+  const seen: boolean[] = [];
+  while (runQueueFigures().queued > 0) {
+    seen.push(standing());
+    await sleep(5);
+  }
+  return seen;
+}
+
 afterEach(async () => {
   await drained();
   setStandingTarget(0);
@@ -166,11 +176,7 @@ describe("the line of new requests", () => {
     setStandingTarget(20);
     // 120 ms of new requests at once: their last waits past the target, but the first started at once.
     for (let i = 0; i < 30; i++) later("new", () => spin(4));
-    const seen: boolean[] = [];
-    while (runQueueFigures().queued > 0) {
-      seen.push(standing());
-      await sleep(5);
-    }
+    const seen = await standingWhileDraining();
     expect(seen.length).toBeGreaterThan(3);
     expect(seen.every((s) => !s)).toBe(true);
   });
@@ -235,11 +241,7 @@ describe("the line of what goes on", () => {
   it("does not stand through a round's continuations that drain within the window", async () => {
     setStandingTarget(20);
     for (let i = 0; i < 60; i++) later("resume", () => spin(4));
-    const seen: boolean[] = [];
-    while (runQueueFigures().queued > 0) {
-      seen.push(standing());
-      await sleep(5);
-    }
+    const seen = await standingWhileDraining();
     expect(seen.length).toBeGreaterThan(3);
     expect(seen.every((s) => !s)).toBe(true);
   });
