@@ -49,17 +49,20 @@ async function batch(resolve: Resolver): Promise<void> {
     const mats = await materials(queuedUpTo(db).all({ upTo, limit: -1 }));
     for (;;) {
       // Read again under the write lock: another process may have drawn some meanwhile.
-      const drawn = await transactTogether((tx) => {
-        const rows = queuedUpTo(tx).all({ upTo, limit: ROWS_PER_TRANSACTION });
-        for (const row of rows) {
-          resolve(
-            tx,
-            row,
-            row.beacon_round === null ? noBeacon(null) : (mats.get(row.beacon_round) ?? noBeacon(row.beacon_round)),
-          );
-        }
-        return rows.length;
-      });
+      const drawn = await transactTogether(
+        (tx) => {
+          const rows = queuedUpTo(tx).all({ upTo, limit: ROWS_PER_TRANSACTION });
+          for (const row of rows) {
+            resolve(
+              tx,
+              row,
+              row.beacon_round === null ? noBeacon(null) : (mats.get(row.beacon_round) ?? noBeacon(row.beacon_round)),
+            );
+          }
+          return rows.length;
+        },
+        { atOnce: true },
+      );
       if (typeof drawn !== "number") throw new Error(drawn.message);
       if (drawn < ROWS_PER_TRANSACTION) break;
     }

@@ -20,7 +20,12 @@ export function transact<T>(fn: (tx: Tx) => T): T | Failure {
 
 // ---------------------------------------------------------------- group commit
 
-type Job = { fn: (tx: Tx) => unknown; resolve: (value: unknown) => void; reject: (error: unknown) => void };
+type Job = {
+  fn: (tx: Tx) => unknown;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  atOnce: boolean;
+};
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /** At most this many writes share one commit, and a commit takes on no more once its writes have run this long. */
@@ -47,10 +52,14 @@ let scheduled = false;
  * meanwhile, and writes that arrive join the batch. After LOCK_WAIT_MS of
  * that it waits in the busy handler as every other write does (busy_timeout),
  * so it fails as they do when the lock never comes.
+ *
+ * `atOnce`: the caller goes on right after the commit, not in the "resume" line: the draws' batch
+ * (draw-settle.server.ts), whose going on only queues its next transaction while a round's requests wait
+ * for all of them; in the line, each of its transactions waited behind every render past capacity.
  */
-export function transactTogether<T>(fn: (tx: Tx) => T): Promise<T | Failure> {
+export function transactTogether<T>(fn: (tx: Tx) => T, { atOnce = false } = {}): Promise<T | Failure> {
   return new Promise<T | Failure>((resolve, reject) => {
-    queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+    queue.push({ fn, resolve: resolve as (value: unknown) => void, reject, atOnce });
     if (!scheduled) {
       scheduled = true;
       setImmediate(flush);
@@ -150,11 +159,13 @@ function flush() {
   }
   jobs.forEach((job, i) => {
     const outcome = outcomes[i];
-    later("resume", () => {
+    const settle = () => {
       if (outcome.ok) job.resolve(outcome.value);
       else if (outcome.error instanceof FailureError) job.resolve(outcome.error.failure);
       else job.reject(outcome.error);
-    });
+    };
+    if (job.atOnce) settle();
+    else later("resume", settle);
   });
 }
 

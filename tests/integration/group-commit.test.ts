@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { db, schema } from "@db/index";
 import { fail, FailureError } from "~/utils/failure";
 import { sharedCommits, transactTogether } from "~/models/transaction.server";
-import { SLICE_MS } from "~/utils/run-queue.server";
+import { later, SLICE_MS } from "~/utils/run-queue.server";
 
 const S = schema.settings;
 const key = (k: string) => `group-commit-${k}`;
@@ -139,5 +139,22 @@ describe("transactTogether", () => {
       ),
     );
     expect(sharedCommits({ reset: true })).toMatchObject({ commits: 4, writes: 10 });
+  });
+
+  it("lets an atOnce caller go on right after the commit, ahead of the resume line", async () => {
+    const ran: string[] = [];
+    // Eight renders in the resume line, two to a slice: four turns of the loop.
+    for (let i = 0; i < 8; i++)
+      later("resume", () => {
+        const end = performance.now() + SLICE_MS / 2;
+        while (performance.now() < end);
+        ran.push("render");
+      });
+    await Promise.all([
+      transactTogether(write("in-line")).then(() => ran.push("in line")),
+      transactTogether(write("at-once"), { atOnce: true }).then(() => ran.push("at once")),
+    ]);
+    expect(ran.indexOf("at once")).toBeLessThan(ran.lastIndexOf("render"));
+    expect(ran.indexOf("in line")).toBeGreaterThan(ran.lastIndexOf("render"));
   });
 });
