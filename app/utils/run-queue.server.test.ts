@@ -219,24 +219,27 @@ describe("the line of new requests", () => {
 });
 
 describe("the line of what goes on", () => {
-  it("stands when the requests under way fall behind, and new visitors are refused while it does", async () => {
-    setStandingTarget(20); // its own target: 2.5 times the new line's, 50 ms
-    // Each turn six continuations of 4 ms come: 24 ms of work for a 15 ms slice, no new request waiting.
-    let arriving = true;
-    const arrive = setInterval(() => {
-      if (arriving) for (let i = 0; i < 6; i++) later("resume", () => spin(4));
-    }, 0);
-    try {
+  it.each(["resume", "drawn"] as const)(
+    "stands when the requests under way fall behind (%s), and new visitors are refused while it does",
+    async (line) => {
+      setStandingTarget(20); // their own targets: 2.5 and 5 times the new line's, 50 and 100 ms
+      // Each turn six continuations of 4 ms come: 24 ms of work for a 15 ms slice, no new request waiting.
+      let arriving = true;
+      const arrive = setInterval(() => {
+        if (arriving) for (let i = 0; i < 6; i++) later(line, () => spin(4));
+      }, 0);
+      try {
+        expect(standing()).toBe(false);
+        await sleep(3 * WINDOW_MS);
+        expect(standing()).toBe(true);
+      } finally {
+        arriving = false;
+        clearInterval(arrive);
+      }
+      await drained();
       expect(standing()).toBe(false);
-      await sleep(3 * WINDOW_MS);
-      expect(standing()).toBe(true);
-    } finally {
-      arriving = false;
-      clearInterval(arrive);
-    }
-    await drained();
-    expect(standing()).toBe(false);
-  });
+    },
+  );
 
   it("does not stand through a round's continuations that drain within the window", async () => {
     setStandingTarget(20);

@@ -31,6 +31,8 @@
  * refused lets in a window's excess, whose waits reach past the target. The "resume" line is read the same way,
  * with RESUME_TARGET_FACTOR times the target: while the requests already let in wait that long to go on (their
  * renders, their writes' answers), the process is behind on its own work, and new visitors are refused too.
+ * So is the "drawn" line, with DRAWN_TARGET_FACTOR times it: it goes after the renders, and past capacity a
+ * round's draws waited there a second while nothing else stood.
  */
 import { performance } from "node:perf_hooks";
 
@@ -104,10 +106,13 @@ class Waits {
   }
 }
 
-/** The "new" line's waits, and the "resume" line's (RESUME_TARGET_FACTOR times the target). */
-const waits = { new: new Waits(), resume: new Waits() };
+/** The "new" line's waits, and those of the lines of what goes on (RESUME_TARGET_FACTOR times the target). */
+const waits = { new: new Waits(), resume: new Waits(), drawn: new Waits() };
+const measured = (line: Line): line is keyof typeof waits => line in waits;
 /** The "resume" line's target, against the "new" line's: a shared commit's callers go on together. */
 const RESUME_TARGET_FACTOR = 2.5;
+/** The "drawn" line's target: a round lets a process's draws of three seconds go at once. */
+const DRAWN_TARGET_FACTOR = 5;
 /** Whether a request going on has the next turn when starts wait too. */
 let resumeTurn = true;
 let startWaitMaxMs = 0;
@@ -129,7 +134,7 @@ function runNext() {
   queued--;
   const waited = now - item.at;
   if (STARTS.includes(line) && waited > startWaitMaxMs) startWaitMaxMs = Math.round(waited);
-  if (line === "new" || line === "resume") waits[line].started(now, waited, lines[line].length === 0);
+  if (measured(line)) waits[line].started(now, waited, lines[line].length === 0);
   try {
     item.run();
   } catch (error) {
@@ -139,7 +144,7 @@ function runNext() {
 
 /** Runs `run` in its line's turn. */
 export function later(line: Line, run: () => void): void {
-  if ((line === "new" || line === "resume") && lines[line].length === 0) waits[line].emptyUntil(performance.now());
+  if (measured(line) && lines[line].length === 0) waits[line].emptyUntil(performance.now());
   lines[line].push({ run, at: performance.now() });
   queued++;
   immediate(runNext);
@@ -171,16 +176,21 @@ export function queueImmediates<T>(start: () => T): T {
 export function setStandingTarget(ms: number): void {
   waits.new.reset(ms);
   waits.resume.reset(ms * RESUME_TARGET_FACTOR);
+  waits.drawn.reset(ms * DRAWN_TARGET_FACTOR);
 }
 
 /**
  * Whether the "new" line stands: no start within the target over the last window but LATE_STARTS late ones at
  * least (or its first has waited STARVED_MS: the lines above leave it no turn), and some still wait; or the
- * "resume" line does, by its own target. One long hold of the loop (a big write, a collection) delays the
+ * "resume" or the "drawn" line does, by its own target. One long hold of the loop (a big write, a collection) delays the
  * requests that came before it, and only them.
  */
 export function standing(): boolean {
-  return waits.new.standing(lines.new[0]?.at) || waits.resume.standing(lines.resume[0]?.at);
+  return (
+    waits.new.standing(lines.new[0]?.at) ||
+    waits.resume.standing(lines.resume[0]?.at) ||
+    waits.drawn.standing(lines.drawn[0]?.at)
+  );
 }
 
 /** Items waiting now, and the longest a start (not a resume) waited since the last look with `reset`, in ms. */
