@@ -3,11 +3,11 @@
  * get a fast "busy, try again in a minute" and everyone already on their way keeps a fast server. server.js puts
  * `admission()` before everything but the static files.
  *
- * - The wait: a new visitor is refused while the run queue's line of new requests stands, no new request having
- *   started within ADMISSION_QUEUE_MS of its arrival over the last 500 ms (app/utils/run-queue.server.ts): the
- *   arrivals outrun this process. A burst drains within the window and refuses nobody.
+ * - The wait: a new visitor is refused while the run queue's line of new requests stands, every new request
+ *   started over the last 500 ms having waited longer than ADMISSION_QUEUE_MS (app/utils/run-queue.server.ts):
+ *   the arrivals outrun this process. A burst, or one hold of the loop, drains within the window and refuses nobody.
  *   So is one while the requests already let in wait two and a half times that to go on (their renders,
- *   their writes' answers), or five times that once their draw is made: the process is behind on its own work.
+ *   their writes' answers, their draws): the process is behind on its own work.
  * - The bound, a backstop: requests in flight in this process (taken and not yet answered), ADMISSION_IN_FLIGHT, leaving out
  *   those waiting for their draw (its beacon round, seconds long, then the batch that draws it: no CPU but the
  *   batch's; app/models/draw-settle.server.ts), the "load". Past it

@@ -22,17 +22,17 @@
  * draws or a shared commit's sixty-four writers held the loop for all their renders in one piece, and every
  * request read after them, a refusal included, waited behind them.
  *
- * `standing()`: the "new" line, the one admission control refuses from, has had no start that waited at most
- * the target over the last WINDOW_MS, only late ones, and some still wait (CoDel's rule, for a server's queue):
- * the arrivals outrun the process. A burst drains within the window and its shortest wait is short. The line's
+ * `standing()`: the "new" line, the one admission control refuses from, has started only late ones (each past
+ * the target) for WINDOW_MS, and some still wait (CoDel's rule, for a server's queue): the arrivals outrun the
+ * process. A burst drains within the window and its shortest wait is short. The line's
  * own waits, not every line's: staff and journeys start at once while new visitors wait behind them. Once it
  * stood, it stands until a start is within the target again, and within RECENT_MS of that, its first late
  * start makes it stand again (as CoDel re-enters its dropping state): each window of a surge that is not yet
  * refused lets in a window's excess, whose waits reach past the target. The "resume" line is read the same way,
  * with RESUME_TARGET_FACTOR times the target: while the requests already let in wait that long to go on (their
  * renders, their writes' answers), the process is behind on its own work, and new visitors are refused too.
- * So is the "drawn" line, with DRAWN_TARGET_FACTOR times it: it goes after the renders, and past capacity a
- * round's draws waited there a second while nothing else stood.
+ * So is the "drawn" line: it goes after the renders, and past capacity a round's draws waited there a second
+ * while nothing else stood.
  */
 import { performance } from "node:perf_hooks";
 
@@ -56,51 +56,48 @@ const lines: Record<Line, Item[]> = { resume: [], drawn: [], staff: [], journey:
 let queued = 0;
 let sliceFrom: number | null = null;
 /**
- * A line's waits as CoDel reads them: the last time the line was empty or started one that waited at most
- * its target, its late starts since, whether it stands now and when it last stopped.
+ * A line's waits as CoDel reads them: its late starts since it was last empty or started one that waited at
+ * most its target, the first of them, whether it stands now and when it last stopped.
  */
 class Waits {
-  lastShortAt = performance.now();
+  firstLateAt = Infinity;
   lateSinceShort = 0;
   stands = false;
   stoodUntil = -Infinity;
   constructor(public targetMs = 0) {}
 
   reset(targetMs: number) {
-    Object.assign(this, {
-      targetMs,
-      lastShortAt: performance.now(),
-      lateSinceShort: 0,
-      stands: false,
-      stoodUntil: -Infinity,
-    });
+    Object.assign(this, { targetMs, firstLateAt: Infinity, lateSinceShort: 0, stands: false, stoodUntil: -Infinity });
   }
 
   /** An item of the line started after `waited`; `emptied`: none waits behind it. */
   started(now: number, waited: number, emptied: boolean) {
     if (waited <= this.targetMs || emptied) {
-      this.lastShortAt = now;
       this.lateSinceShort = 0;
       if (this.stands) {
         this.stands = false;
         this.stoodUntil = now;
       }
-    } else this.lateSinceShort++;
+    } else if (this.lateSinceShort++ === 0) this.firstLateAt = now;
   }
 
   /** The line was empty until now. */
-  emptyUntil(now: number) {
-    this.lastShortAt = now;
+  emptyUntil() {
     this.lateSinceShort = 0;
   }
 
-  /** Whether it stands, the first of the line (if any) having come at `headAt`. */
+  /**
+   * Whether it stands, the first of the line (if any) having come at `headAt`: its starts have all been late
+   * for a window (counted from the first late start, not from the last short one: after one hold of the loop,
+   * a second of a collection or of pages read back from disk, everything that waited through it starts late
+   * at once, and drains in a moment).
+   */
   standing(headAt: number | undefined): boolean {
     if (this.targetMs <= 0 || headAt === undefined) return false;
     if (this.stands) return true;
     const now = performance.now();
     const again = now - this.stoodUntil < RECENT_MS && this.lateSinceShort > 0;
-    const stood = now - this.lastShortAt > WINDOW_MS && this.lateSinceShort >= LATE_STARTS;
+    const stood = this.lateSinceShort >= LATE_STARTS && now - this.firstLateAt > WINDOW_MS;
     this.stands = again || stood || now - headAt > STARVED_MS;
     return this.stands;
   }
@@ -109,10 +106,8 @@ class Waits {
 /** The "new" line's waits, and those of the lines of what goes on (RESUME_TARGET_FACTOR times the target). */
 const waits = { new: new Waits(), resume: new Waits(), drawn: new Waits() };
 const measured = (line: Line): line is keyof typeof waits => line in waits;
-/** The "resume" line's target, against the "new" line's: a shared commit's callers go on together. */
+/** The target of the lines of what goes on, against the "new" line's: a shared commit's callers, a round's draws go on together. */
 const RESUME_TARGET_FACTOR = 2.5;
-/** The "drawn" line's target: a round lets a process's draws of three seconds go at once. */
-const DRAWN_TARGET_FACTOR = 5;
 /** Whether a request going on has the next turn when starts wait too. */
 let resumeTurn = true;
 let startWaitMaxMs = 0;
@@ -144,7 +139,7 @@ function runNext() {
 
 /** Runs `run` in its line's turn. */
 export function later(line: Line, run: () => void): void {
-  if (measured(line) && lines[line].length === 0) waits[line].emptyUntil(performance.now());
+  if (measured(line) && lines[line].length === 0) waits[line].emptyUntil();
   lines[line].push({ run, at: performance.now() });
   queued++;
   immediate(runNext);
@@ -176,7 +171,7 @@ export function queueImmediates<T>(start: () => T): T {
 export function setStandingTarget(ms: number): void {
   waits.new.reset(ms);
   waits.resume.reset(ms * RESUME_TARGET_FACTOR);
-  waits.drawn.reset(ms * DRAWN_TARGET_FACTOR);
+  waits.drawn.reset(ms * RESUME_TARGET_FACTOR);
 }
 
 /**
