@@ -11,7 +11,7 @@ import path from "node:path";
 import net from "node:net";
 import { createCookie } from "@remix-run/node";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { admission, busyLanguage, serverBusy } from "./admission.server";
+import { admission, admissionState, busyLanguage, serverBusy } from "./admission.server";
 import { SESSION_COOKIE } from "./cookie-name.server";
 import { JOURNEY_COOKIE } from "./journey.server";
 import { WINDOW_MS } from "~/utils/run-queue.server";
@@ -74,6 +74,7 @@ describe("the bound", () => {
     http.get(`${base}/hold`, { agent: false }).on("error", () => undefined);
     await sleep(300);
     expect(await get(`${base}/`, { spinMs: 250 })).toBe(503);
+    expect(admissionState()?.refusedBy).toEqual({ new: 0, resume: 0, drawn: 0, bound: 1 });
   });
 });
 
@@ -175,6 +176,7 @@ describe("a standing queue", () => {
     expect(late).toBe(503);
     expect(lateStaff).toBe(200);
     expect(started).toHaveLength(101); // the burst, then staff
+    expect(admissionState()?.refusedBy).toEqual({ new: 1, resume: 0, drawn: 0, bound: 0 });
     // Once the queue has drained, a new visitor is served again.
     expect(await status()).toBe(200);
   });

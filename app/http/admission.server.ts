@@ -33,14 +33,21 @@ import fs from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import path from "node:path";
 import { performance, type EventLoopUtilization } from "node:perf_hooks";
-import { sessionSecrets } from "~/utils/config.server";
+import { beaconConfig, sessionSecrets } from "~/utils/config.server";
 import { SESSION_COOKIE } from "./cookie-name.server";
 import { isSignedToken, unsignCookieValue } from "~/utils/crypto.server";
 import { isJourneyValue, JOURNEY_COOKIE } from "./journey.server";
 import { requestsWaitingForDraw } from "~/models/draw-settle.server";
 import type { Lang } from "~/utils/i18n";
 import { LANGUAGE_COOKIE } from "./language.server";
-import { later, type Line, runQueueFigures, setStandingTarget, standing } from "~/utils/run-queue.server";
+import {
+  later,
+  type Line,
+  type MeasuredLine,
+  runQueueFigures,
+  setStandingTarget,
+  standingLine,
+} from "~/utils/run-queue.server";
 
 /** A request's line in the run queue (app/utils/run-queue.server.ts). */
 export type Priority = Exclude<Line, "resume" | "drawn">;
@@ -169,8 +176,11 @@ type Figures = {
   peakLoad: number;
   /** Requests refused, by priority, since the process started. */
   refused: Record<Priority, number>;
-  /** The same, by the rule that refused them: the new requests' line standing, or the bound in flight. */
-  refusedBy: { queue: number; bound: number };
+  /**
+   * The same, by the rule that refused them: the run queue's line that stood (the new requests', the requests
+   * going on after a write or to render, the requests going on after their draw), or the bound in flight.
+   */
+  refusedBy: Record<MeasuredLine | "bound", number>;
 };
 export type AdmissionState = Figures & {
   /** Work in the run queue (requests let in and not yet started, requests under way waiting to go on), now. */
@@ -261,10 +271,10 @@ export function admission({
     peakInFlight: 0,
     peakLoad: 0,
     refused: { staff: 0, journey: 0, new: 0 },
-    refusedBy: { queue: 0, bound: 0 },
+    refusedBy: { new: 0, resume: 0, drawn: 0, bound: 0 },
   };
   state = mine;
-  setStandingTarget(settings.queueMs);
+  setStandingTarget(settings.queueMs, { roundMs: (beaconConfig()?.period ?? 0) * 1000 });
   const limitOf = (priority: Priority) =>
     priority === "staff" ? Infinity : priority === "journey" ? settings.inFlight * JOURNEY_FACTOR : settings.inFlight;
 
@@ -275,9 +285,10 @@ export function admission({
     if (load > mine.peakLoad) mine.peakLoad = load;
     const priority = priorityOf(req, secrets);
     const overBound = settings.inFlight > 0 && load >= limitOf(priority) && loop.utilization() >= settings.loopBusy;
-    if (overBound || (priority === "new" && standing())) {
+    const stands = overBound || priority !== "new" ? null : standingLine();
+    if (overBound || stands) {
       mine.refused[priority]++;
-      mine.refusedBy[overBound ? "bound" : "queue"]++;
+      mine.refusedBy[stands ?? "bound"]++;
       return sendBusy(req, res, pages);
     }
     mine.inFlight++;

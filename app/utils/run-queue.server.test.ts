@@ -250,6 +250,18 @@ describe("the line of what goes on", () => {
     },
   );
 
+  it("drains a beacon round's draws for up to half its period without standing", async () => {
+    // A round every second lets 150 draws of 4 ms go on at once: 600 ms of work, the last waiting that long.
+    const round = async () => {
+      for (let i = 0; i < 150; i++) later("drawn", () => spin(4));
+      return (await standingWhileDraining()).some(Boolean);
+    };
+    setStandingTarget(20, { roundMs: 1000 }); // the drawn line's target: 500 ms
+    expect(await round()).toBe(false);
+    setStandingTarget(20); // no rounds: the resume line's target, 50 ms
+    expect(await round()).toBe(true);
+  });
+
   it("does not stand through a round's continuations that drain within the window", async () => {
     setStandingTarget(20);
     for (let i = 0; i < 60; i++) later("resume", () => spin(4));

@@ -31,8 +31,8 @@
  * refused lets in a window's excess, whose waits reach past the target. The "resume" line is read the same way,
  * with RESUME_TARGET_FACTOR times the target: while the requests already let in wait that long to go on (their
  * renders, their writes' answers), the process is behind on its own work, and new visitors are refused too.
- * So is the "drawn" line: it goes after the renders, and past capacity a round's draws waited there a second
- * while nothing else stood.
+ * So is the "drawn" line, with half a beacon round's period as its target where there are rounds: it goes
+ * after the renders, and past capacity a round's draws waited there past the next round while nothing else stood.
  */
 import { performance } from "node:perf_hooks";
 
@@ -105,7 +105,9 @@ class Waits {
 
 /** The "new" line's waits, and those of the lines of what goes on (RESUME_TARGET_FACTOR times the target). */
 const waits = { new: new Waits(), resume: new Waits(), drawn: new Waits() };
-const measured = (line: Line): line is keyof typeof waits => line in waits;
+export type MeasuredLine = keyof typeof waits;
+const MEASURED: readonly MeasuredLine[] = ["new", "resume", "drawn"];
+const measured = (line: Line): line is MeasuredLine => line in waits;
 /** The target of the lines of what goes on, against the "new" line's: a shared commit's callers, a round's draws go on together. */
 const RESUME_TARGET_FACTOR = 2.5;
 /** Whether a request going on has the next turn when starts wait too. */
@@ -167,11 +169,17 @@ export function queueImmediates<T>(start: () => T): T {
   }
 }
 
-/** The wait of the "new" line past which it stands (`standing`); 0: it never stands. Admission control sets it. */
-export function setStandingTarget(ms: number): void {
+/**
+ * The wait of the "new" line past which it stands (`standing`), `ms` (0: no line ever stands); the "resume"
+ * line's is RESUME_TARGET_FACTOR times it, and so is the "drawn" line's, or half of `roundMs` where draws wait
+ * for a beacon's rounds of that period: a round lets a period's draws go on at once, and they drain for a
+ * while at rates the process keeps up with (each draw waited its round, and the first to have come are drawn
+ * first, so only a drain near the period makes anyone wait longer). Admission control sets them.
+ */
+export function setStandingTarget(ms: number, { roundMs = 0 } = {}): void {
   waits.new.reset(ms);
   waits.resume.reset(ms * RESUME_TARGET_FACTOR);
-  waits.drawn.reset(ms * RESUME_TARGET_FACTOR);
+  waits.drawn.reset(ms > 0 ? Math.max(ms * RESUME_TARGET_FACTOR, roundMs / 2) : 0);
 }
 
 /**
@@ -181,11 +189,12 @@ export function setStandingTarget(ms: number): void {
  * requests that came before it, and only them.
  */
 export function standing(): boolean {
-  return (
-    waits.new.standing(lines.new[0]?.at) ||
-    waits.resume.standing(lines.resume[0]?.at) ||
-    waits.drawn.standing(lines.drawn[0]?.at)
-  );
+  return standingLine() !== null;
+}
+
+/** The line that stands now (`standing`): the "new" line, else the "resume", else the "drawn" one; null if none does. */
+export function standingLine(): MeasuredLine | null {
+  return MEASURED.find((line) => waits[line].standing(lines[line][0]?.at)) ?? null;
 }
 
 /** Items waiting now, and the longest a start (not a resume) waited since the last look with `reset`, in ms. */
