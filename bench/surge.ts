@@ -20,7 +20,8 @@
  * then two stages past capacity, at SURGE_OVERLOADS (1.5,2) times the highest rate held. Before it all, the
  * route doing nothing (GET /api/v1/enquiry, 405) is measured on one process, the yardstick of the machine.
  * It prints, per stage, p50/p95/p99 of every admitted step (the visitors' and the counters') and its errors,
- * the busy answers (503 with Retry-After: how many, how fast, any to a visitor whose code was sent) and the
+ * the busy answers (503 with Retry-After: how many, how fast, any to a visitor whose code was sent, by which of
+ * admission control's rules the workers refused) and the
  * goodput (journeys finished a second); the counters' and head office's steps over the whole rehearsal;
  * the event-loop delay, most requests in flight, run queue's longest wait, most connections taken in one turn and
  * refusals each worker reports (GET /healthz, polled) and
@@ -357,7 +358,7 @@ function sampleWorkers(base: string, primaryPid: number) {
       queueWait: number;
       perTurn: number;
       refused: { new: number; journey: number };
-      by?: { queue: number; bound: number };
+      by?: RefusedBy;
     }
   >();
   /** Each worker's longest wait of a shared commit for the other's write lock, and its longest hold. */
@@ -425,11 +426,27 @@ type Health = {
     peakLoad?: number;
     queueWaitMaxMs?: number;
     refused: { new: number; journey: number };
-    refusedBy?: { queue: number; bound: number };
+    refusedBy?: { new: number; resume: number; drawn: number; bound: number };
   } | null;
   connections?: { listeners: number; mostInOneTurn: number } | null;
   writes?: { commits: number; waitedMaxMs: number; heldMaxMs: number; waitingMs: number } | null;
 };
+
+type RefusedBy = NonNullable<NonNullable<Health["admission"]>["refusedBy"]>;
+/** The rules admission control refuses by: the run queue's line that stood, or the bound in flight. */
+const RULES = ["new", "resume", "drawn", "bound"] as const;
+
+/** Every worker's refusals so far, by rule, as last sampled. */
+function refusals(admission: Map<number, { by?: RefusedBy }>): RefusedBy {
+  const total: RefusedBy = { new: 0, resume: 0, drawn: 0, bound: 0 };
+  for (const { by } of admission.values()) for (const rule of RULES) total[rule] += by?.[rule] ?? 0;
+  return total;
+}
+
+/** The refusals by the rule that made them: the run queue's line that stood, or the bound in flight. */
+function refusedBy(by: RefusedBy): string {
+  return `new line ${by.new}, resume ${by.resume}, drawn ${by.drawn}, bound ${by.bound}`;
+}
 
 /** What nginx's error log said over the rehearsal, counted by kind (a refused or dropped connection shows here). */
 function printNginxComplaints(file: string) {
@@ -714,7 +731,10 @@ export async function surge() {
       stages.push(stage);
       current = stage;
       log(`stage ${stages.length}: ${rate} visitors a second for ${STAGE_SECONDS} s${label ? ` (${label})` : ""} …`);
+      const before = refusals(sampler.admission);
       await arrive(stage, STAGE_SECONDS);
+      const after = refusals(sampler.admission);
+      stage.refusedBy = RULES.map((rule) => after[rule] - before[rule]).join("/");
       return stage;
     };
     const cpuAtStart = cpuNow(app.pid, front?.nginx.pid);
@@ -782,7 +802,16 @@ export async function surge() {
     );
     printTable(
       "Per stage: goodput (journeys finished a second), the busy answers and how fast they came",
-      ["Visitors/s", "Journeys done", "Goodput/s", "Shed visitors", "Shed p99", "Shed max", "Shed with a code sent"],
+      [
+        "Visitors/s",
+        "Journeys done",
+        "Goodput/s",
+        "Shed visitors",
+        "Shed p99",
+        "Shed max",
+        "Shed with a code sent",
+        `Refused by (${RULES.join("/")})`,
+      ],
       stages.map((st) => {
         const shedMs = st.rec.shed.map((x) => x.ms);
         return [
@@ -793,6 +822,7 @@ export async function surge() {
           shedMs.length ? ms(percentile(shedMs, 99)) : "-",
           shedMs.length ? ms(Math.max(...shedMs)) : "-",
           String(shedAfterCode(st)),
+          st.refusedBy ?? "-",
         ];
       }),
     );
@@ -831,7 +861,7 @@ export async function surge() {
           a ? String(a.load) : "-",
           a ? ms(a.queueWait) : "-",
           a ? String(a.perTurn) : "-",
-          a ? `${a.refused.new}/${a.refused.journey}${a.by ? ` (queue ${a.by.queue}, bound ${a.by.bound})` : ""}` : "-",
+          a ? `${a.refused.new}/${a.refused.journey}${a.by ? ` (${refusedBy(a.by)})` : ""}` : "-",
           w ? `${ms(w.waited)} / ${ms(w.held)} (${w.commits} commits sampled)` : "-",
           mb(bytes),
         ];
@@ -955,7 +985,16 @@ export async function surge() {
   }
 }
 
-type Stage = { rate: number; label: string; rec: Recorder; counters: Recorder; started: number; finished: number };
+type Stage = {
+  rate: number;
+  label: string;
+  rec: Recorder;
+  counters: Recorder;
+  started: number;
+  finished: number;
+  /** The workers' refusals over the stage by rule (RULES), as they reported them. */
+  refusedBy?: string;
+};
 
 /**
  * Held: every journey done, no error, no busy answer, and the p99 of all the stage's visitor requests ≤ 500 ms
