@@ -7,7 +7,7 @@
  *   started over the last 500 ms having waited longer than ADMISSION_QUEUE_MS (app/utils/run-queue.server.ts):
  *   the arrivals outrun this process. A burst, or one hold of the loop, drains within the window and refuses nobody.
  *   So is one while the requests already let in wait two and a half times that to go on (their renders,
- *   their writes' answers, their draws): the process is behind on its own work.
+ *   their writes' answers), or a round's draws half the beacon's period: the process is behind on its own work.
  * - The bound, a backstop: requests in flight in this process (taken and not yet answered), ADMISSION_IN_FLIGHT, leaving out
  *   those waiting for their draw (its beacon round, seconds long, then the batch that draws it: no CPU but the
  *   batch's; app/models/draw-settle.server.ts), the "load". Past it
